@@ -1,0 +1,119 @@
+/**
+ * npm run stack [-- start|status|reset] [--port N] [--data-dir DIR] [--config FILE]
+ *
+ * start   serve the local Supabase-compatible API (default)
+ * status  print API_URL, ANON_KEY, SERVICE_ROLE_KEY, INBOX_URL (and DB_URL) as KEY=value lines
+ * reset   wipe the data folder, then start fresh
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "./config.ts";
+import { MigrationError } from "./db/migrate.ts";
+import { DataDirLockedError } from "./db/pglite.ts";
+import { readStoredKeys } from "./keys.ts";
+import { startStack, wipeDataDir } from "./server.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    port: { type: "string" },
+    host: { type: "string" },
+    "data-dir": { type: "string" },
+    config: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+const command = positionals[0] ?? "start";
+const config = loadConfig({
+  file: values.config ?? null,
+  overrides: {
+    port: values.port ? Number(values.port) : undefined,
+    host: values.host,
+    dataDir: values["data-dir"],
+  },
+});
+const dataDir = path.resolve(config.dataDir ?? ".data/stack");
+const apiUrl = config.apiUrl ?? `http://${config.host}:${config.port}`;
+
+function usage() {
+  console.log(`Usage: npm run stack -- [start|status|reset] [--port ${config.port}] [--data-dir .data/stack] [--config file.json]`);
+}
+
+async function start() {
+  try {
+    const stack = await startStack({ ...config, dataDir });
+    console.log(`\nLocal stack ready on ${stack.url} (${stack.db.kind === "pglite" ? `PGlite in ${dataDir}` : "native PostgreSQL"})`);
+    console.log(`  Inbox:    ${stack.inboxUrl}`);
+    console.log(`  Auth:     ${stack.url}/auth/v1   REST: ${stack.url}/rest/v1`);
+    console.log(`  Keys:     npm run stack -- status\n`);
+    const stop = async (signal: string) => {
+      console.log(`\n[stack] ${signal}: stopping`);
+      await stack.close();
+      process.exit(0);
+    };
+    process.once("SIGINT", () => void stop("SIGINT"));
+    process.once("SIGTERM", () => void stop("SIGTERM"));
+  } catch (error) {
+    if (error instanceof DataDirLockedError || error instanceof MigrationError) {
+      console.error(`\n${error.message}\n`);
+      process.exit(1);
+    }
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      console.error(`\nPort ${config.port} is already in use. Is a stack already running? Try --port <another>.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function status() {
+  const keys = readStoredKeys(dataDir);
+  if (!keys) {
+    console.error(`No local stack has been started with ${dataDir} yet. Start it with: npm run stack`);
+    process.exit(1);
+  }
+  let running = false;
+  try {
+    const res = await fetch(`${apiUrl}/auth/v1/health`, { signal: AbortSignal.timeout(1500) });
+    running = res.ok;
+  } catch {
+    running = false;
+  }
+  const lines = [
+    `API_URL=${apiUrl}`,
+    `ANON_KEY=${keys.anonKey}`,
+    `SERVICE_ROLE_KEY=${keys.serviceRoleKey}`,
+    `INBOX_URL=${apiUrl}/inbox`,
+  ];
+  if (config.databaseUrl) lines.push(`DB_URL=${config.databaseUrl}`);
+  console.log(lines.join("\n"));
+  if (!running) console.error(`# the stack is not answering on ${apiUrl}; start it with: npm run stack`);
+}
+
+async function reset() {
+  const lock = path.join(dataDir, "stack.lock");
+  if (fs.existsSync(lock)) {
+    const pid = Number(fs.readFileSync(lock, "utf8"));
+    try {
+      process.kill(pid, 0);
+      console.error(`The data folder ${dataDir} is in use by a running stack (pid ${pid}). Stop it first.`);
+      process.exit(1);
+    } catch {
+      /* stale lock */
+    }
+  }
+  wipeDataDir(dataDir);
+  console.log(`[stack] wiped ${dataDir}`);
+  await start();
+}
+
+if (values.help) usage();
+else if (command === "start") await start();
+else if (command === "status") await status();
+else if (command === "reset") await reset();
+else {
+  usage();
+  process.exit(2);
+}
