@@ -1,10 +1,47 @@
 import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
+import { mountAdminRoutes } from "./admin.ts";
+import { AuthError, errorResponse, OAuthStyleError } from "./errors.ts";
+import { mountOAuthRoutes } from "./oauth.ts";
+import { SlidingWindowLimiter } from "./rate-limit.ts";
+import { mountPublicRoutes } from "./routes.ts";
 
-/** Supabase Auth (GoTrue) compatible service, mounted at /auth/v1. */
+/**
+ * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
+ *
+ *   routes.ts     sign-up, /token, /otp, /verify, /recover, /resend, /user, /logout, /settings
+ *   admin.ts      /admin/users, /admin/generate_link, /invite (service role only)
+ *   oauth.ts      /authorize, /callback and the built-in `local` provider's consent page
+ *   sessions.ts   sessions, access and refresh tokens
+ *   pkce.ts       PKCE flow state
+ *   emails.ts     one-time codes, token hashes and the emails that carry them
+ *   verify.ts     checking and applying emailed tokens
+ *   templates.ts  email templates
+ *   errors.ts     GoTrue's error shapes (both API versions)
+ */
 export function createAuthService(ctx: ServiceContext): Hono {
   const app = new Hono();
-  app.get("/health", (c) => c.json({ version: "teamboard-local", name: "GoTrue", description: "GoTrue is a user registration and authentication API" }));
-  app.get("/.well-known/jwks.json", (c) => c.json(ctx.keys.jwks));
+  const limiter = new SlidingWindowLimiter(ctx.config.auth.tokenRequestsPerMinute, 60_000);
+
+  app.onError((error, c) => {
+    if (!(error instanceof AuthError) && !(error instanceof OAuthStyleError)) {
+      ctx.log("auth", `unexpected error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? error.stack : String(error)}`);
+    }
+    return errorResponse(c, error);
+  });
+
+  app.get("/health", (c) =>
+    c.json({ version: "teamboard-local", name: "GoTrue", description: "GoTrue is a user registration and authentication API" }),
+  );
+  app.get("/.well-known/jwks.json", (c) => {
+    c.header("cache-control", "public, max-age=600");
+    return c.json(ctx.keys.jwks);
+  });
+
+  mountAdminRoutes(app, ctx);
+  mountPublicRoutes(app, ctx, limiter);
+  mountOAuthRoutes(app, ctx);
+
+  app.all("*", (c) => errorResponse(c, new AuthError(404, "not_found", "404 page not found")));
   return app;
 }

@@ -254,3 +254,14 @@ create table if not exists _stack.mail_messages (
   read boolean not null default false
 );
 create index if not exists mail_messages_created_at_idx on _stack.mail_messages (created_at desc);
+
+-- auth: how each session was authenticated (the `amr` claim), as GoTrue keeps it
+create table if not exists auth.mfa_amr_claims (
+  session_id uuid not null references auth.sessions (id) on delete cascade,
+  created_at timestamptz not null,
+  updated_at timestamptz not null,
+  authentication_method text not null,
+  id uuid primary key,
+  constraint mfa_amr_claims_session_id_authentication_method_pkey unique (session_id, authentication_method)
+);
+alter table auth.flow_state add column if not exists referrer text;

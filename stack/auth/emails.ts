@@ -1,0 +1,133 @@
+import crypto from "node:crypto";
+import type { ServiceContext } from "../context.ts";
+import type { Queryable } from "../db/types.ts";
+import type { OutgoingMail } from "../mail/mailer.ts";
+import { tooManyRequests } from "./errors.ts";
+import { PKCE_PREFIX } from "./pkce.ts";
+import { renderEmail, type TemplateKind } from "./templates.ts";
+import { epochMs, saveOneTimeToken, type UserRow } from "./users.ts";
+
+/**
+ * The emails of the auth flows. Each carries a one-time code and the hash of
+ * email + code (sha224, as GoTrue stores it; prefixed `pkce_` for PKCE
+ * flows). Only the hash is kept, on the user row and in auth.one_time_tokens.
+ *
+ * The database work happens in the caller's transaction; the mail itself is
+ * returned and sent after the commit (the mailer writes through its own
+ * connection).
+ */
+export function generateOtp(length: number): string {
+  const max = 10 ** length;
+  return String(crypto.randomInt(0, max)).padStart(length, "0");
+}
+
+export function tokenHash(emailOrPhone: string, otp: string): string {
+  return crypto.createHash("sha224").update(emailOrPhone + otp).digest("hex");
+}
+
+/** 429 over_email_send_rate_limit when the last email of this kind went out too recently. */
+export function checkSendInterval(sentAt: string | null, intervalSeconds: number) {
+  const sent = epochMs(sentAt);
+  if (sent === null) return;
+  const until = sent + intervalSeconds * 1000;
+  const left = until - Date.now();
+  if (left > 0) {
+    throw tooManyRequests(
+      "over_email_send_rate_limit",
+      `For security purposes, you can only request this after ${Math.trunc(left / 1000)} seconds.`,
+    );
+  }
+}
+
+export function verifyUrl(ctx: ServiceContext, token: string, type: string, redirectTo: string): string {
+  const q = new URLSearchParams({ token, type, redirect_to: redirectTo });
+  return `${ctx.apiUrl}/auth/v1/verify?${q.toString()}`;
+}
+
+export type EmailKind = "signup" | "magiclink" | "recovery" | "invite" | "email_change";
+
+const TEMPLATE: Record<EmailKind, TemplateKind> = {
+  signup: "confirmation",
+  magiclink: "magic_link",
+  recovery: "recovery",
+  invite: "invite",
+  email_change: "email_change",
+};
+
+export interface PreparedEmail {
+  mail: OutgoingMail;
+  otp: string;
+  hashedToken: string;
+  actionLink: string;
+}
+
+/**
+ * Stores a fresh token for `kind` on the user and builds the email.
+ * `enforceInterval` is off for the admin API (generate_link), as in GoTrue.
+ */
+export async function prepareEmail(
+  ctx: ServiceContext,
+  q: Queryable,
+  user: UserRow,
+  kind: EmailKind,
+  opts: { pkce: boolean; redirectTo: string; newEmail?: string; enforceInterval?: boolean },
+): Promise<PreparedEmail> {
+  const cfg = ctx.config.auth;
+  const enforce = opts.enforceInterval ?? true;
+  const email = user.email ?? "";
+  const otp = generateOtp(cfg.otpLength);
+  const prefix = opts.pkce ? PKCE_PREFIX : "";
+  let stored: string;
+  let to = email;
+  switch (kind) {
+    case "signup":
+    case "invite": {
+      if (enforce && kind === "signup") checkSendInterval(user.confirmation_sent_at, cfg.emailSendInterval);
+      stored = prefix + tokenHash(email, otp);
+      await q.query(
+        `update auth.users set confirmation_token = $2, confirmation_sent_at = now(), updated_at = now()
+           ${kind === "invite" ? ", invited_at = now()" : ""} where id = $1`,
+        [user.id, stored],
+      );
+      await saveOneTimeToken(q, user.id, "confirmation_token", stored, email);
+      break;
+    }
+    case "magiclink":
+    case "recovery": {
+      if (enforce) checkSendInterval(user.recovery_sent_at, cfg.emailSendInterval);
+      stored = prefix + tokenHash(email, otp);
+      await q.query("update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1", [
+        user.id,
+        stored,
+      ]);
+      await saveOneTimeToken(q, user.id, "recovery_token", stored, email);
+      break;
+    }
+    case "email_change": {
+      if (enforce) checkSendInterval(user.email_change_sent_at, cfg.emailSendInterval);
+      const newEmail = (opts.newEmail ?? "").toLowerCase();
+      to = newEmail;
+      stored = prefix + tokenHash(newEmail, otp);
+      // Secure email change is off: only the new address confirms.
+      await q.query(
+        `update auth.users set email_change = $2, email_change_token_new = $3, email_change_token_current = '',
+           email_change_confirm_status = 0, email_change_sent_at = now(), updated_at = now() where id = $1`,
+        [user.id, newEmail, stored],
+      );
+      await saveOneTimeToken(q, user.id, "email_change_token_new", stored, newEmail);
+      break;
+    }
+  }
+  const actionLink = verifyUrl(ctx, stored, kind, opts.redirectTo);
+  const { subject, html } = renderEmail(TEMPLATE[kind], cfg.templates, {
+    ConfirmationURL: actionLink,
+    Token: otp,
+    TokenHash: stored,
+    SiteURL: cfg.siteUrl.replace(/\/+$/, ""),
+    RedirectTo: opts.redirectTo,
+    Email: email,
+    NewEmail: kind === "email_change" ? to : undefined,
+    Data: user.raw_user_meta_data ?? {},
+  });
+  return { mail: { to, subject, html }, otp, hashedToken: stored, actionLink };
+}

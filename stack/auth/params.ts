@@ -1,0 +1,93 @@
+import type { Context } from "hono";
+import { AuthError, badRequest } from "./errors.ts";
+
+/**
+ * Request bodies, read the way GoTrue reads them: JSON into a typed struct.
+ * A field of the wrong type, malformed JSON or a body that is not an object
+ * fails with 400 bad_json and a message in the words of Go's decoder, so
+ * clients see what they would see from the hosted service.
+ */
+export type FieldType = "string" | "bool" | "object" | "string?" | "any";
+export type Spec = Record<string, FieldType>;
+
+type Out<S extends Spec> = {
+  [K in keyof S]: S[K] extends "string"
+    ? string
+    : S[K] extends "string?"
+      ? string | null
+      : S[K] extends "bool"
+        ? boolean | undefined
+        : S[K] extends "object"
+          ? Record<string, unknown> | null
+          : unknown;
+};
+
+function jsonKind(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "object") return "object";
+  return typeof v === "boolean" ? "bool" : typeof v;
+}
+
+export async function readBody(c: Context, maxBytes: number): Promise<string> {
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const buf = await c.req.arrayBuffer();
+  if (buf.byteLength > maxBytes) throw tooLarge(maxBytes);
+  return new TextDecoder().decode(buf);
+}
+
+function tooLarge(maxBytes: number) {
+  return new AuthError(413, "request_entity_too_large", `Request body too large (max ${maxBytes} bytes)`);
+}
+
+/** Decodes `text` into the fields of `spec`; unknown fields are ignored, as in Go. */
+export function decodeParams<S extends Spec>(text: string, typeName: string, spec: S): Out<S> {
+  let raw: unknown;
+  const parseFail = (detail: string) => badRequest("bad_json", `Could not parse request body as JSON: ${detail}`);
+  if (text.trim() === "") throw parseFail("unexpected end of JSON input");
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw parseFail("invalid character in JSON input");
+  }
+  if (raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
+    throw parseFail(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type api.${typeName}`);
+  }
+  const obj = (raw ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, type] of Object.entries(spec)) {
+    const v = obj[key];
+    const wrong = (goType: string) =>
+      parseFail(`json: cannot unmarshal ${jsonKind(v)} into Go struct field ${typeName}.${key} of type ${goType}`);
+    switch (type) {
+      case "string":
+        if (v === undefined || v === null) out[key] = "";
+        else if (typeof v === "string") out[key] = v;
+        else throw wrong("string");
+        break;
+      case "string?":
+        if (v === undefined || v === null) out[key] = null;
+        else if (typeof v === "string") out[key] = v;
+        else throw wrong("string");
+        break;
+      case "bool":
+        if (v === undefined || v === null) out[key] = undefined;
+        else if (typeof v === "boolean") out[key] = v;
+        else throw wrong("bool");
+        break;
+      case "object":
+        if (v === undefined || v === null) out[key] = null;
+        else if (typeof v === "object" && !Array.isArray(v)) out[key] = v;
+        else throw wrong("map[string]interface {}");
+        break;
+      default:
+        out[key] = v;
+    }
+  }
+  return out as Out<S>;
+}
+
+export async function readParams<S extends Spec>(c: Context, maxBytes: number, typeName: string, spec: S): Promise<Out<S>> {
+  return decodeParams(await readBody(c, maxBytes), typeName, spec);
+}

@@ -1,0 +1,553 @@
+import crypto from "node:crypto";
+import type { Context, Hono } from "hono";
+import type { ServiceContext } from "../context.ts";
+import type { OutgoingMail } from "../mail/mailer.ts";
+import { prepareEmail } from "./emails.ts";
+import { AuthError, badRequest, errorResponse, forbidden, tooManyRequests, unprocessable } from "./errors.ts";
+import { clientIp, requestMeta, requireUser } from "./guards.ts";
+import { readParams } from "./params.ts";
+import { checkPasswordStrength, comparePassword, hashPassword } from "./passwords.ts";
+import { createFlowState, issueAuthCode, pkceGrant, validatePkceParams, PKCE_PREFIX } from "./pkce.ts";
+import type { SlidingWindowLimiter } from "./rate-limit.ts";
+import { resolveRedirect } from "./redirects.ts";
+import { issueSession, logout, refreshGrant, type LogoutScope, type SessionResponse } from "./sessions.ts";
+import {
+  clearOneTimeTokens,
+  confirmUser,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  isBanned,
+  isConfirmed,
+  updateUserMetadata,
+  userJson,
+  type UserRow,
+} from "./users.ts";
+import { applyVerification, authMethodForType, verifyEmailAndCode, verifyTokenHash, VERIFY_TYPES, type VerifyType } from "./verify.ts";
+
+export function validateEmail(email: string): string {
+  if (email === "") throw badRequest("validation_failed", "An email address is required");
+  if (email.length > 255) throw badRequest("validation_failed", "An email address is too long");
+  if (!/^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(email)) {
+    throw badRequest("validation_failed", "Unable to validate email address: invalid format");
+  }
+  return email.toLowerCase();
+}
+
+export function redirectFor(ctx: ServiceContext, c: Context, fromBody?: string | null): string {
+  return resolveRedirect(ctx.config.auth, fromBody || c.req.query("redirect_to"), c.req.header("referer"));
+}
+
+export async function sendAll(ctx: ServiceContext, mails: OutgoingMail[]) {
+  for (const m of mails) await ctx.mailer.send(m);
+}
+
+const json = (c: Context, body: unknown, status = 200) => c.json(body as object, status as 200);
+
+/** The password users made by magic links get (never told to anyone). */
+function randomPassword() {
+  return `${crypto.randomBytes(24).toString("base64url")}aA1`;
+}
+
+export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: SlidingWindowLimiter) {
+  const cfg = ctx.config.auth;
+  const maxBody = ctx.config.maxBodyBytes;
+
+  const limitTokens = (c: Context) => {
+    if (!limiter.allow(clientIp(c))) throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
+  };
+
+  // ---- sign-up -------------------------------------------------------------
+  interface SignupInput {
+    email: string;
+    phone: string;
+    password: string;
+    data: Record<string, unknown> | null;
+    code_challenge: string;
+    code_challenge_method: string;
+  }
+
+  /** GoTrue's Signup; returns the JSON body (user, session, or the obfuscated user). */
+  async function signup(c: Context, p: SignupInput): Promise<unknown> {
+    if (cfg.disableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
+    if (p.password === "") throw badRequest("validation_failed", "Signup requires a valid password");
+    checkPasswordStrength(p.password, cfg);
+    if (p.email !== "" && p.phone !== "") {
+      throw badRequest("validation_failed", "Only an email address or phone number should be provided on signup.");
+    }
+    validatePkceParams(p.code_challenge_method, p.code_challenge);
+    if (p.phone !== "") throw badRequest("phone_provider_disabled", "Phone signups are disabled");
+    if (p.email === "") throw badRequest("validation_failed", "Sign up only available with email provider");
+    const email = validateEmail(p.email);
+    const data = p.data ?? {};
+    const pkce = p.code_challenge !== "";
+    const redirectTo = redirectFor(ctx, c);
+    const existing = await findUserByEmail(ctx.db, email);
+    if (existing && isConfirmed(existing)) {
+      if (cfg.autoconfirm) throw unprocessable("user_already_exists", "User already registered");
+      return obfuscatedUser(existing, email, data);
+    }
+    const passwordHash = existing ? null : await hashPassword(p.password, cfg.bcryptCost);
+    const mails: OutgoingMail[] = [];
+    const result = await ctx.db.transaction(async (tx) => {
+      const userId = existing
+        ? existing.id
+        : await insertUser(tx, { email, passwordHash, userMetadata: data, provider: "email" });
+      let user = (await findUserById(tx, userId)) as UserRow;
+      if (cfg.autoconfirm) {
+        await confirmUser(tx, userId);
+        user = (await findUserById(tx, userId)) as UserRow;
+        return issueSession(ctx, tx, user, "password", requestMeta(c));
+      }
+      if (pkce) {
+        await createFlowState(tx, {
+          providerType: "email",
+          authenticationMethod: "email/signup",
+          codeChallenge: p.code_challenge,
+          codeChallengeMethod: p.code_challenge_method,
+          userId,
+        });
+      }
+      const prepared = await prepareEmail(ctx, tx, user, "signup", { pkce, redirectTo });
+      mails.push(prepared.mail);
+      return userJson((await findUserById(tx, userId)) as UserRow);
+    });
+    await sendAll(ctx, mails);
+    return result;
+  }
+
+  /** What GoTrue answers for an already-confirmed address: a user-shaped body that reveals nothing. */
+  function obfuscatedUser(existing: UserRow, email: string, data: Record<string, unknown>) {
+    const now = new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+    const body: Record<string, unknown> = {
+      id: crypto.randomUUID(),
+      aud: "authenticated",
+      role: "",
+      email,
+      phone: "",
+      confirmation_sent_at: now,
+    };
+    if (existing.recovery_sent_at) body.recovery_sent_at = existing.recovery_sent_at.replace(/\+00(:00)?$/, "Z");
+    Object.assign(body, {
+      app_metadata: { provider: "email", providers: ["email"] },
+      user_metadata: data,
+      identities: [],
+      created_at: now,
+      updated_at: now,
+      is_anonymous: false,
+    });
+    return body;
+  }
+
+  app.post("/signup", async (c) => {
+    const p = await readParams(c, maxBody, "SignupParams", {
+      email: "string",
+      phone: "string",
+      password: "string",
+      data: "object",
+      code_challenge: "string",
+      code_challenge_method: "string",
+      channel: "string",
+    });
+    return json(c, await signup(c, p));
+  });
+
+  // ---- tokens --------------------------------------------------------------
+  app.post("/token", async (c) => {
+    const grantType = c.req.query("grant_type") ?? "";
+    if (!["password", "refresh_token", "pkce"].includes(grantType)) {
+      throw badRequest("invalid_credentials", "unsupported_grant_type");
+    }
+    limitTokens(c);
+    let session: SessionResponse;
+    if (grantType === "password") {
+      const p = await readParams(c, maxBody, "PasswordGrantParams", { email: "string", phone: "string", password: "string" });
+      session = await passwordGrant(c, p);
+    } else if (grantType === "refresh_token") {
+      const p = await readParams(c, maxBody, "RefreshTokenGrantParams", { refresh_token: "string" });
+      session = await refreshGrant(ctx, p.refresh_token);
+    } else {
+      const p = await readParams(c, maxBody, "PKCEGrantParams", { auth_code: "string", code_verifier: "string" });
+      session = await pkceGrant(ctx, p.auth_code, p.code_verifier, requestMeta(c));
+    }
+    return json(c, session);
+  });
+
+  async function passwordGrant(c: Context, p: { email: string; phone: string; password: string }): Promise<SessionResponse> {
+    if (p.email !== "" && p.phone !== "") {
+      throw badRequest("validation_failed", "Only an email address or phone number should be provided on login.");
+    }
+    if (p.phone !== "") throw unprocessable("phone_provider_disabled", "Phone logins are disabled");
+    if (p.email === "") throw badRequest("validation_failed", "missing email or phone");
+    const invalid = () => badRequest("invalid_credentials", "Invalid login credentials");
+    const user = await findUserByEmail(ctx.db, p.email);
+    if (!user || !user.encrypted_password) throw invalid();
+    if (isBanned(user)) throw badRequest("user_banned", "User is banned");
+    const ok = await comparePassword(p.password, user.encrypted_password);
+    if (!ok) throw invalid();
+    let weak: { message: string; reasons: string[] } | undefined;
+    try {
+      checkPasswordStrength(p.password, cfg);
+    } catch (e) {
+      if (e instanceof AuthError && e.extra.weakPasswordReasons) weak = { message: e.message, reasons: e.extra.weakPasswordReasons };
+    }
+    if (!isConfirmed(user)) throw badRequest("email_not_confirmed", "Email not confirmed");
+    const session = await ctx.db.transaction((tx) => issueSession(ctx, tx, user, "password", requestMeta(c)));
+    if (weak) session.weak_password = weak;
+    return session;
+  }
+
+  // ---- one-time passwords and magic links ---------------------------------
+  app.post("/otp", async (c) => {
+    const p = await readParams(c, maxBody, "OtpParams", {
+      email: "string",
+      phone: "string",
+      create_user: "bool",
+      data: "object",
+      channel: "string",
+      code_challenge: "string",
+      code_challenge_method: "string",
+    });
+    const createUser = p.create_user ?? true;
+    if (p.email !== "" && p.phone !== "") throw badRequest("validation_failed", "Only an email address or phone number should be provided");
+    if (p.email !== "" && p.channel !== "") throw badRequest("validation_failed", "Channel should only be specified with Phone OTP");
+    validatePkceParams(p.code_challenge_method, p.code_challenge);
+    if (p.phone !== "") throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (p.email === "") throw badRequest("validation_failed", "One of email or phone must be set");
+    const email = validateEmail(p.email);
+    let user = await findUserByEmail(ctx.db, email);
+    if (!user && (!createUser || cfg.disableSignup)) throw unprocessable("otp_disabled", "Signups not allowed for otp");
+    const pkce = p.code_challenge !== "";
+    if (!user || !isConfirmed(user)) {
+      await signup(c, {
+        email,
+        phone: "",
+        password: randomPassword(),
+        data: p.data ?? {},
+        code_challenge: p.code_challenge,
+        code_challenge_method: p.code_challenge_method,
+      });
+      if (!cfg.autoconfirm) return json(c, {});
+      user = (await findUserByEmail(ctx.db, email)) as UserRow;
+    }
+    const confirmedUser = user;
+    const redirectTo = redirectFor(ctx, c);
+    const mail = await ctx.db.transaction(async (tx) => {
+      if (pkce) {
+        await createFlowState(tx, {
+          providerType: "magiclink",
+          authenticationMethod: "magiclink",
+          codeChallenge: p.code_challenge,
+          codeChallengeMethod: p.code_challenge_method,
+          userId: confirmedUser.id,
+        });
+      }
+      return (await prepareEmail(ctx, tx, confirmedUser, "magiclink", { pkce, redirectTo })).mail;
+    });
+    await sendAll(ctx, [mail]);
+    return json(c, {});
+  });
+
+  app.post("/magiclink", async (c) => {
+    const p = await readParams(c, maxBody, "MagicLinkParams", { email: "string", data: "object" });
+    if (p.email === "") throw unprocessable("validation_failed", "Password recovery requires an email");
+    const email = validateEmail(p.email);
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user || !isConfirmed(user)) {
+      await signup(c, { email, phone: "", password: randomPassword(), data: p.data, code_challenge: "", code_challenge_method: "" });
+      return json(c, {});
+    }
+    const redirectTo = redirectFor(ctx, c);
+    const mail = await ctx.db.transaction(async (tx) => (await prepareEmail(ctx, tx, user, "magiclink", { pkce: false, redirectTo })).mail);
+    await sendAll(ctx, [mail]);
+    return json(c, {});
+  });
+
+  // ---- verification --------------------------------------------------------
+  app.post("/verify", async (c) => {
+    limitTokens(c);
+    const p = await readParams(c, maxBody, "VerifyParams", {
+      type: "string",
+      token: "string",
+      token_hash: "string",
+      email: "string",
+      phone: "string",
+      redirect_to: "string",
+    });
+    if (p.type === "") throw badRequest("validation_failed", "Verify requires a verification type");
+    if ((p.token === "" && p.token_hash === "") || (p.token !== "" && p.token_hash !== "")) {
+      throw badRequest("validation_failed", "Verify requires either a token or a token hash");
+    }
+    let email = "";
+    if (p.token !== "") {
+      if (p.phone !== "" && p.email === "") throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+      if (!(p.phone === "" && p.email !== "")) {
+        throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
+      }
+      try {
+        email = validateEmail(p.email);
+      } catch {
+        throw unprocessable("validation_failed", "Invalid email format");
+      }
+    } else if (p.email !== "" || p.phone !== "" || p.redirect_to !== "") {
+      throw badRequest("validation_failed", "Only the token_hash and type should be provided");
+    }
+    if (!(VERIFY_TYPES as readonly string[]).includes(p.type)) {
+      throw badRequest("validation_failed", p.token_hash ? "Invalid email verification type" : "Unsupported verification type");
+    }
+    const session = await ctx.db.transaction(async (tx) => {
+      const found = p.token_hash
+        ? await verifyTokenHash(ctx, tx, p.type, p.token_hash)
+        : await verifyEmailAndCode(ctx, tx, p.type, email, p.token);
+      const user = await applyVerification(tx, found.user, found.type);
+      return issueSession(ctx, tx, user, "otp", requestMeta(c));
+    });
+    return json(c, session);
+  });
+
+  app.get("/verify", async (c) => {
+    limitTokens(c);
+    const token = c.req.query("token") ?? "";
+    const type = c.req.query("type") ?? "";
+    const redirectTo = redirectFor(ctx, c);
+    if (type === "") throw badRequest("validation_failed", "Verify requires a verification type");
+    if (token === "") throw badRequest("validation_failed", "Verify requires a token or a token hash");
+    const pkce = token.startsWith(PKCE_PREFIX);
+    try {
+      const outcome = await ctx.db.transaction(async (tx) => {
+        const found = await verifyTokenHash(ctx, tx, type, token);
+        const user = await applyVerification(tx, found.user, found.type);
+        if (pkce) {
+          try {
+            return { code: await issueAuthCode(tx, user.id, authMethodForType(found.type)) };
+          } catch (e) {
+            throw badRequest("flow_state_not_found", `No associated flow state found. ${e instanceof Error ? e.message : ""}`.trim());
+          }
+        }
+        return { session: await issueSession(ctx, tx, user, "otp", requestMeta(c)), type: found.type };
+      });
+      if ("code" in outcome) {
+        const u = new URL(redirectTo);
+        u.searchParams.set("code", outcome.code as string);
+        return c.redirect(u.toString(), 303);
+      }
+      return c.redirect(sessionRedirect(redirectTo, outcome.session as SessionResponse, { type }), 303);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      return c.redirect(errorRedirect(redirectTo, error, pkce), 303);
+    }
+  });
+
+  // ---- recovery and resend -------------------------------------------------
+  app.post("/recover", async (c) => {
+    const p = await readParams(c, maxBody, "RecoverParams", {
+      email: "string",
+      code_challenge: "string",
+      code_challenge_method: "string",
+    });
+    if (p.email === "") throw unprocessable("validation_failed", "Password recovery requires an email");
+    const email = validateEmail(p.email);
+    validatePkceParams(p.code_challenge_method, p.code_challenge);
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user) return json(c, {});
+    const pkce = p.code_challenge !== "";
+    const redirectTo = redirectFor(ctx, c);
+    const mail = await ctx.db.transaction(async (tx) => {
+      if (pkce) {
+        await createFlowState(tx, {
+          providerType: "recovery",
+          authenticationMethod: "recovery",
+          codeChallenge: p.code_challenge,
+          codeChallengeMethod: p.code_challenge_method,
+          userId: user.id,
+        });
+      }
+      return (await prepareEmail(ctx, tx, user, "recovery", { pkce, redirectTo })).mail;
+    });
+    await sendAll(ctx, [mail]);
+    return json(c, {});
+  });
+
+  app.post("/resend", async (c) => {
+    const p = await readParams(c, maxBody, "ResendConfirmationParams", {
+      type: "string",
+      email: "string",
+      phone: "string",
+      code_challenge: "string",
+      code_challenge_method: "string",
+    });
+    if (!["signup", "email_change", "sms", "phone_change"].includes(p.type)) {
+      throw badRequest("validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
+    }
+    if (p.type === "sms" || p.type === "phone_change") throw badRequest("phone_provider_disabled", "SMS Provider could not be found");
+    validatePkceParams(p.code_challenge_method, p.code_challenge);
+    if (p.email === "") throw badRequest("validation_failed", "Type provided requires an email address");
+    const email = validateEmail(p.email);
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user) return json(c, {});
+    if (p.type === "signup" && isConfirmed(user)) return json(c, {});
+    if (p.type === "email_change" && !user.email_change) return json(c, {});
+    const pkce = p.code_challenge !== "";
+    const redirectTo = redirectFor(ctx, c);
+    const mail = await ctx.db.transaction(async (tx) => {
+      const method = p.type === "signup" ? "email/signup" : "email_change";
+      if (pkce) {
+        await createFlowState(tx, {
+          providerType: p.type === "signup" ? "email" : "email_change",
+          authenticationMethod: method,
+          codeChallenge: p.code_challenge,
+          codeChallengeMethod: p.code_challenge_method,
+          userId: user.id,
+        });
+      }
+      const kind = p.type === "signup" ? "signup" : "email_change";
+      return (await prepareEmail(ctx, tx, user, kind, { pkce, redirectTo, newEmail: user.email_change ?? undefined })).mail;
+    });
+    await sendAll(ctx, [mail]);
+    return json(c, {});
+  });
+
+  // ---- the signed-in user ---------------------------------------------------
+  app.get("/user", async (c) => {
+    const { user } = await requireUser(ctx, c);
+    return json(c, userJson(user));
+  });
+
+  app.put("/user", async (c) => {
+    const caller = await requireUser(ctx, c);
+    const p = await readParams(c, maxBody, "UserUpdateParams", {
+      email: "string",
+      password: "string?",
+      data: "object",
+      app_metadata: "object",
+      phone: "string",
+      nonce: "string",
+      code_challenge: "string",
+      code_challenge_method: "string",
+    });
+    const user = caller.user;
+    if (p.password !== null && p.password !== "") checkPasswordStrength(p.password, cfg);
+    const newEmail = p.email !== "" ? validateEmail(p.email) : "";
+    validatePkceParams(p.code_challenge_method, p.code_challenge);
+    if (p.app_metadata !== null) throw forbidden("not_admin", "Updating app_metadata requires admin privileges");
+    if (p.phone !== "" && p.phone !== user.phone) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (newEmail !== "" && newEmail !== user.email) {
+      const other = await findUserByEmail(ctx.db, newEmail);
+      if (other && other.id !== user.id) throw unprocessable("email_exists", "A user with this email address has already been registered");
+    }
+    let passwordHash: string | null = null;
+    if (p.password !== null && p.password !== "") {
+      if (user.encrypted_password && (await comparePassword(p.password, user.encrypted_password))) {
+        throw unprocessable("same_password", "New password should be different from the old password.");
+      }
+      passwordHash = await hashPassword(p.password, cfg.bcryptCost);
+    }
+    const redirectTo = redirectFor(ctx, c);
+    const mails: OutgoingMail[] = [];
+    const updated = await ctx.db.transaction(async (tx) => {
+      if (passwordHash !== null) {
+        await tx.query(
+          `update auth.users set encrypted_password = $2, confirmation_token = '', confirmation_sent_at = null, recovery_token = '',
+             recovery_sent_at = null, email_change_token_current = '', email_change_token_new = '', email_change_sent_at = null,
+             reauthentication_token = '', reauthentication_sent_at = null, updated_at = now() where id = $1`,
+          [user.id, passwordHash],
+        );
+        await clearOneTimeTokens(tx, user.id);
+        await logout(tx, user.id, caller.sessionId, "others");
+      }
+      let current = (await findUserById(tx, user.id)) as UserRow;
+      if (p.data !== null) {
+        await updateUserMetadata(tx, current, p.data);
+        current = (await findUserById(tx, user.id)) as UserRow;
+      }
+      if (newEmail !== "" && newEmail !== current.email) {
+        const pkce = p.code_challenge !== "";
+        if (pkce) {
+          await createFlowState(tx, {
+            providerType: "email_change",
+            authenticationMethod: "email_change",
+            codeChallenge: p.code_challenge,
+            codeChallengeMethod: p.code_challenge_method,
+            userId: user.id,
+          });
+        }
+        mails.push((await prepareEmail(ctx, tx, current, "email_change", { pkce, redirectTo, newEmail })).mail);
+      }
+      return (await findUserById(tx, user.id)) as UserRow;
+    });
+    await sendAll(ctx, mails);
+    return json(c, userJson(updated));
+  });
+
+  app.post("/logout", async (c) => {
+    const caller = await requireUser(ctx, c);
+    const raw = c.req.query("scope") ?? "";
+    const scope: LogoutScope | null = raw === "" || raw === "global" ? "global" : raw === "local" || raw === "others" ? raw : null;
+    if (!scope) throw badRequest("validation_failed", `Unsupported logout scope "${raw}"`);
+    await ctx.db.transaction((tx) => logout(tx, caller.user.id, caller.sessionId, scope));
+    return c.body(null, 204);
+  });
+
+  // ---- about the service ----------------------------------------------------
+  app.get("/settings", (c) => {
+    const external: Record<string, boolean> = {};
+    for (const name of [
+      "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "snapchat", "figma", "fly", "github", "gitlab",
+      "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos",
+      "twitch", "twitter", "email", "phone", "zoom",
+    ]) {
+      external[name] = false;
+    }
+    external.email = true;
+    for (const name of Object.keys(cfg.externalProviders)) external[name] = true;
+    external.local = cfg.localProvider;
+    return json(c, {
+      external,
+      disable_signup: cfg.disableSignup,
+      mailer_autoconfirm: cfg.autoconfirm,
+      phone_autoconfirm: false,
+      sms_provider: "",
+      saml_enabled: false,
+      saml_private_key_next_configured: false,
+      passkeys_enabled: false,
+    });
+  });
+}
+
+/** Tokens in the fragment, as GoTrue's implicit-flow redirects carry them. */
+export function sessionRedirect(redirectTo: string, s: SessionResponse, extra: Record<string, string> = {}): string {
+  const params: Record<string, string> = {
+    ...extra,
+    access_token: s.access_token,
+    token_type: s.token_type,
+    expires_in: String(s.expires_in),
+    expires_at: String(s.expires_at),
+    refresh_token: s.refresh_token,
+    sb: "",
+  };
+  const q = new URLSearchParams(Object.keys(params).sort().map((k) => [k, params[k]]));
+  return `${redirectTo}#${q.toString()}`;
+}
+
+const OAUTH_ERROR: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized_client",
+  403: "access_denied",
+  500: "server_error",
+  503: "temporarily_unavailable",
+};
+
+/** An error carried back to the app: in the fragment always, and in the query for PKCE flows. */
+export function errorRedirect(redirectTo: string, error: AuthError, inQuery: boolean): string {
+  const u = new URL(redirectTo);
+  const params: [string, string][] = [];
+  if (OAUTH_ERROR[error.status]) params.push(["error", OAUTH_ERROR[error.status]]);
+  params.push(["error_code", error.code], ["error_description", error.message]);
+  if (inQuery) for (const [k, v] of params) u.searchParams.set(k, v);
+  const fragment = new URLSearchParams([...params, ["sb", ""]].sort(([a], [b]) => a.localeCompare(b)));
+  u.hash = fragment.toString();
+  return u.toString();
+}
+
+export { errorResponse };
+export type { VerifyType };
