@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  browserLikeClient,
+  codeIn,
+  confirmParams,
+  latestMessage,
+  messagesTo,
+  serverClient,
+  uniqueEmail,
+} from "../../stack/auth/testing.ts";
+import { startTestStack, type TestStack } from "../support/stack.ts";
+
+const PASSWORD = "correct-horse-1";
+const APP = "http://localhost:5173";
+
+describe("magic links, email codes and PKCE", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ auth: { siteUrl: APP } });
+  });
+  afterAll(() => stack.close());
+
+  async function confirmedUser(prefix: string) {
+    const email = uniqueEmail(prefix);
+    const { data } = await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    });
+    return { email, id: data.user?.id as string };
+  }
+
+  it("signs in with the 6-digit code from the magic link email", async () => {
+    const { email, id } = await confirmedUser("code");
+    const supabase = serverClient(stack.url, stack.anonKey);
+    const sent = await supabase.auth.signInWithOtp({ email, options: { shouldCreateUser: false } });
+    expect(sent.error).toBeNull();
+    const mail = await latestMessage(stack.url, email);
+    expect(mail.Subject).toBe("Your Magic Link");
+    const wrong = await supabase.auth.verifyOtp({ email, token: "000000", type: "email" });
+    expect(wrong.error?.code).toBe("otp_expired");
+    expect(wrong.error?.message).toBe("Token has expired or is invalid");
+    const { data, error } = await supabase.auth.verifyOtp({ email, token: codeIn(mail), type: "email" });
+    expect(error).toBeNull();
+    expect(data.user?.id).toBe(id);
+    expect(data.session?.refresh_token).toBeTruthy();
+  });
+
+  it("creates the user on first sign-in unless create_user is false", async () => {
+    const supabase = serverClient(stack.url, stack.anonKey);
+    const refused = await supabase.auth.signInWithOtp({ email: uniqueEmail("nouser"), options: { shouldCreateUser: false } });
+    expect(refused.error?.code).toBe("otp_disabled");
+    expect(refused.error?.status).toBe(422);
+
+    const email = uniqueEmail("newotp");
+    const sent = await supabase.auth.signInWithOtp({ email, options: { data: { display_name: "New" } } });
+    expect(sent.error).toBeNull();
+    const mail = await latestMessage(stack.url, email);
+    expect(mail.Subject).toBe("Confirm Your Signup");
+    const { data, error } = await supabase.auth.verifyOtp({ email, token: codeIn(mail), type: "email" });
+    expect(error).toBeNull();
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(data.user?.user_metadata.display_name).toBe("New");
+  });
+
+  it("round-trips a PKCE magic link: the link redirects with ?code= and the code exchanges for a session", async () => {
+    const { email, id } = await confirmedUser("pkce");
+    const browser = browserLikeClient(stack.url, stack.anonKey);
+    const sent = await browser.auth.signInWithOtp({ email, options: { emailRedirectTo: `${APP}/auth/callback?next=/teams` } });
+    expect(sent.error).toBeNull();
+    const mail = await latestMessage(stack.url, email);
+    const { tokenHash } = confirmParams(mail);
+    expect(tokenHash.startsWith("pkce_")).toBe(true);
+
+    const res = await fetch(
+      `${stack.url}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(`${APP}/auth/callback?next=/teams`)}`,
+      { redirect: "manual" },
+    );
+    expect(res.status).toBe(303);
+    const location = new URL(res.headers.get("location") ?? "");
+    expect(location.pathname).toBe("/auth/callback");
+    expect(location.searchParams.get("next")).toBe("/teams");
+    const code = location.searchParams.get("code") ?? "";
+    expect(code).toMatch(/^[0-9a-f-]{36}$/);
+
+    const { data, error } = await browser.auth.exchangeCodeForSession(code);
+    expect(error).toBeNull();
+    expect(data.user?.id).toBe(id);
+    const claims = JSON.parse(Buffer.from(data.session!.access_token.split(".")[1], "base64url").toString()) as { amr: { method: string }[] };
+    expect(claims.amr[0].method).toBe("magiclink");
+
+    const reused = await browserLikeClient(stack.url, stack.anonKey).auth.exchangeCodeForSession(code);
+    expect(reused.error).not.toBeNull();
+    const raw = await fetch(`${stack.url}/auth/v1/token?grant_type=pkce`, {
+      method: "POST",
+      headers: { apikey: stack.anonKey, "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+      body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }),
+    });
+    expect(raw.status).toBe(404);
+    expect(await raw.json()).toEqual({ code: "flow_state_not_found", message: "invalid flow state, no valid flow state found" });
+  });
+
+  it("refuses a code with the wrong verifier and an expired code", async () => {
+    const { email } = await confirmedUser("verifier");
+    const browser = browserLikeClient(stack.url, stack.anonKey);
+    await browser.auth.signInWithOtp({ email });
+    const { tokenHash } = confirmParams(await latestMessage(stack.url, email));
+    const res = await fetch(`${stack.url}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(APP)}`, {
+      redirect: "manual",
+    });
+    const code = new URL(res.headers.get("location") ?? "").searchParams.get("code") ?? "";
+    const exchange = (verifier: string) =>
+      fetch(`${stack.url}/auth/v1/token?grant_type=pkce`, {
+        method: "POST",
+        headers: { apikey: stack.anonKey, "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+        body: JSON.stringify({ auth_code: code, code_verifier: verifier }),
+      });
+    const wrong = await exchange("a".repeat(50));
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ code: "bad_code_verifier", message: "code challenge does not match previously saved code verifier" });
+
+    // The flow state lives flowStateExpiry (300 s) after the code was issued.
+    await stack.db.query("update auth.flow_state set auth_code_issued_at = now() - interval '301 seconds' where auth_code = $1", [code]);
+    const { error } = await browser.auth.exchangeCodeForSession(code);
+    expect(error?.code).toBe("flow_state_expired");
+    expect(error?.status).toBe(422);
+  });
+
+  it("sends PKCE sign-up links whose code confirms and signs in, and errors land in query and fragment", async () => {
+    const email = uniqueEmail("pkcesignup");
+    const browser = browserLikeClient(stack.url, stack.anonKey);
+    await browser.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: `${APP}/auth/callback` } });
+    const { tokenHash } = confirmParams(await latestMessage(stack.url, email));
+    const link = `${stack.url}/auth/v1/verify?token=${tokenHash}&type=signup&redirect_to=${encodeURIComponent(`${APP}/auth/callback`)}`;
+    const res = await fetch(link, { redirect: "manual" });
+    const code = new URL(res.headers.get("location") ?? "").searchParams.get("code") ?? "";
+    const { data, error } = await browser.auth.exchangeCodeForSession(code);
+    expect(error).toBeNull();
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+
+    const again = await fetch(link, { redirect: "manual" });
+    const failed = new URL(again.headers.get("location") ?? "");
+    expect(failed.searchParams.get("error_code")).toBe("otp_expired");
+    expect(new URLSearchParams(failed.hash.slice(1)).get("error_code")).toBe("otp_expired");
+  });
+
+  it("recovers a password through a PKCE recovery link and signs in with the new one", async () => {
+    const { email } = await confirmedUser("recover");
+    const browser = browserLikeClient(stack.url, stack.anonKey);
+    const { error: sendError } = await browser.auth.resetPasswordForEmail(email, { redirectTo: `${APP}/reset-password` });
+    expect(sendError).toBeNull();
+    const mail = await latestMessage(stack.url, email);
+    expect(mail.Subject).toBe("Reset Your Password");
+    const { tokenHash, type, next } = confirmParams(mail);
+    expect(type).toBe("recovery");
+    expect(next).toBe("/reset-password");
+
+    const verified = await browser.auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
+    expect(verified.error).toBeNull();
+    const updated = await browser.auth.updateUser({ password: "brand-new-pass-2" });
+    expect(updated.error).toBeNull();
+    const old = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: PASSWORD });
+    expect(old.error?.code).toBe("invalid_credentials");
+    const fresh = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: "brand-new-pass-2" });
+    expect(fresh.error).toBeNull();
+
+    const unknown = await browser.auth.resetPasswordForEmail(uniqueEmail("ghost"));
+    expect(unknown.error).toBeNull();
+  });
+
+  it("sends the email change confirmation to the new address and switches the address on confirmation", async () => {
+    const { email } = await confirmedUser("change");
+    const supabase = serverClient(stack.url, stack.anonKey);
+    await supabase.auth.signInWithPassword({ email, password: PASSWORD });
+    const newEmail = uniqueEmail("changed");
+    const { data, error } = await supabase.auth.updateUser({ email: newEmail, data: { display_name: "Changed" } });
+    expect(error).toBeNull();
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.new_email).toBe(newEmail);
+    expect(data.user?.user_metadata.display_name).toBe("Changed");
+    expect(await messagesTo(stack.url, email)).toHaveLength(0);
+    const mail = await latestMessage(stack.url, newEmail);
+    expect(mail.Subject).toBe("Confirm Email Change");
+    const { tokenHash, type } = confirmParams(mail);
+    expect(type).toBe("email_change");
+    const verified = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: "email_change" });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user?.email).toBe(newEmail);
+    const signIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email: newEmail, password: PASSWORD });
+    expect(signIn.error).toBeNull();
+  });
+});
