@@ -138,10 +138,8 @@ using (
 );
 
 -- Realtime ----------------------------------------------------------------------------
--- Old values travel with updates and deletes, so per-project filters and
--- row-level security can be applied to them too.
-alter table public.tasks replica identity full;
-alter table public.comments replica identity full;
-alter table public.attachments replica identity full;
-
+-- Replica identity stays the primary key: with row-level security on, Supabase
+-- Realtime sends only the primary key of old rows anyway, and on PostgreSQL 18
+-- a full identity would make tasks (its generated `search` column is not
+-- published) refuse every update and delete.
 alter publication supabase_realtime add table public.tasks, public.comments, public.attachments;
