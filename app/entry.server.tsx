@@ -1,0 +1,80 @@
+import { PassThrough } from "node:stream";
+import crypto from "node:crypto";
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, HandleDocumentRequestFunction, LoaderFunctionArgs } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
+import { RemixServer } from "@remix-run/react";
+import { isbot } from "isbot";
+import { renderToPipeableStream } from "react-dom/server";
+import { env } from "~/lib/env.server";
+import { ErrorIdContext } from "~/lib/error-id";
+import { NonceContext } from "~/lib/nonce";
+import { applySecurityHeaders } from "~/lib/security-headers.server";
+
+const ABORT_DELAY = 5_000;
+export const streamTimeout = ABORT_DELAY;
+const dev = env.NODE_ENV === "development";
+
+const handleRequest: HandleDocumentRequestFunction = (
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+) => {
+  const errorId = errorIds.get(loadContext) ?? null;
+  const nonce = crypto.randomBytes(16).toString("base64");
+  applySecurityHeaders(responseHeaders, { nonce, backendUrl: env.SUPABASE_URL, dev });
+  const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceContext.Provider value={nonce}>
+        <ErrorIdContext.Provider value={errorId}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </ErrorIdContext.Provider>
+      </NonceContext.Provider>,
+      {
+        nonce,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors after the shell are logged here; before it, Remix's handleError logs them.
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY + 1_000);
+  });
+};
+export default handleRequest;
+
+/** Data responses (single fetch `.data` requests) get the same headers as documents. */
+export function handleDataRequest(response: Response, _args: LoaderFunctionArgs | ActionFunctionArgs) {
+  applySecurityHeaders(response.headers, { nonce: crypto.randomBytes(16).toString("base64"), backendUrl: env.SUPABASE_URL, dev });
+  return response;
+}
+
+/** Ids of unexpected errors per request (the load context is one object per request). */
+const errorIds = new WeakMap<object, string>();
+
+/**
+ * Unexpected errors: logged with an id; a server-rendered error page shows
+ * the same id (the page itself never gets the details). Aborted requests are
+ * not errors.
+ */
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  const id = crypto.randomUUID().slice(0, 8);
+  if (context) errorIds.set(context, id);
+  console.error(`[error ${id}] ${request.method} ${new URL(request.url).pathname}`, error);
+}

@@ -1,0 +1,72 @@
+import type { AuthChangeEvent, Session, SupabaseClient } from "@supabase/supabase-js";
+
+/**
+ * The one browser client of this tab, created once from the root loader's
+ * public env. supabase-js (~50 KB gzip) is imported after hydration so it
+ * never delays the first page.
+ */
+let clientPromise: Promise<SupabaseClient> | null = null;
+
+export function getBrowserClient(env: { SUPABASE_URL: string; SUPABASE_ANON_KEY: string }): Promise<SupabaseClient> {
+  clientPromise ??= import("./supabase.client").then(({ createClient }) => createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY));
+  return clientPromise;
+}
+
+/** The client if it has been started already (null before hydration or without JavaScript). */
+export function startedBrowserClient(): Promise<SupabaseClient> | null {
+  return clientPromise;
+}
+
+export interface AuthEventHandlers {
+  /** the user id the server rendered this page for (null when signed out) */
+  serverUserId: () => string | null;
+  revalidate: () => void;
+  navigate: (to: string) => void;
+  pathname: () => string;
+}
+
+const SIGNED_OUT_PAGES = ["/login", "/signup", "/forgot-password", "/auth/"];
+
+/** PRODUCT.md §1: what every open tab does on each auth event. */
+export function handleAuthEvent(client: SupabaseClient, event: AuthChangeEvent, session: Session | null, app: AuthEventHandlers) {
+  switch (event) {
+    case "SIGNED_IN":
+      // Also fired when the client starts with an existing session; only a change of person needs new data.
+      if (session?.user.id !== app.serverUserId()) app.revalidate();
+      break;
+    case "SIGNED_OUT":
+      void client.removeAllChannels();
+      if (!SIGNED_OUT_PAGES.some((p) => app.pathname().startsWith(p))) app.navigate("/login");
+      else if (app.serverUserId()) app.revalidate();
+      break;
+    case "TOKEN_REFRESHED":
+      if (session) void client.realtime.setAuth(session.access_token);
+      break;
+    case "PASSWORD_RECOVERY":
+      app.navigate("/reset-password");
+      break;
+    case "USER_UPDATED":
+      app.revalidate();
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * Signs this browser out through the browser client so that the other tabs
+ * hear SIGNED_OUT (supabase-js tells them over a BroadcastChannel). Returns
+ * false when the client isn't running or the backend refused, so the caller
+ * falls back to the server's /logout.
+ */
+export async function signOutInBrowser(scope: "local" | "global"): Promise<boolean> {
+  const started = startedBrowserClient();
+  if (!started) return false;
+  try {
+    const client = await started;
+    const { error } = await client.auth.signOut({ scope });
+    return !error;
+  } catch {
+    return false;
+  }
+}

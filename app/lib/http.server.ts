@@ -1,0 +1,44 @@
+import { data } from "@remix-run/node";
+import crypto from "node:crypto";
+import { isBackendUnavailable } from "./auth-errors.server";
+import { MESSAGES } from "./messages";
+
+/**
+ * One mapping from a failed backend call to what a loader throws: 503 when
+ * the backend can't be reached or fails, 500 otherwise (logged with an id
+ * the person can quote). `headers` always travel, so a refreshed session is
+ * not lost on an error page.
+ */
+export function backendError(error: unknown, headers?: Headers): Response {
+  if (isBackendUnavailable(error)) {
+    console.error("[backend unavailable]", describe(error));
+    return new Response(MESSAGES.backendDown, { status: 503, headers: withText(headers) });
+  }
+  return unexpectedError(error, headers);
+}
+
+export function unexpectedError(error: unknown, headers?: Headers): Response {
+  const id = crypto.randomUUID().slice(0, 8);
+  console.error(`[error ${id}]`, error);
+  return new Response(`${MESSAGES.unexpected} (error id ${id})`, { status: 500, headers: withText(headers) });
+}
+
+export function notFound(headers?: Headers): Response {
+  return new Response(MESSAGES.notFound, { status: 404, headers: withText(headers) });
+}
+
+/** For actions: keep the form filled and say the backend is down. */
+export function backendUnavailableResult(values: Record<string, string>, headers: Headers) {
+  return data({ errors: { form: MESSAGES.backendDown } as Record<string, string>, values }, { status: 503, headers });
+}
+
+function withText(headers?: Headers) {
+  const h = new Headers(headers);
+  h.set("Content-Type", "text/plain; charset=utf-8");
+  return h;
+}
+
+function describe(error: unknown) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return JSON.stringify(error);
+}

@@ -1,0 +1,47 @@
+export const DEFAULT_REDIRECT = "/teams";
+
+/**
+ * A redirect target that came from the person (`?next=`, a form field) is
+ * only followed when it is a path on this site. Anything that a browser could
+ * read as another origin — `//evil`, `/\evil`, `https://…`, `javascript:`,
+ * or the same tricks percent-encoded or hidden behind control characters —
+ * falls back to the default.
+ */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = DEFAULT_REDIRECT): string {
+  if (typeof to !== "string" || to.length === 0 || to.length > 2048) return fallback;
+  if (!to.startsWith("/")) return fallback;
+  if (to.startsWith("//") || to.includes("\\")) return fallback;
+  // Control characters and whitespace are stripped or mangled by browsers in surprising ways.
+  if (/[\u0000-\u001f\u007f\s]/.test(to)) return fallback;
+
+  let decoded = to;
+  for (let i = 0; i < 3; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(decoded);
+    } catch {
+      return fallback;
+    }
+    if (next === decoded) break;
+    decoded = next;
+  }
+  if (decoded.startsWith("//") || decoded.includes("\\") || /[\u0000-\u001f\u007f]/.test(decoded)) return fallback;
+  if (!decoded.startsWith("/")) return fallback;
+
+  // The last word: the URL parser must agree that it stays on our origin.
+  const base = "http://teamboard.invalid";
+  let url: URL;
+  try {
+    url = new URL(to, base);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== base) return fallback;
+  return url.pathname + url.search + url.hash;
+}
+
+/** `path + search` of a request, as used in `/login?next=`. */
+export function pathWithSearch(request: Request): string {
+  const url = new URL(request.url);
+  return url.pathname + url.search;
+}

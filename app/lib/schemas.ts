@@ -1,0 +1,118 @@
+import { z } from "zod";
+
+/**
+ * One schema per form, used by the action (always) and by the browser (for
+ * comfort, before the form is sent). Rules and words follow PRODUCT.md §5.
+ */
+
+const email = z
+  .string({ required_error: "Enter your email address." })
+  .trim()
+  .min(1, "Enter your email address.")
+  .max(254, "An email address has at most 254 characters.")
+  .email("Enter a valid email address, like name@example.com.")
+  .transform((value) => value.toLowerCase());
+
+/** The rules a new password must meet; the same words as the backend's reasons (see auth-errors.ts). */
+export const PASSWORD_RULES = {
+  length: "Use at least 8 characters.",
+  tooLong: "Use at most 72 characters.",
+  characters: "Include at least one letter and one digit.",
+} as const;
+
+const newPassword = z
+  .string({ required_error: "Choose a password." })
+  .min(1, "Choose a password.")
+  .min(8, PASSWORD_RULES.length)
+  .max(72, PASSWORD_RULES.tooLong)
+  .refine((value) => /[A-Za-z]/.test(value) && /[0-9]/.test(value), PASSWORD_RULES.characters);
+
+const currentPassword = z
+  .string({ required_error: "Enter your password." })
+  .min(1, "Enter your password.")
+  .max(72, PASSWORD_RULES.tooLong);
+
+const displayName = z
+  .string({ required_error: "Enter your name." })
+  .trim()
+  .min(1, "Enter your name.")
+  .max(60, "A name has at most 60 characters.");
+
+const next = z.string().optional();
+
+export const SignupSchema = z.object({ email, password: newPassword, displayName, next });
+export const LoginSchema = z.object({ email, password: currentPassword, next });
+/** "Email me a sign-in link" and "email me a code" */
+export const EmailSignInSchema = z.object({ email, next });
+export const OtpSchema = z.object({
+  email,
+  token: z
+    .string({ required_error: "Enter the code from the email." })
+    .trim()
+    .regex(/^\d{6}$/, "Enter the 6-digit code from the email."),
+  next,
+});
+export const ResendSchema = z.object({ email, next });
+export const ForgotPasswordSchema = z.object({ email });
+
+const newPasswordPair = z
+  .object({ password: newPassword, confirm: z.string().optional() })
+  .superRefine((value, ctx) => {
+    if (value.confirm !== undefined && value.confirm !== value.password) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["confirm"], message: "The two passwords don't match." });
+    }
+  });
+export const ResetPasswordSchema = newPasswordPair;
+export const PasswordChangeSchema = newPasswordPair;
+
+export const EmailChangeSchema = z.object({ email });
+
+export const ProfileSchema = z.object({
+  displayName,
+  username: z
+    .string()
+    .trim()
+    .transform((value) => value.toLowerCase())
+    .pipe(
+      z
+        .string()
+        .min(3, "A username has 3 to 30 characters.")
+        .max(30, "A username has 3 to 30 characters.")
+        .regex(/^[a-z0-9_]+$/, "Use only a–z, 0–9 and _ in a username."),
+    )
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+});
+
+export type FieldErrors = Record<string, string>;
+export type FormValues = Record<string, string>;
+
+/** Fields whose values are never sent back to the page. */
+const SECRET_FIELDS = new Set(["password", "confirm", "token"]);
+
+export type FormResult<T> =
+  | { success: true; data: T; values: FormValues }
+  | { success: false; errors: FieldErrors; values: FormValues };
+
+/** What the person typed, without secrets, ready to put back into the form. */
+export function submittedValues(form: FormData | Record<string, unknown>): FormValues {
+  const entries = form instanceof FormData ? [...form.entries()] : Object.entries(form);
+  const values: FormValues = {};
+  for (const [name, value] of entries) {
+    if (typeof value === "string" && !SECRET_FIELDS.has(name) && !name.startsWith("_") && name !== "intent") values[name] = value;
+  }
+  return values;
+}
+
+export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData | Record<string, unknown>): FormResult<z.infer<T>> {
+  const raw = form instanceof FormData ? Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) : form;
+  const values = submittedValues(form);
+  const result = schema.safeParse(raw);
+  if (result.success) return { success: true, data: result.data, values };
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    errors[field] ??= issue.message;
+  }
+  return { success: false, errors, values };
+}

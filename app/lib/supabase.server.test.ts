@@ -1,0 +1,100 @@
+import { beforeAll, describe, expect, it } from "vitest";
+
+type Module = typeof import("./supabase.server");
+let createRequestClient: Module["createRequestClient"];
+let createServerClient: Module["createServerClient"];
+
+beforeAll(async () => {
+  process.env.SUPABASE_URL ??= "http://127.0.0.1:54321";
+  process.env.SUPABASE_ANON_KEY ??= "anon-key-for-unit-tests-0123456789";
+  process.env.SESSION_SECRET ??= "unit-test-secret-0123456789";
+  ({ createRequestClient, createServerClient } = await import("./supabase.server"));
+});
+
+/** A backend that answers every password sign-in with a session for a user with `metadataBytes` of metadata. */
+function fakeBackend(metadataBytes: number): typeof fetch {
+  return async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const body = {
+      access_token: "header.payload.signature",
+      token_type: "bearer",
+      expires_in: 3600,
+      expires_at: now + 3600,
+      refresh_token: "refresh-token",
+      user: { id: "00000000-0000-0000-0000-000000000001", aud: "authenticated", email: "ada@example.com", user_metadata: { bio: "x".repeat(metadataBytes) }, app_metadata: {}, created_at: new Date().toISOString() },
+    };
+    return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
+  };
+}
+
+async function signIn(metadataBytes: number) {
+  const { supabase, headers } = createRequestClient(new Request("http://localhost/login", { method: "POST" }), {
+    url: "http://backend.test",
+    anonKey: "anon",
+    fetch: fakeBackend(metadataBytes),
+  });
+  const { error } = await supabase.auth.signInWithPassword({ email: "ada@example.com", password: "secret12" });
+  expect(error).toBeNull();
+  return headers;
+}
+
+function parse(setCookie: string) {
+  const [pair, ...attributes] = setCookie.split(/;\s*/);
+  const name = pair.slice(0, pair.indexOf("="));
+  const attrs = Object.fromEntries(attributes.map((a) => a.split("=") as [string, string?]).map(([k, v]) => [k.toLowerCase(), v ?? true]));
+  return { name, value: pair.slice(name.length + 1), attrs };
+}
+
+describe("the per-request client's cookies", () => {
+  it("writes the session with @supabase/ssr's defaults: 400 days, SameSite=Lax, readable by the browser, whole site", async () => {
+    const headers = await signIn(10);
+    const cookies = headers.getSetCookie().map(parse);
+    expect(cookies).toHaveLength(1);
+    const [session] = cookies;
+    expect(session.name).toBe("sb-backend-auth-token");
+    expect(session.value.startsWith("base64-")).toBe(true);
+    expect(session.attrs["max-age"]).toBe("34560000");
+    expect(session.attrs.samesite).toBe("Lax");
+    expect(session.attrs.path).toBe("/");
+    expect(session.attrs).not.toHaveProperty("httponly");
+  });
+
+  it("sends the no-cache headers that must come with auth cookies", async () => {
+    const headers = await signIn(10);
+    expect(headers.get("Cache-Control")).toMatch(/no-store/);
+  });
+
+  it("splits a large session into numbered chunks, each under the browser's 4 KB limit", async () => {
+    const headers = await signIn(8000);
+    const cookies = headers.getSetCookie().map(parse);
+    const names = cookies.map((c) => c.name);
+    expect(names).toEqual(names.map((_, i) => `sb-backend-auth-token.${i}`));
+    expect(cookies.length).toBeGreaterThanOrEqual(3);
+    for (const cookie of cookies) {
+      expect(cookie.name.length + cookie.value.length).toBeLessThan(4000);
+      expect(cookie.attrs["max-age"]).toBe("34560000");
+    }
+  });
+
+  it("reads a chunked session back from the Cookie header", async () => {
+    const headers = await signIn(8000);
+    const cookieHeader = headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const { supabase } = createRequestClient(new Request("http://localhost/account", { headers: { Cookie: cookieHeader } }), {
+      url: "http://backend.test",
+      anonKey: "anon",
+      fetch: fakeBackend(0),
+    });
+    const { data } = await supabase.auth.getSession();
+    expect(data.session?.user.user_metadata.bio).toHaveLength(8000);
+  });
+
+  it("shares one client between the loaders of one request (one load context), never between requests", () => {
+    const request = new Request("http://localhost/account");
+    const context = {};
+    const a = createServerClient({ request, context });
+    const b = createServerClient({ request: new Request(request.url), context });
+    const c = createServerClient({ request, context: {} });
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+  });
+});

@@ -1,0 +1,128 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useNavigate,
+  useRevalidator,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect, useRef, type ReactNode } from "react";
+import { ErrorPage } from "~/components/error-page";
+import { FlashMessage } from "~/components/flash-message";
+import { SiteHeader } from "~/components/site-header";
+import { getUser } from "~/lib/auth.server";
+import { getBrowserClient, handleAuthEvent } from "~/lib/browser-auth";
+import { publicEnv } from "~/lib/env.server";
+import { takeFlash } from "~/lib/flash.server";
+import { useNonce } from "~/lib/nonce";
+import { createServerClient } from "~/lib/supabase.server";
+import styles from "~/styles/app.css?url";
+
+export const meta: MetaFunction = () => [
+  { title: "Teamboard" },
+  { name: "description", content: "A small team task tracker." },
+];
+
+export const links: LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "stylesheet", href: styles },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await getUser(client);
+  const flash = await takeFlash(request, client.headers);
+  return data(
+    {
+      env: publicEnv,
+      user: user ? { id: user.id, email: user.email, displayName: user.displayName } : null,
+      flash,
+    },
+    { headers: client.headers },
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { user, flash, env } = useRouteLoaderData<typeof loader>("root")!;
+  useBrowserAuth(env, user?.id ?? null);
+  return (
+    <>
+      <SiteHeader user={user} />
+      <main id="main" className="main">
+        <FlashMessage flash={flash} />
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+/** Starts the browser client after hydration and wires PRODUCT.md §1's event table to this tab. */
+function useBrowserAuth(env: RootData["env"], serverUserId: string | null) {
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const location = useLocation();
+  const latest = useRef({ navigate, revalidator, pathname: location.pathname, serverUserId });
+  latest.current = { navigate, revalidator, pathname: location.pathname, serverUserId };
+
+  useEffect(() => {
+    let unsubscribe: (() => void) | null = null;
+    let cancelled = false;
+    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then((client) => {
+      if (cancelled) return;
+      const { data: subscription } = client.auth.onAuthStateChange((event, session) => {
+        // Run outside the auth lock: navigation may call the client again.
+        setTimeout(() =>
+          handleAuthEvent(client, event, session, {
+            serverUserId: () => latest.current.serverUserId,
+            revalidate: () => latest.current.revalidator.revalidate(),
+            navigate: (to) => latest.current.navigate(to),
+            pathname: () => latest.current.pathname,
+          }),
+        );
+      });
+      unsubscribe = () => subscription.subscription.unsubscribe();
+    });
+    return () => {
+      cancelled = true;
+      unsubscribe?.();
+    };
+  }, [env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
+}
+
+export function ErrorBoundary() {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  return (
+    <>
+      <SiteHeader user={rootData?.user ?? null} />
+      <main id="main" className="main">
+        <ErrorPage />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Link } from "@remix-run/react";
+import { getUser } from "~/lib/auth.server";
+import { createServerClient } from "~/lib/supabase.server";
+
+export const meta: MetaFunction = () => [{ title: "Teamboard — a small team task tracker" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  if (await getUser(client)) throw redirect("/teams", { headers: client.headers });
+  return data(null, { headers: client.headers });
+}
+
+export default function Index() {
+  return (
+    <>
+      <section className="hero">
+        <h1>Your team's work, on one board</h1>
+        <p>Teamboard is a small task tracker for teams: split work into projects, move tasks across a board, discuss them, and see teammates' changes as they happen.</p>
+        <div className="form-actions">
+          <Link to="/signup" className="button">
+            Sign up free
+          </Link>
+          <Link to="/login" className="button button-secondary">
+            Log in
+          </Link>
+        </div>
+      </section>
+      <ul className="features" aria-label="What you can do">
+        <li>
+          <h2>Teams and roles</h2>
+          <p>Invite people by email as owners, admins, members or viewers.</p>
+        </li>
+        <li>
+          <h2>Projects and boards</h2>
+          <p>Backlog, to do, in progress, done: move tasks as work moves.</p>
+        </li>
+        <li>
+          <h2>Live updates</h2>
+          <p>Comments, attachments and moves appear for everyone at once.</p>
+        </li>
+      </ul>
+    </>
+  );
+}

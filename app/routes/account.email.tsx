@@ -1,0 +1,58 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { Field, SubmitButton, ValidatedForm } from "~/components/form";
+import { describeAuthError } from "~/lib/auth-errors.server";
+import { requireUser } from "~/lib/auth.server";
+import { authFailure, formFailure, originOf } from "~/lib/forms.server";
+import { EmailChangeSchema, parseForm } from "~/lib/schemas";
+import { createServerClient } from "~/lib/supabase.server";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  return data({ email: user.email }, { headers: client.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const result = parseForm(EmailChangeSchema, await request.formData());
+  if (!result.success) return formFailure(result, client.headers);
+  if (result.data.email === user.email) {
+    return formFailure({ errors: { email: "That is already your email address." }, values: result.values }, client.headers);
+  }
+  const { error } = await client.supabase.auth.updateUser(
+    { email: result.data.email },
+    { emailRedirectTo: `${originOf(request)}/account/email` },
+  );
+  if (error) return authFailure(describeAuthError(error), { values: result.values }, client.headers);
+  return data({ sent: result.data.email }, { headers: client.headers });
+}
+
+export default function ChangeEmail() {
+  const { email } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="card" aria-labelledby="email-title">
+      <h1 id="email-title">Email</h1>
+      <p>
+        Your email address is <strong>{email}</strong>.
+      </p>
+      {actionData && "sent" in actionData ? (
+        <div className="alert alert-success" role="status">
+          We sent a confirmation link to {actionData.sent}. Your address changes when you follow it.
+        </div>
+      ) : null}
+      <ValidatedForm schema="EmailChangeSchema" result={actionData}>
+        <Field name="email" label="New email address" type="email" autoComplete="email" />
+        <SubmitButton className="button">Change email</SubmitButton>
+      </ValidatedForm>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage compact />;
+}

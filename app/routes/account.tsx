@@ -1,0 +1,47 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { NavLink, Outlet } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { requireUser } from "~/lib/auth.server";
+import { createServerClient } from "~/lib/supabase.server";
+
+export const meta: MetaFunction = () => [{ title: "Your account · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  return data({ email: user.email }, { headers: client.headers });
+}
+
+const SECTIONS = [
+  { to: "/account", label: "Profile", end: true },
+  { to: "/account/email", label: "Email" },
+  { to: "/account/password", label: "Password" },
+  { to: "/account/sessions", label: "Sessions" },
+  { to: "/account/delete", label: "Delete account" },
+];
+
+export default function AccountLayout() {
+  return (
+    <div className="account">
+      <nav className="account-nav" aria-label="Account">
+        <ul>
+          {SECTIONS.map((section) => (
+            <li key={section.to}>
+              <NavLink to={section.to} end={section.end}>
+                {section.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div>
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

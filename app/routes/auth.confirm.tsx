@@ -1,0 +1,47 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { ErrorPage } from "~/components/error-page";
+import { redirect } from "@remix-run/node";
+import type { EmailOtpType } from "@supabase/supabase-js";
+import { describeAuthError } from "~/lib/auth-errors.server";
+import { setFlash } from "~/lib/flash.server";
+import { backendError } from "~/lib/http.server";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { createServerClient } from "~/lib/supabase.server";
+
+const TYPES = new Set<EmailOtpType>(["signup", "email", "magiclink", "recovery", "email_change", "invite"]);
+
+/** Email links land here: verify the token hash, then go to `next` (signed in). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { supabase, headers } = createServerClient({ request, context });
+  const url = new URL(request.url);
+  const tokenHash = url.searchParams.get("token_hash");
+  const type = url.searchParams.get("type") as EmailOtpType | null;
+  if (!tokenHash || !type || !TYPES.has(type)) throw redirect("/auth/error?reason=invalid", { headers });
+
+  const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type });
+  if (error) {
+    const failure = describeAuthError(error);
+    if (failure.status === 503 || failure.status === 500) throw backendError(error, headers);
+    if (failure.status === 429) throw redirect(`/auth/error?reason=rate_limited`, { headers });
+    throw redirect("/auth/error?reason=expired", { headers });
+  }
+
+  if (type === "recovery") throw redirect("/reset-password", { headers });
+  if (type === "email_change") {
+    await setFlash(request, headers, { kind: "success", message: "Your email address is changed." });
+    throw redirect(safeRedirect(url.searchParams.get("next"), "/account/email"), { headers });
+  }
+  if (type === "signup" || type === "email" || type === "invite") {
+    await setFlash(request, headers, { kind: "success", message: "You're signed in." });
+  }
+  throw redirect(safeRedirect(url.searchParams.get("next")), { headers });
+}
+
+/** Never shown: the loader always redirects. Its error boundary shows backend failures as a page. */
+export default function LinkLanding() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { setFlash } from "~/lib/flash.server";
+import { clearAuthCookies, createServerClient } from "~/lib/supabase.server";
+
+/** GET /logout does nothing (signing out is a POST, so a link or prefetch can't do it). */
+export function loader() {
+  return redirect("/");
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { supabase, headers } = createServerClient({ request, context });
+  const form = await request.formData();
+  const scope = form.get("scope") === "global" ? "global" : "local";
+  // Cookies are cleared even when the backend can't be told (the session then simply expires).
+  const { error } = await supabase.auth.signOut({ scope });
+  if (error) {
+    console.error("[logout] backend sign-out failed:", error.message);
+    clearAuthCookies(request, headers);
+  }
+  await setFlash(request, headers, {
+    kind: "info",
+    message: scope === "global" ? "You're logged out on every device." : "You're logged out.",
+  });
+  throw redirect("/login", { headers });
+}

@@ -1,0 +1,79 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
+import { describeAuthError } from "~/lib/auth-errors.server";
+import { requireAnonymous } from "~/lib/auth.server";
+import { authFailure, formFailure, originOf } from "~/lib/forms.server";
+import { MESSAGES } from "~/lib/messages";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { parseForm, SignupSchema } from "~/lib/schemas";
+import { createServerClient } from "~/lib/supabase.server";
+
+export const meta: MetaFunction = () => [{ title: "Sign up · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireAnonymous(client);
+  const next = new URL(request.url).searchParams.get("next");
+  return data({ next: next ? safeRedirect(next) : null }, { headers: client.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { supabase, headers } = createServerClient({ request, context });
+  const result = parseForm(SignupSchema, await request.formData());
+  if (!result.success) return formFailure(result, headers);
+  const { email, password, displayName } = result.data;
+  const next = safeRedirect(result.data.next);
+
+  const { data: signUp, error } = await supabase.auth.signUp({
+    email,
+    password,
+    options: { data: { display_name: displayName }, emailRedirectTo: `${originOf(request)}${next}` },
+  });
+  if (error) return authFailure(describeAuthError(error), { values: result.values }, headers);
+  // For an address that is already confirmed, the backend answers with a
+  // look-alike user without identities (so addresses can't be probed by API);
+  // the form can say so, as PRODUCT.md §8 asks.
+  if (signUp.user && signUp.user.identities?.length === 0) {
+    return formFailure({ errors: { email: MESSAGES.userAlreadyExists }, values: result.values, extra: { code: "user_already_exists" } }, headers);
+  }
+  if (signUp.session) throw redirect(next, { headers });
+  return data({ sent: email }, { headers });
+}
+
+export default function Signup() {
+  const { next } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (actionData && "sent" in actionData) {
+    return (
+      <div className="auth-page card" role="status">
+        <h1>Check your email</h1>
+        <p>
+          We sent a confirmation link to <strong>{actionData.sent}</strong>. Follow it to finish signing up; it works for an hour.
+        </p>
+        <p className="muted">No email after a minute? Check your spam folder, or <Link to="/signup">try again</Link>.</p>
+      </div>
+    );
+  }
+  const loginHref = next ? `/login?${new URLSearchParams({ next })}` : "/login";
+  return (
+    <div className="auth-page">
+      <h1>Create your account</h1>
+      <p className="lead">
+        Already have one? <Link to={loginHref}>Log in</Link>
+      </p>
+      <div className="card">
+        <ValidatedForm schema="SignupSchema" result={actionData}>
+          <HiddenNext next={next} />
+          <Field name="displayName" label="Your name" autoComplete="name" maxLength={60} />
+          <Field name="email" label="Email" type="email" autoComplete="email" />
+          <Field name="password" label="Password" type="password" autoComplete="new-password" hint="At least 8 characters, with a letter and a digit." />
+          <SubmitButton className="button button-block" pendingText="Creating your account…">
+            Sign up
+          </SubmitButton>
+        </ValidatedForm>
+      </div>
+    </div>
+  );
+}
