@@ -1,0 +1,114 @@
+/**
+ * Media types, Prefer handling and the response pieces PostgREST sends:
+ * Content-Range, Preference-Applied, the JSON/CSV body expressions.
+ */
+import { errors } from "./errors.ts";
+
+export type Media = "json" | "object" | "csv";
+
+export interface Negotiated {
+  media: Media;
+  stripNulls: boolean;
+  contentType: string;
+}
+
+/** Picks the response media type from Accept (first acceptable wins). */
+export function negotiate(accept: string | undefined): Negotiated {
+  if (!accept || !accept.trim()) return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
+  const wanted = accept
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const raw of wanted) {
+    const [typeRaw, ...paramsRaw] = raw.split(";").map((s) => s.trim());
+    const type = typeRaw.toLowerCase();
+    const params = new Map(
+      paramsRaw.map((p) => {
+        const i = p.indexOf("=");
+        return [p.slice(0, i < 0 ? p.length : i).trim().toLowerCase(), i < 0 ? "" : p.slice(i + 1).trim().replace(/^"|"$/g, "")];
+      }),
+    );
+    const q = params.get("q");
+    if (q !== undefined && Number(q) === 0) continue;
+    const strip = params.get("nulls") === "stripped";
+    if (type === "application/json" || type === "*/*" || type === "application/*") {
+      return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
+    }
+    if (type === "application/vnd.pgrst.array+json") {
+      return {
+        media: "json",
+        stripNulls: strip,
+        contentType: `application/vnd.pgrst.array+json${strip ? ";nulls=stripped" : ""}; charset=utf-8`,
+      };
+    }
+    if (type === "application/vnd.pgrst.object+json" || type === "application/vnd.pgrst.object") {
+      return {
+        media: "object",
+        stripNulls: strip,
+        contentType: `application/vnd.pgrst.object+json${strip ? ";nulls=stripped" : ""}; charset=utf-8`,
+      };
+    }
+    if (type === "text/csv" || type === "text/*") return { media: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" };
+  }
+  // explain() (application/vnd.pgrst.plan+…) is disabled, as on hosted projects (db-plan-enabled = false)
+  throw errors.mediaType(wanted);
+}
+
+/** The SQL expression producing the body text over rows `_postgrest_t` of `pgrst_source`. */
+export function bodyExpr(n: Negotiated, kind: "rows" | "scalar" | "setof-scalar" | "single-composite" = "rows"): string {
+  const strip = (e: string) => (n.stripNulls ? `json_strip_nulls(${e})` : e);
+  if (n.media === "csv") {
+    return (
+      `(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM (SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a)` +
+      ` || chr(10) || coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')`
+    );
+  }
+  if (kind === "scalar") return `coalesce((${strip("json_agg(_postgrest_t.pgrst_scalar)")}->0)::text, 'null')`;
+  if (kind === "setof-scalar") {
+    return n.media === "object"
+      ? `coalesce((${strip("json_agg(_postgrest_t.pgrst_scalar)")}->0)::text, 'null')`
+      : `coalesce(${strip("json_agg(_postgrest_t.pgrst_scalar)")}, '[]')::text`;
+  }
+  if (n.media === "object" || kind === "single-composite") return `coalesce((${strip("json_agg(_postgrest_t)")}->0)::text, 'null')`;
+  return `coalesce(${strip("json_agg(_postgrest_t)")}, '[]')::text`;
+}
+
+export function contentRange(lower: number, upper: number, total: number | null): string {
+  const totalStr = total === null ? "*" : String(total);
+  const rangeStr = total !== 0 && lower <= upper ? `${lower}-${upper}` : "*";
+  return `${rangeStr}/${totalStr}`;
+}
+
+/** Status and Content-Range of a read, as PostgREST derives them. */
+export function readStatus(offset: number, pageTotal: number, total: number | null): { status: number; range: string } {
+  const upper = offset + pageTotal - 1;
+  const range = contentRange(offset, upper, total);
+  if (total === null) return { status: 200, range };
+  if (offset > total) return { status: 416, range };
+  if (1 + upper - offset < total) return { status: 206, range };
+  return { status: 200, range };
+}
+
+export interface Prefs {
+  return?: "minimal" | "representation" | "headers-only";
+  count?: "exact" | "planned" | "estimated";
+  resolution?: "merge-duplicates" | "ignore-duplicates";
+  missing?: "default" | "null";
+  tx?: "commit" | "rollback";
+  handling?: "strict" | "lenient";
+  maxAffected?: number;
+  params?: "single-object";
+  timezone?: string;
+}
+
+export function preferenceApplied(p: Prefs, which: (keyof Prefs)[]): string | null {
+  const out: string[] = [];
+  const order: (keyof Prefs)[] = ["resolution", "missing", "return", "count", "tx", "handling", "timezone", "maxAffected"];
+  for (const k of order) {
+    if (!which.includes(k) || p[k] === undefined) continue;
+    if (k === "maxAffected") {
+      if (p.handling === "strict") out.push(`max-affected=${p.maxAffected}`);
+    } else out.push(`${k}=${p[k]}`);
+  }
+  return out.length ? out.join(", ") : null;
+}

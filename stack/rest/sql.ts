@@ -1,0 +1,487 @@
+/**
+ * Builds the SQL for a request from the parsed query and the schema cache.
+ * Identifiers come only from the schema cache (quoted); every value from the
+ * URL or the body is a bound parameter. JSON is built inside SQL so values
+ * keep Postgres' JSON representation.
+ */
+import { RestError, errors } from "./errors.ts";
+import type { Field, Filter, LogicTree, OrderTerm, ParsedQuery, Range, SelectEmbed, SelectField, SelectItem } from "./parser.ts";
+import { type Column, type Relationship, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
+
+export class Params {
+  values: unknown[] = [];
+  add(v: unknown, cast?: string): string {
+    this.values.push(v);
+    return `$${this.values.length}${cast ? `::${cast}` : ""}`;
+  }
+}
+
+/** A relation the read query selects from: a table/view, a CTE or a function call. */
+export interface Source {
+  /** the table (or return type) whose columns are visible */
+  table: Table;
+  /** columns visible at this level */
+  columns: Map<string, Column>;
+  /** SQL after FROM, already aliased as `alias` */
+  fromSql: string;
+  alias: string;
+  /** name used in error messages */
+  name: string;
+}
+
+export interface Level {
+  path: string[];
+  filters: Filter[];
+  logic: LogicTree[];
+  order: OrderTerm[];
+  range: Range | null;
+  embedFilters: { name: string; filter: Filter }[];
+}
+
+/** Everything the parsed query says about one embed path. */
+function levelFor(parsed: ParsedQuery, path: string[]): Level {
+  const same = (p: string[]) => p.length === path.length && p.every((x, i) => x === path[i]);
+  const filters: Filter[] = [];
+  const embedFilters: { name: string; filter: Filter }[] = [];
+  for (const f of parsed.filters) {
+    if (same(f.path)) filters.push(f.filter);
+  }
+  return {
+    path,
+    filters,
+    logic: parsed.logic.filter((l) => same(l.path)).map((l) => l.tree),
+    order: parsed.order.filter((o) => same(o.path)).flatMap((o) => o.terms),
+    range: parsed.ranges.get(path.join(".")) ?? null,
+    embedFilters,
+  };
+}
+
+export interface BuildOptions {
+  cache: SchemaCache;
+  params: Params;
+  parsed: ParsedQuery;
+  /** top-level limit/offset after Range header and max-rows */
+  topRange: { offset: number; limit: number | null };
+  /** the relation to read from at the top */
+  source: Source;
+  /** include the order/limit/offset of the top level (not for mutations) */
+  paginate: boolean;
+}
+
+export interface BuiltSelect {
+  /** `select … from … where … order … limit …` producing one row per result row */
+  sql: string;
+  /** `select 1 from … where …` (no pagination) for counting */
+  countSql: string;
+  /** output column names in order */
+  outputs: string[];
+  hasAggregates: boolean;
+}
+
+let aliasCounter = 0;
+
+export function buildSelect(opts: BuildOptions): BuiltSelect {
+  aliasCounter = 0;
+  const usedPaths = new Set<string>([""]);
+  const built = buildLevel(opts, opts.source, [], opts.parsed.select, true, usedPaths);
+  // every filter/order/limit path must name an embedded resource of this request
+  for (const f of opts.parsed.filters) checkPath(f.path, usedPaths);
+  for (const l of opts.parsed.logic) checkPath(l.path, usedPaths);
+  for (const o of opts.parsed.order) checkPath(o.path, usedPaths);
+  for (const r of opts.parsed.ranges.keys()) if (r) checkPath(r.split("."), usedPaths);
+  return built;
+}
+
+function checkPath(path: string[], used: Set<string>) {
+  if (path.length === 0) return;
+  if (!used.has(path.join("."))) throw errors.notEmbedded(path[path.length - 1]);
+}
+
+interface LevelSql extends BuiltSelect {
+  /** the FROM … WHERE part (for counts) */
+}
+
+function colExpr(src: Source, f: Field, params: Params, forFilter = false): string {
+  const col = src.columns.get(f.name);
+  if (!col) throw columnMissing(src, f.name);
+  let expr = `${q(src.alias)}.${q(f.name)}`;
+  if (f.json.length) {
+    if (col.typname === "json" && forFilter) expr = `to_jsonb(${expr})`;
+    for (const op of f.json) {
+      const k = op.index ? params.add(op.key, "int4") : params.add(op.key, "text");
+      expr = `${expr}${op.arrow}${k}`;
+    }
+    expr = `(${expr})`;
+  }
+  return expr;
+}
+
+function columnMissing(src: Source, name: string): RestError {
+  return new RestError(400, "42703", `column ${src.name}.${name} does not exist`);
+}
+
+function castSql(cache: SchemaCache, name: string): string {
+  const t = cache.types.get(name.toLowerCase());
+  if (!t) throw new RestError(400, "42704", `type "${name}" does not exist`);
+  return t;
+}
+
+function outputName(item: SelectField): string {
+  if (item.alias) return item.alias;
+  if (item.agg) return item.agg;
+  if (item.field.json.length) {
+    for (let i = item.field.json.length - 1; i >= 0; i--) if (!item.field.json[i].index) return item.field.json[i].key;
+  }
+  return item.field.name;
+}
+
+function buildLevel(
+  opts: BuildOptions,
+  src: Source,
+  path: string[],
+  select: SelectItem[],
+  top: boolean,
+  usedPaths: Set<string>,
+): LevelSql {
+  const { cache, params, parsed } = opts;
+  const level = levelFor(parsed, path);
+  const selects: { sql: string; name: string; agg: boolean }[] = [];
+  const joins: string[] = [];
+  const where: string[] = [];
+  let hasAggregates = false;
+  const embedsByName = new Map<string, { alias: string; rel: Relationship; joinAlias: string; toOne: boolean; aggCol: string }>();
+
+  for (const item of select) {
+    if (item.type === "field") {
+      if (item.field.name === "*" && !item.agg) {
+        const cols = [...src.columns.values()].sort((a, b) => a.position - b.position);
+        for (const c of cols) selects.push({ sql: `${q(src.alias)}.${q(c.name)}`, name: c.name, agg: false });
+        continue;
+      }
+      let expr = item.field.name === "*" ? "*" : colExpr(src, item.field, params);
+      if (item.cast) expr = `CAST(${expr} AS ${castSql(cache, item.cast)})`;
+      if (item.agg) {
+        if (!cache.aggregatesEnabled) throw errors.aggregatesNotAllowed();
+        hasAggregates = true;
+        expr = `${item.agg}(${expr})`;
+        if (item.aggCast) expr = `CAST(${expr} AS ${castSql(cache, item.aggCast)})`;
+      }
+      selects.push({ sql: expr, name: outputName(item), agg: !!item.agg });
+      continue;
+    }
+    // an embedded resource
+    const rel = findRelationship(cache, src.table, item);
+    const childPath = [...path, item.alias ?? item.name];
+    usedPaths.add(childPath.join("."));
+    const childAlias = `${rel.target.name}_${++aliasCounter}`;
+    const childSrc: Source = {
+      table: rel.target,
+      columns: rel.target.columns,
+      fromSql: `${q(rel.target.schema)}.${q(rel.target.name)} AS ${q(childAlias)}`,
+      alias: childAlias,
+      name: rel.target.name,
+    };
+    const toOne = rel.cardinality === "m2o" || rel.cardinality === "o2o";
+    const joinCond: string[] = [];
+    let fromSql = childSrc.fromSql;
+    if (rel.cardinality === "m2m") {
+      const j = rel.junction!;
+      const jAlias = `${j.table.name}_${++aliasCounter}`;
+      fromSql += ` JOIN ${q(j.table.schema)}.${q(j.table.name)} AS ${q(jAlias)} ON ${j.targetCols
+        .map(([jc, tc]) => `${q(jAlias)}.${q(jc)} = ${q(childAlias)}.${q(tc)}`)
+        .join(" AND ")}`;
+      for (const [jc, sc] of j.sourceCols) joinCond.push(`${q(jAlias)}.${q(jc)} = ${q(src.alias)}.${q(sc)}`);
+    } else {
+      for (const [sc, tc] of rel.cols) joinCond.push(`${q(childAlias)}.${q(tc)} = ${q(src.alias)}.${q(sc)}`);
+    }
+    const child = buildLevel(opts, { ...childSrc, fromSql }, childPath, item.children, false, usedPaths);
+    const joinAlias = `${childAlias}_j`;
+    const childWhere = child.whereSql ? `${joinCond.join(" AND ")} AND ${child.whereSql}` : joinCond.join(" AND ");
+    const inner = item.join === "inner";
+    if (item.spread && !toOne) {
+      throw new RestError(
+        400,
+        "PGRST119",
+        `A spread operation on '${item.name}' is not possible`,
+        `'${src.name}' and '${item.name}' do not form a many-to-one or one-to-one relationship`,
+      );
+    }
+    if (toOne) {
+      joins.push(
+        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT ${child.selectList} FROM ${child.fromSql} WHERE ${childWhere}${child.groupSql}${child.tailSql}) AS ${q(joinAlias)} ON TRUE`,
+      );
+      if (item.spread) {
+        for (const name of child.outputs) selects.push({ sql: `${q(joinAlias)}.${q(name)}`, name, agg: false });
+      } else {
+        selects.push({ sql: `row_to_json(${q(joinAlias)}.*)`, name: item.alias ?? item.name, agg: false });
+      }
+      embedsByName.set(item.alias ?? item.name, { alias: childAlias, rel, joinAlias, toOne, aggCol: "" });
+    } else {
+      const aggCol = `${childAlias}_agg`;
+      const rowsAlias = `${childAlias}_rows`;
+      joins.push(
+        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT json_agg(${q(rowsAlias)}) AS ${q(aggCol)} FROM (SELECT ${child.selectList} FROM ${child.fromSql} WHERE ${childWhere}${child.groupSql}${child.tailSql}) AS ${q(rowsAlias)}) AS ${q(joinAlias)} ON ${inner ? `${q(joinAlias)}.${q(aggCol)} IS NOT NULL` : "TRUE"}`,
+      );
+      selects.push({ sql: `COALESCE(${q(joinAlias)}.${q(aggCol)}, '[]')`, name: item.alias ?? item.name, agg: false });
+      embedsByName.set(item.alias ?? item.name, { alias: childAlias, rel, joinAlias, toOne, aggCol });
+    }
+  }
+
+  // filters of this level; a filter on an embedded resource's name is an is-null test on it
+  for (const f of level.filters) {
+    const embed = f.field.json.length === 0 && !src.columns.has(f.field.name) ? embedsByName.get(f.field.name) : undefined;
+    if (embed) {
+      if (f.operation.kind !== "is" || (f.operation.value !== "null" && f.operation.value !== "not_null")) {
+        throw errors.unacceptableFilter(f.field.name);
+      }
+      const isNull = (f.operation.value === "null") !== f.negate;
+      const target = embed.toOne ? `row_to_json(${q(embed.joinAlias)}.*)` : `${q(embed.joinAlias)}.${q(embed.aggCol)}`;
+      where.push(`${target} IS ${isNull ? "" : "NOT "}NULL`);
+      continue;
+    }
+    where.push(filterSql(src, f, params));
+  }
+  for (const t of level.logic) where.push(logicSql(src, t, params));
+
+  // ordering
+  const orderParts: string[] = [];
+  for (const term of level.order) {
+    let expr: string;
+    if (term.relation) {
+      const embed = embedsByName.get(term.relation);
+      if (!embed) throw errors.notEmbedded(term.relation);
+      if (!embed.toOne) throw errors.relatedOrderNotToOne(src.name, term.relation);
+      const t = embed.rel.target;
+      const a = `${t.name}_o${++aliasCounter}`;
+      const tsrc: Source = { table: t, columns: t.columns, fromSql: "", alias: a, name: t.name };
+      const e = colExpr(tsrc, term.field, params);
+      const cond = embed.rel.cols.map(([sc, tc]) => `${q(a)}.${q(tc)} = ${q(src.alias)}.${q(sc)}`).join(" AND ");
+      expr = `(SELECT ${e} FROM ${q(t.schema)}.${q(t.name)} AS ${q(a)} WHERE ${cond} LIMIT 1)`;
+    } else {
+      expr = colExpr(src, term.field, params);
+    }
+    orderParts.push(
+      `${expr}${term.dir === "desc" ? " DESC" : term.dir === "asc" ? " ASC" : ""}${term.nulls === "first" ? " NULLS FIRST" : term.nulls === "last" ? " NULLS LAST" : ""}`,
+    );
+  }
+  let groupSql = "";
+  if (hasAggregates) {
+    const groups = selects.map((s, i) => (s.agg ? null : String(i + 1))).filter((x): x is string => x !== null);
+    if (groups.length) groupSql = ` GROUP BY ${groups.join(", ")}`;
+  }
+  let tailSql = "";
+  if (orderParts.length) tailSql += ` ORDER BY ${orderParts.join(", ")}`;
+  const range = top ? opts.topRange : level.range;
+  if (!top || opts.paginate) {
+    if (range && range.limit !== null) tailSql += ` LIMIT ${Number(range.limit)}`;
+    if (range && range.offset) tailSql += ` OFFSET ${Number(range.offset)}`;
+  }
+  const selectList = selects.length ? selects.map((s) => `${s.sql} AS ${q(s.name)}`).join(", ") : "";
+  const fromSql = `${src.fromSql}${joins.length ? " " + joins.join(" ") : ""}`;
+  const whereSql = where.join(" AND ");
+  const sql = `SELECT ${selectList} FROM ${fromSql}${whereSql ? ` WHERE ${whereSql}` : ""}${groupSql}${tailSql}`;
+  const countSql = `SELECT 1 FROM ${fromSql}${whereSql ? ` WHERE ${whereSql}` : ""}`;
+  return {
+    sql,
+    countSql,
+    outputs: selects.map((s) => s.name),
+    hasAggregates,
+    selectList,
+    fromSql,
+    whereSql,
+    groupSql,
+    tailSql,
+  } as LevelSql & { selectList: string; fromSql: string; whereSql: string; groupSql: string; tailSql: string };
+}
+
+// (the extra fields are read by embedding)
+interface LevelSql {
+  selectList: string;
+  fromSql: string;
+  whereSql: string;
+  groupSql: string;
+  tailSql: string;
+}
+
+export function filterSql(src: Source, f: Filter, params: Params): string {
+  const col = src.columns.get(f.field.name);
+  if (!col) throw columnMissing(src, f.field.name);
+  const lhs = colExpr(src, f.field, params, true);
+  const op = f.operation;
+  let sql: string;
+  switch (op.kind) {
+    case "is": {
+      const v = { null: "NULL", not_null: "NOT NULL", true: "TRUE", false: "FALSE", unknown: "UNKNOWN" }[op.value];
+      sql = `${lhs} IS ${v}`;
+      break;
+    }
+    case "isdistinct":
+      sql = `${lhs} IS DISTINCT FROM ${params.add(op.value)}`;
+      break;
+    case "in":
+      // in.() arrives as one empty element: it matches nothing
+      sql = `${lhs} = ANY(${params.add(op.values.length === 1 && op.values[0] === "" ? "{}" : arrayLiteral(op.values))})`;
+      break;
+    case "fts": {
+      const fn = { fts: "to_tsquery", plfts: "plainto_tsquery", phfts: "phraseto_tsquery", wfts: "websearch_to_tsquery" }[op.op];
+      const cfg = op.config !== undefined ? `${params.add(op.config, "regconfig")}, ` : "";
+      const vec = col.typname === "tsvector" && f.field.json.length === 0 ? lhs : `to_tsvector(${cfg}${lhs})`;
+      sql = `${vec} @@ ${fn}(${cfg}${params.add(op.value, "text")})`;
+      break;
+    }
+    case "op": {
+      const sym = {
+        eq: "=",
+        neq: "<>",
+        gt: ">",
+        gte: ">=",
+        lt: "<",
+        lte: "<=",
+        like: "LIKE",
+        ilike: "ILIKE",
+        match: "~",
+        imatch: "~*",
+        cs: "@>",
+        cd: "<@",
+        ov: "&&",
+        sl: "<<",
+        sr: ">>",
+        nxr: "&<",
+        nxl: "&>",
+        adj: "-|-",
+      }[op.op];
+      let value = op.value;
+      if (op.op === "like" || op.op === "ilike") value = value.replace(/\*/g, "%");
+      if (op.quant) {
+        sql = `${lhs} ${sym} ${op.quant.toUpperCase()}(${params.add(value)})`;
+      } else if (op.op === "ov" && col.category !== "A" && col.category !== "R" && /^\(.*\)$/s.test(value)) {
+        // ov.(a,b) on arrays in PostgREST's list form
+        sql = `${lhs} && ${params.add(value)}`;
+      } else {
+        sql = `${lhs} ${sym} ${params.add(value)}`;
+      }
+      break;
+    }
+  }
+  return f.negate ? `NOT (${sql})` : sql;
+}
+
+export function logicSql(src: Source, t: LogicTree, params: Params): string {
+  if (t.type === "filter") return filterSql(src, t.filter, params);
+  const parts = t.children.map((c) => logicSql(src, c, params));
+  const joined = `(${parts.join(t.op === "and" ? " AND " : " OR ")})`;
+  return t.negate ? `NOT ${joined}` : joined;
+}
+
+/** A Postgres array literal for `= ANY($n)`, each element quoted. */
+export function arrayLiteral(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
+}
+
+// ---------------------------------------------------------------- relationships
+
+export function findRelationship(cache: SchemaCache, origin: Table, item: SelectEmbed): Relationship {
+  const all = cache.relationships.get(key(origin.schema, origin.name)) ?? [];
+  const target = item.name;
+  const hint = item.hint;
+  const single = (cols: [string, string][], side: 0 | 1, v: string | undefined) => cols.length === 1 && cols[0][side] === v;
+  const matches = all.filter((r) => {
+    if (r.target.schema !== origin.schema) return false;
+    const isFkCard = r.cardinality !== "m2m";
+    if (r.isSelf && r.cardinality !== "m2m") {
+      if (hint === undefined) {
+        return (
+          (target === r.target.name && r.cardinality === "o2m") ||
+          (single(r.cols, 0, target) && r.cardinality === "m2o") ||
+          (target === r.constraint && r.cardinality === "m2o")
+        );
+      }
+      return (
+        (target === r.target.name && r.cardinality === "o2m" && single(r.cols, 1, hint)) ||
+        (target === r.target.name && hint === r.constraint && r.cardinality === "m2o")
+      );
+    }
+    if (hint === undefined) {
+      return (
+        target === r.target.name ||
+        (isFkCard && target === r.constraint && !r.target.isView) ||
+        (isFkCard && single(r.cols, 0, target) && !r.target.isView)
+      );
+    }
+    return (
+      target === r.target.name &&
+      ((isFkCard && hint === r.constraint) ||
+        (isFkCard && single(r.cols, 0, hint)) ||
+        (isFkCard && single(r.cols, 1, hint)) ||
+        (r.cardinality === "m2m" && r.junction!.table.name === hint))
+    );
+  });
+  if (matches.length === 1) return matches[0];
+  if (matches.length === 0) {
+    const originRels = all.map((r) => r.target.name);
+    let suggestion: string | null = null;
+    if (!originRels.includes(target)) {
+      const close = closestName(target, originRels);
+      if (close) suggestion = `Perhaps you meant '${close}' instead of '${target}'.`;
+    }
+    throw new RestError(
+      400,
+      "PGRST200",
+      `Could not find a relationship between '${origin.name}' and '${target}' in the schema cache`,
+      `Searched for a foreign key relationship between '${origin.name}' and '${target}'${hint !== undefined ? ` using the hint '${hint}'` : ""} in the schema '${origin.schema}', but no matches were found.`,
+      suggestion,
+    );
+  }
+  const fmt = (cols: string[]) => `(${cols.join(", ")})`;
+  const details = matches.map((r) => {
+    if (r.cardinality === "m2m") {
+      const j = r.junction!;
+      return {
+        cardinality: "many-to-many",
+        embedding: `${r.source.name} with ${r.target.name}`,
+        relationship: `${j.table.name} using ${j.constraint1}${fmt(j.sourceCols.map((c) => c[0]))} and ${j.constraint2}${fmt(j.targetCols.map((c) => c[0]))}`,
+      };
+    }
+    const card = { m2o: "many-to-one", o2m: "one-to-many", o2o: "one-to-one" }[r.cardinality];
+    return {
+      cardinality: card,
+      embedding: `${r.source.name} with ${r.target.name}`,
+      relationship: `${r.constraint} using ${r.source.name}${fmt(r.cols.map((c) => c[0]))} and ${r.target.name}${fmt(r.cols.map((c) => c[1]))}`,
+    };
+  });
+  const hints = matches.map((r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`).join(", ");
+  throw new RestError(
+    300,
+    "PGRST201",
+    `Could not embed because more than one relationship was found for '${origin.name}' and '${target}'`,
+    details,
+    `Try changing '${target}' to one of the following: ${hints}. Find the desired relationship in the 'details' key.`,
+  );
+}
+
+function closestName(name: string, candidates: string[]): string | null {
+  let best: string | null = null;
+  let score = 0;
+  for (const c of new Set(candidates)) {
+    const s = trigramSimilarity(name, c);
+    if (s > score) {
+      score = s;
+      best = c;
+    }
+  }
+  return score >= 0.33 ? best : null;
+}
+
+function trigramSimilarity(a: string, b: string): number {
+  const grams = (s: string) => {
+    const p = `  ${s.toLowerCase()} `;
+    const out = new Set<string>();
+    for (let i = 0; i < p.length - 2; i++) out.add(p.slice(i, i + 3));
+    return out;
+  };
+  const ga = grams(a);
+  const gb = grams(b);
+  let common = 0;
+  for (const g of ga) if (gb.has(g)) common++;
+  return common / (ga.size + gb.size - common);
+}
