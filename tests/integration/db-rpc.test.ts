@@ -1,0 +1,693 @@
+/**
+ * The database's behaviour as the app relies on it: the RPCs of PRODUCT.md §7,
+ * the task states of §4, the rules of §5, the one-owner rule, the profile made
+ * at sign-up, and the demo seed. Calls run as the user, as the REST API runs them.
+ */
+import crypto from "node:crypto";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "../../stack/db/migrate.ts";
+import { openPglite } from "../../stack/db/pglite.ts";
+import { openPostgres } from "../../stack/db/postgres.ts";
+import type { Database, Queryable } from "../../stack/db/types.ts";
+import { MIGRATIONS_DIR, withDatabase } from "../support/template.ts";
+import { startTestStack, type TestStack } from "../support/stack.ts";
+import pg from "pg";
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack?.close());
+
+const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
+let seq = 0;
+const unique = (prefix: string) => `${prefix}-${process.pid}-${++seq}`;
+
+async function createUser(displayName?: string, email: string | null = `${unique("user")}@example.com`) {
+  const { rows } = await stack.db.query<{ id: string }>(
+    `insert into auth.users (id, email, aud, role, raw_user_meta_data, created_at, updated_at)
+     values (gen_random_uuid(), $1, 'authenticated', 'authenticated', $2::jsonb, now(), now()) returning id`,
+    [email, displayName === undefined ? null : JSON.stringify({ display_name: displayName })],
+  );
+  return rows[0].id;
+}
+
+function as<T>(userId: string, fn: (tx: Queryable) => Promise<T>) {
+  return stack.db.asRequest(
+    { role: "authenticated", claims: { sub: userId, role: "authenticated", aud: "authenticated" } },
+    fn,
+  );
+}
+
+async function call<T = Record<string, unknown>>(userId: string, sql: string, params: unknown[] = []) {
+  return as(userId, async (tx) => (await tx.query<T>(sql, params)).rows);
+}
+
+/** The error a call fails with (its SQLSTATE and message), or null. */
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+    return null;
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    return { code: e.code, message: e.message };
+  }
+}
+
+async function teamWith(roles: Record<string, "admin" | "member" | "viewer"> = {}) {
+  const owner = await createUser("Team Owner");
+  const slug = unique("team");
+  const [team] = await call<{ id: string; slug: string }>(owner, "select * from create_team('Team', $1)", [slug]);
+  const people: Record<string, string> = { owner };
+  for (const [name, role] of Object.entries(roles)) {
+    people[name] = await createUser(name);
+    await stack.db.query("insert into team_members (team_id, user_id, role) values ($1, $2, $3)", [
+      team.id,
+      people[name],
+      role,
+    ]);
+  }
+  return { team: team.id, slug, ...people } as { team: string; slug: string; owner: string } & Record<string, string>;
+}
+
+async function project(teamId: string, key = "WEB") {
+  const { rows } = await stack.db.query<{ id: string }>(
+    "insert into projects (team_id, key, name) values ($1, $2, 'Project') returning id",
+    [teamId, key],
+  );
+  return rows[0].id;
+}
+
+async function task(projectId: string, fields: { title?: string; status?: string; description?: string; assignee?: string } = {}) {
+  const { rows } = await stack.db.query<{ id: string; number: number }>(
+    `insert into tasks (project_id, title, description, status, assignee_id)
+     values ($1, $2, $3, $4, $5) returning id, number`,
+    [projectId, fields.title ?? "A task", fields.description ?? "", fields.status ?? "backlog", fields.assignee ?? null],
+  );
+  return rows[0];
+}
+
+async function column(projectId: string, status: string) {
+  const { rows } = await stack.db.query<{ title: string; position: number }>(
+    "select title, position from tasks where project_id = $1 and status = $2 order by position",
+    [projectId, status],
+  );
+  return rows;
+}
+
+describe("profiles made at sign-up", () => {
+  async function profileOf(id: string) {
+    const { rows } = await stack.db.query<{ username: string; display_name: string }>(
+      "select username, display_name from profiles where id = $1",
+      [id],
+    );
+    return rows[0];
+  }
+
+  it("takes the display name from the metadata and derives a username", async () => {
+    const id = await createUser("Grace Hopper");
+    expect(await profileOf(id)).toEqual({ username: "grace_hopper", display_name: "Grace Hopper" });
+  });
+
+  it("accepts users with no metadata, odd metadata, odd emails or none", async () => {
+    const noMeta = await createUser(undefined, "Weird.Name+tag@Example.COM");
+    expect(await profileOf(noMeta)).toEqual({ username: "weird_name_tag", display_name: "Weird.Name+tag" });
+
+    const noEmail = await createUser(undefined, null);
+    expect(await profileOf(noEmail)).toMatchObject({ display_name: "Teammate" });
+
+    const { rows } = await stack.db.query<{ id: string }>(
+      `insert into auth.users (id, email, raw_user_meta_data) values (gen_random_uuid(), 'x@example.com', '"a string"'::jsonb) returning id`,
+    );
+    expect(await profileOf(rows[0].id)).toEqual({ username: "x__", display_name: "x" });
+
+    const unicode = await createUser("张伟", "zhang@example.com");
+    expect(await profileOf(unicode)).toEqual({ username: "zhang", display_name: "张伟" });
+
+    const long = await createUser(`  ${"A".repeat(80)}  `);
+    const p = await profileOf(long);
+    expect(p.display_name).toBe("A".repeat(60));
+    expect(p.username).toBe("a".repeat(30));
+  });
+
+  it("makes usernames unique with a numeric suffix", async () => {
+    const ids = [await createUser("Sam Lee"), await createUser("Sam Lee"), await createUser("sam LEE")];
+    const names = await Promise.all(ids.map(async (id) => (await profileOf(id)).username));
+    expect(new Set(names).size).toBe(3);
+    expect(names[0]).toBe("sam_lee");
+    for (const n of names.slice(1)) expect(n).toMatch(/^sam_lee\d+$/);
+  });
+
+  it("follows a display name changed in the user's metadata", async () => {
+    const id = await createUser("Before");
+    await stack.db.query(
+      `update auth.users set raw_user_meta_data = raw_user_meta_data || '{"display_name":"After"}' where id = $1`,
+      [id],
+    );
+    expect((await profileOf(id)).display_name).toBe("After");
+  });
+
+  it("keeps usernames unique and in the allowed format", async () => {
+    const a = await createUser("Case Test");
+    const b = await createUser("Other Person");
+    expect(await failure(call(a, "update profiles set username = 'Bad Name' where id = $1", [a]))).toMatchObject({ code: "23514" });
+    expect(await failure(call(a, "update profiles set username = 'Taken_Name' where id = $1", [a]))).toMatchObject({ code: "23514" });
+    await call(a, "update profiles set username = 'taken_name' where id = $1", [a]);
+    expect(await failure(call(b, "update profiles set username = 'taken_name' where id = $1", [b]))).toMatchObject({ code: "23505" });
+  });
+});
+
+describe("create_team", () => {
+  it("creates the team with the caller as its owner", async () => {
+    const me = await createUser("Founder");
+    const [team] = await call<{ id: string; name: string; slug: string; created_by: string }>(
+      me,
+      "select * from create_team('  Rocket Co  ', 'rocket-co')",
+    );
+    expect(team).toMatchObject({ name: "Rocket Co", slug: "rocket-co", created_by: me });
+    const members = await call(me, "select user_id, role from team_members where team_id = $1", [team.id]);
+    expect(members).toEqual([{ user_id: me, role: "owner" }]);
+  });
+
+  it("refuses a taken slug with 'That slug is taken.' and leaves nothing behind", async () => {
+    const first = await createUser("First");
+    const second = await createUser("Second");
+    await call(first, "select create_team('Alpha', 'alpha')");
+    const error = await failure(call(second, "select create_team('Alpha again', 'alpha')"));
+    expect(error).toEqual({ code: "23505", message: "That slug is taken." });
+    const { rows } = await stack.db.query("select 1 from team_members where user_id = $1", [second]);
+    expect(rows).toEqual([]);
+  });
+
+  it("refuses bad slugs and names with a readable reason", async () => {
+    const me = await createUser("Slugger");
+    for (const slug of ["ab", "-abc", "abc-", "Has-Caps", "under_score", "a".repeat(41)]) {
+      expect(await failure(call(me, "select create_team('Name', $1)", [slug])), slug).toMatchObject({
+        code: "22023",
+        message: expect.stringMatching(/slug is 3–40 characters/),
+      });
+    }
+    expect(await failure(call(me, "select create_team('Name', 'new')"))).toEqual({
+      code: "22023",
+      message: "That slug is reserved.",
+    });
+    expect(await failure(call(me, "select create_team('   ', 'blank-name')"))).toMatchObject({ code: "22023" });
+    expect(await failure(call(me, "select create_team($1, 'long-name')", ["x".repeat(61)]))).toMatchObject({ code: "22023" });
+    expect((await call(me, "select create_team('Name', $1)", ["a".repeat(40)])).length).toBe(1);
+  });
+
+  it("is atomic: if the owner membership cannot be written, no team is left", async () => {
+    const me = await createUser("Unlucky");
+    await stack.db.exec(`
+      create function public.test_refuse_membership() returns trigger language plpgsql as $$
+      begin raise exception 'membership refused for the test'; end $$;
+      create trigger test_refuse_membership before insert on public.team_members
+      for each row when (new.user_id = '${me}') execute function public.test_refuse_membership();
+    `);
+    try {
+      expect(await failure(call(me, "select create_team('Ghost', 'ghost-team')"))).toMatchObject({
+        message: "membership refused for the test",
+      });
+      const { rows } = await stack.db.query("select 1 from teams where slug = 'ghost-team'");
+      expect(rows).toEqual([]);
+    } finally {
+      await stack.db.exec("drop trigger test_refuse_membership on public.team_members; drop function public.test_refuse_membership();");
+    }
+  });
+});
+
+describe("move_task", () => {
+  it("follows the transitions of §4 and refuses the others", async () => {
+    const t = await teamWith({ mia: "member" });
+    const p = await project(t.team);
+    const allowed: [string, string][] = [
+      ["backlog", "todo"], ["todo", "in_progress"], ["in_progress", "done"],
+      ["backlog", "canceled"], ["todo", "canceled"], ["in_progress", "canceled"],
+      ["done", "todo"], ["canceled", "todo"],
+      ["backlog", "backlog"], ["done", "done"],
+    ];
+    const refused: [string, string][] = [
+      ["backlog", "in_progress"], ["backlog", "done"], ["todo", "backlog"], ["todo", "done"],
+      ["in_progress", "todo"], ["in_progress", "backlog"], ["done", "canceled"], ["done", "in_progress"],
+      ["canceled", "done"], ["canceled", "backlog"],
+    ];
+    for (const [from, to] of allowed) {
+      const { id } = await task(p, { status: from });
+      const [moved] = await call<{ status: string }>(t.mia, "select * from move_task($1, $2)", [id, to]);
+      expect(moved.status, `${from} → ${to}`).toBe(to);
+    }
+    for (const [from, to] of refused) {
+      const { id } = await task(p, { status: from });
+      expect(await failure(call(t.mia, "select * from move_task($1, $2)", [id, to])), `${from} → ${to}`).toEqual({
+        code: "P0001",
+        message: `A task can't move from ${from} to ${to}.`,
+      });
+    }
+    const { id } = await task(p);
+    expect(await failure(call(t.mia, "select * from move_task($1, 'doing')", [id]))).toMatchObject({
+      code: "22023",
+      message: expect.stringMatching(/^Unknown status "doing"/),
+    });
+    expect(await failure(call(t.mia, "select * from move_task($1, 'todo', -1)", [id]))).toMatchObject({ code: "22023" });
+  });
+
+  it("keeps each column's positions dense, placing the task where it was dropped", async () => {
+    const t = await teamWith({ mia: "member" });
+    const p = await project(t.team);
+    const ids: Record<string, string> = {};
+    for (const title of ["A", "B", "C"]) ids[title] = (await task(p, { title, status: "todo" })).id;
+    for (const title of ["X", "Y"]) ids[title] = (await task(p, { title, status: "in_progress" })).id;
+
+    await call(t.mia, "select move_task($1, 'todo', 0)", [ids.C]); // reorder within a column
+    expect(await column(p, "todo")).toEqual([
+      { title: "C", position: 0 }, { title: "A", position: 1 }, { title: "B", position: 2 },
+    ]);
+    await call(t.mia, "select move_task($1, 'in_progress', 1)", [ids.A]); // to another column
+    expect(await column(p, "todo")).toEqual([{ title: "C", position: 0 }, { title: "B", position: 1 }]);
+    expect(await column(p, "in_progress")).toEqual([
+      { title: "X", position: 0 }, { title: "A", position: 1 }, { title: "Y", position: 2 },
+    ]);
+    await call(t.mia, "select move_task($1, 'in_progress', 99)", [ids.X]); // past the end: last
+    await call(t.mia, "select move_task($1, 'done')", [ids.Y]); // no position: last
+    expect(await column(p, "in_progress")).toEqual([{ title: "A", position: 0 }, { title: "X", position: 1 }]);
+    expect(await column(p, "done")).toEqual([{ title: "Y", position: 0 }]);
+
+    await stack.db.query("delete from tasks where id = $1", [ids.A]); // deleting closes the gap
+    expect(await column(p, "in_progress")).toEqual([{ title: "X", position: 0 }]);
+  });
+
+  it("keeps positions dense under many concurrent moves by different people", async () => {
+    const t = await teamWith({ a: "member", b: "member", c: "admin" });
+    const p = await project(t.team);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await task(p, { title: `T${i}`, status: "todo" })).id);
+    const people = [t.a, t.b, t.c, t.owner];
+    const moves = ids.flatMap((id, i) => [
+      call(people[i % 4], "select move_task($1, $2, $3)", [id, i % 3 === 0 ? "in_progress" : "todo", (i * 7) % 5]),
+      call(people[(i + 1) % 4], "select move_task($1, 'todo', 0)", [ids[(i + 5) % 12]]),
+    ]);
+    const results = await Promise.allSettled(moves);
+    // the only refusals allowed are transitions made illegal by an earlier move
+    for (const r of results) {
+      if (r.status === "rejected") expect((r.reason as { code?: string }).code).toBe("P0001");
+    }
+    for (const status of ["todo", "in_progress"]) {
+      const positions = (await column(p, status)).map((r) => r.position);
+      expect(positions).toEqual(positions.map((_, i) => i));
+    }
+    const { rows } = await stack.db.query<{ n: number }>("select count(*)::int as n from tasks where project_id = $1", [p]);
+    expect(rows[0].n).toBe(12);
+  });
+
+  it("refuses viewers, people outside the team, and archived projects", async () => {
+    const t = await teamWith({ vic: "viewer", mia: "member" });
+    const outsider = await createUser("Outsider");
+    const p = await project(t.team);
+    const { id } = await task(p, { status: "todo" });
+    expect(await failure(call(t.vic, "select move_task($1, 'in_progress')", [id]))).toEqual({
+      code: "42501",
+      message: "Your role in this team doesn't allow that.",
+    });
+    expect(await failure(call(outsider, "select move_task($1, 'in_progress')", [id]))).toEqual({
+      code: "P0002",
+      message: "Task not found.",
+    });
+    await stack.db.query("update projects set archived_at = now() where id = $1", [p]);
+    expect(await failure(call(t.mia, "select move_task($1, 'in_progress')", [id]))).toMatchObject({
+      code: "P0001",
+      message: "This project is archived; its tasks are read-only.",
+    });
+  });
+});
+
+describe("tasks", () => {
+  it("are numbered 1, 2, 3… per project and appended to their column", async () => {
+    const t = await teamWith({ mia: "member" });
+    const web = await project(t.team, "WEB");
+    const ops = await project(t.team, "OPS");
+    const made = [];
+    for (const [p, title] of [[web, "w1"], [web, "w2"], [ops, "o1"], [web, "w3"]] as const) {
+      made.push(...(await call<{ number: number; position: number }>(
+        t.mia,
+        "insert into tasks (project_id, title, status) values ($1, $2, 'todo') returning number, position",
+        [p, title],
+      )));
+    }
+    expect(made.map((r) => r.number)).toEqual([1, 2, 1, 3]);
+    expect(made.map((r) => r.position)).toEqual([0, 1, 0, 2]);
+  });
+
+  it("hold §5's rules: title, description, labels, due date, assignee in the team", async () => {
+    const t = await teamWith({ mia: "member" });
+    const outsider = await createUser("Outsider");
+    const p = await project(t.team);
+    const insert = (fields: string, values: unknown[]) =>
+      failure(call(t.mia, `insert into tasks (project_id, ${fields}) values ($1, ${values.map((_, i) => `$${i + 2}`).join(", ")})`, [p, ...values]));
+    expect(await insert("title", [""])).toMatchObject({ code: "23514" });
+    expect(await insert("title", ["x".repeat(201)])).toMatchObject({ code: "23514" });
+    expect(await insert("title", ["x".repeat(200)])).toBeNull();
+    expect(await insert("title, description", ["ok", "d".repeat(10001)])).toMatchObject({ code: "23514" });
+    expect(await insert("title, labels", ["ok", Array.from({ length: 11 }, (_, i) => `l${i}`)])).toMatchObject({ code: "23514" });
+    expect(await insert("title, labels", ["ok", ["x".repeat(25)]])).toMatchObject({ code: "23514" });
+    expect(await insert("title, labels", ["ok", [""]])).toMatchObject({ code: "23514" });
+    expect(await insert("title, labels", ["ok", Array.from({ length: 10 }, (_, i) => `label-${i}`.padEnd(24, "x"))])).toBeNull();
+    expect(await insert("title, due_on", ["ok", "1999-12-31"])).toMatchObject({ code: "23514" });
+    expect(await insert("title, due_on", ["ok", "2101-01-01"])).toMatchObject({ code: "23514" });
+    expect(await insert("title, due_on", ["ok", "2100-12-31"])).toBeNull();
+    expect(await insert("title, assignee_id", ["ok", outsider])).toEqual({
+      code: "23514",
+      message: "The assignee must be a member of this team.",
+    });
+    expect(await insert("title, assignee_id", ["ok", t.mia])).toBeNull();
+  });
+
+  it("unassign people who leave the team", async () => {
+    const t = await teamWith({ mia: "member" });
+    const p = await project(t.team);
+    const { id } = await task(p, { assignee: t.mia });
+    await call(t.mia, "select leave_team($1)", [t.team]);
+    const { rows } = await stack.db.query("select assignee_id from tasks where id = $1", [id]);
+    expect(rows).toEqual([{ assignee_id: null }]);
+  });
+});
+
+describe("projects, comments, attachments (§5)", () => {
+  it("project keys are 2–10 capitals, unique in their team only", async () => {
+    const a = await teamWith();
+    const b = await teamWith();
+    const create = (owner: string, team: string, key: string) =>
+      failure(call(owner, "insert into projects (team_id, key, name) values ($1, $2, 'P')", [team, key]));
+    expect(await create(a.owner, a.team, "W")).toMatchObject({ code: "23514" });
+    expect(await create(a.owner, a.team, "web")).toMatchObject({ code: "23514" });
+    expect(await create(a.owner, a.team, "ABCDEFGHIJK")).toMatchObject({ code: "23514" });
+    expect(await create(a.owner, a.team, "WEB")).toBeNull();
+    expect(await create(a.owner, a.team, "WEB")).toMatchObject({ code: "23505" });
+    expect(await create(b.owner, b.team, "WEB")).toBeNull();
+  });
+
+  it("comments are 1–5000 characters and edits are marked", async () => {
+    const t = await teamWith({ mia: "member" });
+    const { id } = await task(await project(t.team));
+    expect(await failure(call(t.mia, "insert into comments (task_id, body) values ($1, '  ')", [id]))).toMatchObject({ code: "23514" });
+    expect(await failure(call(t.mia, "insert into comments (task_id, body) values ($1, $2)", [id, "c".repeat(5001)]))).toMatchObject({ code: "23514" });
+    const [c] = await call<{ id: string; author_id: string; edited_at: string | null }>(
+      t.mia,
+      "insert into comments (task_id, body) values ($1, $2) returning id, author_id, edited_at",
+      [id, "c".repeat(5000)],
+    );
+    expect(c).toMatchObject({ author_id: t.mia, edited_at: null });
+    const [edited] = await call<{ edited_at: string | null }>(t.mia, "update comments set body = 'shorter' where id = $1 returning edited_at", [c.id]);
+    expect(edited.edited_at).not.toBeNull();
+  });
+
+  it("attachments are at most 10 MB, 20 per task, stored under the task's folder", async () => {
+    const t = await teamWith({ mia: "member" });
+    const { id } = await task(await project(t.team));
+    const attach = (name: string, size: number, objectPath = `${id}/${name}`) =>
+      failure(
+        call(t.mia, "insert into attachments (task_id, object_path, file_name, size_bytes, content_type) values ($1, $2, $3, $4, 'text/plain')", [
+          id, objectPath, name, size,
+        ]),
+      );
+    expect(await attach("big.bin", 10 * 1024 * 1024 + 1)).toMatchObject({ code: "23514" });
+    expect(await attach("elsewhere.txt", 1, `${crypto.randomUUID()}/elsewhere.txt`)).toMatchObject({ code: "23514" });
+    for (let i = 0; i < 20; i++) expect(await attach(`f${i}.txt`, 10 * 1024 * 1024)).toBeNull();
+    expect(await attach("f20.txt", 1)).toEqual({ code: "23514", message: "A task can have at most 20 attachments." });
+  });
+});
+
+describe("search_tasks", () => {
+  it("ranks title matches first and returns the links' project key and team slug", async () => {
+    const t = await teamWith();
+    const p = await project(t.team, "DOCS");
+    await task(p, { title: "Unrelated chore", description: "mentions the invoice once" });
+    const strong = await task(p, { title: "Invoice export", description: "Export every invoice as PDF" });
+    const rows = await call<{ id: string; number: number; project_key: string; team_slug: string; rank: number }>(
+      t.owner,
+      "select * from search_tasks('invoices')",
+    );
+    expect(rows.map((r) => r.id)[0]).toBe(strong.id);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ number: strong.number, project_key: "DOCS", team_slug: t.slug });
+    expect(rows[0].rank).toBeGreaterThan(rows[1].rank);
+  });
+
+  it("shows nothing from teams the caller is not in, and nothing for an empty query", async () => {
+    const t = await teamWith();
+    await task(await project(t.team), { title: "Secret zeppelin plans" });
+    const outsider = await createUser("Outsider");
+    expect(await call(t.owner, "select id from search_tasks('zeppelin')")).toHaveLength(1);
+    expect(await call(outsider, "select id from search_tasks('zeppelin')")).toEqual([]);
+    expect(await call(t.owner, "select id from search_tasks('   ')")).toEqual([]);
+  });
+
+  it("returns at most 50 results, fewer when asked", async () => {
+    const t = await teamWith();
+    const p = await project(t.team);
+    await stack.db.query(
+      "insert into tasks (project_id, title) select $1, 'Walrus number ' || g from generate_series(1, 55) g",
+      [p],
+    );
+    expect(await call(t.owner, "select id from search_tasks('walrus', 500)")).toHaveLength(50);
+    expect(await call(t.owner, "select id from search_tasks('walrus')")).toHaveLength(50);
+    expect(await call(t.owner, "select id from search_tasks('walrus', 5)")).toHaveLength(5);
+  });
+});
+
+describe("team_overview", () => {
+  it("counts tasks per status and lists my open tasks, for members only", async () => {
+    const t = await teamWith({ mia: "member", vic: "viewer" });
+    const outsider = await createUser("Outsider");
+    const p = await project(t.team);
+    const archived = await project(t.team, "OLD");
+    await task(p, { title: "mine, todo", status: "todo", assignee: t.mia });
+    await task(p, { title: "mine, done", status: "done", assignee: t.mia });
+    await task(p, { title: "theirs", status: "todo", assignee: t.owner });
+    await task(p, { title: "nobody's", status: "backlog" });
+    await task(archived, { title: "archived", status: "todo", assignee: t.mia });
+    await stack.db.query("update projects set archived_at = now() where id = $1", [archived]);
+
+    const [{ team_overview: overview }] = await call<{
+      team_overview: { counts: Record<string, number>; my_open_tasks: { title: string; project_key: string }[] };
+    }>(t.mia, "select team_overview($1)", [t.team]);
+    expect(overview.counts).toEqual({ backlog: 1, todo: 2, in_progress: 0, done: 1, canceled: 0 });
+    expect(overview.my_open_tasks.map((x) => [x.title, x.project_key])).toEqual([["mine, todo", "WEB"]]);
+
+    const [{ team_overview: viewers }] = await call<{ team_overview: { my_open_tasks: unknown[] } }>(
+      t.vic,
+      "select team_overview($1)",
+      [t.team],
+    );
+    expect(viewers.my_open_tasks).toEqual([]);
+    expect(await failure(call(outsider, "select team_overview($1)", [t.team]))).toEqual({
+      code: "P0002",
+      message: "Team not found.",
+    });
+  });
+});
+
+describe("invitations", () => {
+  /** a pending invitation; `then` is an optional SET clause applied afterwards (revoked, expired) */
+  async function invite(team: string, by: string, token: string, role = "member", then?: string) {
+    await stack.db.query(
+      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'guest@example.com', $2, $3, $4)",
+      [team, role, sha256(token), by],
+    );
+    if (then) await stack.db.query(`update invitations set ${then} where token_hash = $1`, [sha256(token)]);
+  }
+
+  it("accepting adds the invited role, once only", async () => {
+    const t = await teamWith();
+    const guest = await createUser("Guest");
+    const other = await createUser("Other");
+    await invite(t.team, t.owner, "tok-once", "viewer");
+    const [team] = await call<{ id: string; slug: string }>(guest, "select * from accept_invitation('tok-once')");
+    expect(team).toMatchObject({ id: t.team, slug: t.slug });
+    expect(await call(guest, "select role from team_members where team_id = $1 and user_id = $2", [t.team, guest])).toEqual([
+      { role: "viewer" },
+    ]);
+    expect(await failure(call(other, "select accept_invitation('tok-once')"))).toEqual({
+      code: "P0001",
+      message: "This invitation was already used.",
+    });
+    expect(await call(other, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, other])).toEqual([]);
+  });
+
+  it("refuses unknown, revoked and expired links", async () => {
+    const t = await teamWith();
+    const guest = await createUser("Guest");
+    await invite(t.team, t.owner, "tok-revoked", "member", "revoked_at = now()");
+    await invite(t.team, t.owner, "tok-expired", "member", "expires_at = now() - interval '1 minute'");
+    expect(await failure(call(guest, "select accept_invitation('no-such-token')"))).toEqual({
+      code: "P0002",
+      message: "This invitation link is not valid.",
+    });
+    expect(await failure(call(guest, "select accept_invitation('tok-revoked')"))).toMatchObject({ code: "P0001", message: "This invitation was withdrawn." });
+    expect(await failure(call(guest, "select accept_invitation('tok-expired')"))).toMatchObject({
+      code: "P0001",
+      message: "This invitation has expired. Ask for a new one.",
+    });
+    expect(await call(t.owner, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, guest])).toEqual([]);
+  });
+
+  it("are valid for 7 days, never for the owner role, and visible to the invited address", async () => {
+    const t = await teamWith({ ada: "admin" });
+    const [row] = await call<{ days: number }>(
+      t.ada,
+      `insert into invitations (team_id, email, role, token_hash) values ($1, 'Guest@Example.com', 'admin', $2)
+       returning extract(epoch from expires_at - created_at) / 86400 as days`,
+      [t.team, sha256("tok-7")],
+    );
+    expect(Number(row.days)).toBe(7);
+    const guest = await stack.db.asRequest(
+      { role: "authenticated", claims: { sub: crypto.randomUUID(), role: "authenticated", email: "guest@example.com" } },
+      async (tx) => (await tx.query("select role from invitations where team_id = $1", [t.team])).rows,
+    );
+    expect(guest).toEqual([{ role: "admin" }]);
+  });
+});
+
+describe("one owner per team", () => {
+  it("transfer_ownership hands the team over; the old owner becomes admin", async () => {
+    const t = await teamWith({ mia: "member" });
+    await call(t.owner, "select transfer_ownership($1, $2)", [t.team, t.mia]);
+    const roles = await call<{ user_id: string; role: string }>(
+      t.mia,
+      "select user_id, role from team_members where team_id = $1 order by role desc",
+      [t.team],
+    );
+    expect(roles).toEqual([
+      { user_id: t.mia, role: "owner" },
+      { user_id: t.owner, role: "admin" },
+    ]);
+    expect(await failure(call(t.owner, "select transfer_ownership($1, $2)", [t.team, t.owner]))).toMatchObject({ code: "42501" });
+    const stranger = await createUser("Stranger");
+    expect(await failure(call(t.mia, "select transfer_ownership($1, $2)", [t.team, stranger]))).toEqual({
+      code: "22023",
+      message: "The new owner must already be a member of the team.",
+    });
+  });
+
+  it("holds even for the service role: no team without an owner, never two", async () => {
+    const t = await teamWith({ mia: "member" });
+    const asService = (sql: string, params: unknown[]) =>
+      stack.db.asRequest({ role: "service_role", claims: { role: "service_role" } }, (tx) => tx.query(sql, params));
+    expect(await failure(asService("delete from team_members where team_id = $1 and user_id = $2", [t.team, t.owner]))).toMatchObject({
+      code: "23514",
+      message: "A team must have exactly one owner. Transfer ownership instead.",
+    });
+    expect(await failure(asService("update team_members set role = 'owner' where team_id = $1 and user_id = $2", [t.team, t.mia]))).toMatchObject({
+      code: "23505",
+    });
+    expect(await failure(asService("insert into teams (name, slug) values ('Orphan', $1)", [unique("orphan")]))).toMatchObject({
+      code: "23514",
+    });
+  });
+
+  it("an owner's account cannot be deleted while they own a team; a member's can", async () => {
+    const t = await teamWith({ mia: "member" });
+    expect(await failure(stack.db.query("delete from auth.users where id = $1", [t.owner]))).toMatchObject({ code: "23514" });
+    await stack.db.query("delete from auth.users where id = $1", [t.mia]);
+    const { rows } = await stack.db.query("select user_id from team_members where team_id = $1", [t.team]);
+    expect(rows).toEqual([{ user_id: t.owner }]);
+  });
+
+  it("deleting the team removes everything in it", async () => {
+    const t = await teamWith({ mia: "member" });
+    const p = await project(t.team);
+    const { id } = await task(p, { assignee: t.mia });
+    await call(t.mia, "insert into comments (task_id, body) values ($1, 'bye')", [id]);
+    const deleted = await call(t.owner, "delete from teams where id = $1 returning id", [t.team]);
+    expect(deleted).toHaveLength(1);
+    const { rows } = await stack.db.query(
+      `select (select count(*) from team_members where team_id = $1)::int as members,
+              (select count(*) from projects where team_id = $1)::int as projects,
+              (select count(*) from tasks where project_id = $2)::int as tasks`,
+      [t.team, p],
+    );
+    expect(rows).toEqual([{ members: 0, projects: 0, tasks: 0 }]);
+  });
+});
+
+describe("leave_team", () => {
+  it("lets anyone but the owner leave", async () => {
+    const t = await teamWith({ ada: "admin", vic: "viewer" });
+    await call(t.vic, "select leave_team($1)", [t.team]);
+    await call(t.ada, "select leave_team($1)", [t.team]);
+    expect(await failure(call(t.owner, "select leave_team($1)", [t.team]))).toEqual({
+      code: "P0001",
+      message: "The owner can't leave the team. Transfer ownership first.",
+    });
+    expect(await failure(call(t.vic, "select leave_team($1)", [t.team]))).toMatchObject({ code: "P0002" });
+    const members = await call(t.owner, "select user_id from team_members where team_id = $1", [t.team]);
+    expect(members).toEqual([{ user_id: t.owner }]);
+  });
+});
+
+describe("the demo seed (supabase/seed.sql)", () => {
+  it("loads on a fresh database and yields the demo team, people and board", async () => {
+    let db: Database;
+    let cleanup: () => Promise<void>;
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (adminUrl) {
+      const name = `teamboard_seed_${crypto.randomBytes(4).toString("hex")}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      db = await openPostgres(withDatabase(adminUrl, name), 2);
+      cleanup = async () => {
+        await db.close();
+        const a = new pg.Client({ connectionString: adminUrl });
+        await a.connect();
+        await a.query(`drop database if exists ${name} with (force)`);
+        await a.end();
+      };
+    } else {
+      db = await openPglite({ dataDir: null });
+      cleanup = () => db.close();
+    }
+    try {
+      const report = await migrate(db, { migrationsDir: MIGRATIONS_DIR, seedFile: path.resolve("supabase/seed.sql") });
+      expect(report.seeded).toBe(true);
+      const people = await db.query(
+        `select u.email, p.display_name, m.role,
+                u.encrypted_password = extensions.crypt('teamboard-demo-1', u.encrypted_password) as password_ok,
+                u.email_confirmed_at is not null as confirmed,
+                (select count(*)::int from auth.identities i where i.user_id = u.id and i.provider = 'email') as identities
+         from auth.users u join profiles p on p.id = u.id
+         join team_members m on m.user_id = u.id join teams t on t.id = m.team_id and t.slug = 'acme'
+         order by m.role desc`,
+      );
+      expect(people.rows).toEqual([
+        { email: "owner@teamboard.local", display_name: "Olivia Owner", role: "owner", password_ok: true, confirmed: true, identities: 1 },
+        { email: "admin@teamboard.local", display_name: "Adam Admin", role: "admin", password_ok: true, confirmed: true, identities: 1 },
+        { email: "member@teamboard.local", display_name: "Mia Member", role: "member", password_ok: true, confirmed: true, identities: 1 },
+        { email: "viewer@teamboard.local", display_name: "Victor Viewer", role: "viewer", password_ok: true, confirmed: true, identities: 1 },
+      ]);
+      const board = await db.query<{ key: string; tasks: number; numbers_ok: boolean; statuses: number; comments: number }>(
+        `select p.key, count(t.*)::int as tasks,
+                array_agg(t.number order by t.number) = array(select generate_series(1, count(t.*)::int)) as numbers_ok,
+                count(distinct t.status)::int as statuses,
+                (select count(*)::int from comments c join tasks ct on ct.id = c.task_id where ct.project_id = p.id) as comments
+         from projects p join tasks t on t.project_id = p.id group by p.id, p.key order by p.key`,
+      );
+      expect(board.rows).toEqual([
+        { key: "OPS", tasks: 30, numbers_ok: true, statuses: 5, comments: 4 },
+        { key: "WEB", tasks: 30, numbers_ok: true, statuses: 5, comments: 7 },
+      ]);
+      const gaps = await db.query(
+        `select project_id, status from tasks group by project_id, status
+         having min(position) <> 0 or max(position) <> count(*) - 1 or count(distinct position) <> count(*)`,
+      );
+      expect(gaps.rows).toEqual([]);
+      const tokens = await db.query(
+        "select count(*)::int as n from auth.users where confirmation_token is null or recovery_token is null or email_change_token_new is null or email_change is null",
+      );
+      expect(tokens.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
