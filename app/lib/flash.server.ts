@@ -12,7 +12,9 @@ const storage = createCookieSessionStorage<Record<string, never>, { flash: Flash
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: env.NODE_ENV === "production" && !process.env.ALLOW_INSECURE_COOKIES,
+    // Like the auth cookies (@supabase/ssr's defaults) not Secure-only, so http://127.0.0.1 works in
+    // dev and tests; it carries only a signed one-time message.
+    secure: false,
     secrets: [env.SESSION_SECRET],
   },
 });

@@ -1,0 +1,67 @@
+import { expect, MODES, PASSWORD, test, uniqueEmail } from "./fixtures";
+
+for (const mode of MODES) {
+  test.describe(`sign up ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("sign up → confirmation email → confirmed and signed in", async ({ page, mailbox }) => {
+      const email = uniqueEmail("signup");
+      await page.goto("/signup");
+      await page.getByLabel("Your name").fill("Ada Lovelace");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+      await expect(page.getByText(email)).toBeVisible();
+
+      const mail = await mailbox(email).next(/confirm/i);
+      expect(mail.link).toContain("/auth/confirm?token_hash=");
+      await page.goto(mail.link);
+      await expect(page).toHaveURL(/\/teams$/);
+      await expect(page.getByRole("heading", { name: "Your teams" })).toBeVisible();
+      await expect(page.getByText("Welcome, Ada Lovelace")).toBeVisible();
+      await expect(page.getByRole("link", { name: "Ada Lovelace" })).toBeVisible();
+    });
+
+    test("wrong values come back with a message beside each field and the values kept", async ({ page }) => {
+      await page.goto("/signup");
+      await page.getByLabel("Your name").fill("Grace");
+      await page.getByLabel("Email").fill("grace@example");
+      await page.getByLabel("Password").fill("abcdefgh");
+      await page.getByRole("button", { name: "Sign up" }).click();
+      const email = page.getByLabel("Email");
+      await expect(email).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+      await expect(page.getByText("Include at least one letter and one digit.")).toBeVisible();
+      await expect(email).toHaveValue("grace@example");
+      await expect(page.getByLabel("Your name")).toHaveValue("Grace");
+      // the message is tied to its field for screen readers
+      const describedBy = await email.getAttribute("aria-describedby");
+      await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(/Enter a valid email address/);
+      if (mode.js) await expect(email).toBeFocused();
+    });
+
+    test("a duplicate email says so and keeps the values", async ({ page, signUp }) => {
+      const existing = await signUp();
+      await page.goto("/signup");
+      await page.getByLabel("Your name").fill("Someone Else");
+      await page.getByLabel("Email").fill(existing.email);
+      await page.getByLabel("Password").fill("another-pass-2");
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page.getByText("An account with this email already exists. Log in instead?")).toBeVisible();
+      await expect(page.getByLabel("Email")).toHaveValue(existing.email);
+      await expect(page.getByLabel("Your name")).toHaveValue("Someone Else");
+    });
+  });
+}
+
+test("the server answers a rejected signup with 400 and never echoes the password", async ({ request }) => {
+  const response = await request.post("/signup", {
+    form: { displayName: "Weak", email: uniqueEmail("weak"), password: "short" },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(400);
+  const html = await response.text();
+  expect(html).toContain("Use at least 8 characters.");
+  expect(html).not.toContain('value="short"');
+});

@@ -1,0 +1,27 @@
+import path from "node:path";
+
+/**
+ * The e2e run's backends and apps: each app (the built app under remix-serve)
+ * talks to its own fresh in-memory stack. `short` has access tokens that
+ * expire after a few seconds, for the refresh tests.
+ */
+export const ENVIRONMENTS = {
+  main: { stackPort: 54350, appPort: 4010, jwtExpiry: 3600 },
+  short: { stackPort: 54351, appPort: 4011, jwtExpiry: 4 },
+} as const;
+
+export type EnvironmentName = keyof typeof ENVIRONMENTS;
+
+export interface RunningEnvironment {
+  appUrl: string;
+  apiUrl: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  inboxUrl: string;
+  jwtExpiry: number;
+}
+
+/** Where start-env.ts writes the keys for the tests (the stacks make new keys each run). */
+export const ENV_FILE = path.resolve(".data/e2e/environments.json");
+
+export const appUrl = (name: EnvironmentName) => `http://127.0.0.1:${ENVIRONMENTS[name].appPort}`;

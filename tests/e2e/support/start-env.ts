@@ -1,0 +1,108 @@
+/**
+ * Playwright's web server for the e2e run: for each environment in
+ * environments.ts, a fresh local stack in memory (from the migrated PGlite
+ * template) and the BUILT app under remix-serve pointed at it. Writes the
+ * stacks' keys to ENV_FILE for the tests, and stops everything on exit.
+ * Run `npm run build` first (playwright.config.ts does).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { startStack, type RunningStack } from "../../../stack/server.ts";
+import { ensurePgliteTemplate, MIGRATIONS_DIR } from "../../support/template.ts";
+import { appUrl, ENV_FILE, ENVIRONMENTS, type EnvironmentName, type RunningEnvironment } from "./environments.ts";
+
+const SERVER_BUILD = path.resolve("build/server/index.js");
+if (!fs.existsSync(SERVER_BUILD)) {
+  console.error("[e2e] build/server/index.js is missing: run `npm run build` first");
+  process.exit(1);
+}
+
+const stacks: RunningStack[] = [];
+const apps: ChildProcess[] = [];
+
+async function waitForHttp(url: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.status < 500) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+const running: Partial<Record<EnvironmentName, RunningEnvironment>> = {};
+
+async function startEnvironment(name: EnvironmentName, template: Blob) {
+  const { stackPort, appPort, jwtExpiry } = ENVIRONMENTS[name];
+  const url = appUrl(name);
+  const stack = await startStack({
+    host: "127.0.0.1",
+    port: stackPort,
+    dataDir: null,
+    seedFile: null,
+    migrationsDir: MIGRATIONS_DIR,
+    template,
+    skipMigrations: true,
+    quiet: true,
+    auth: { siteUrl: url, jwtExpiry, tokenRequestsPerMinute: 100_000, bcryptCost: 4 },
+  });
+  stacks.push(stack);
+  const environment: RunningEnvironment = {
+    appUrl: url,
+    apiUrl: stack.url,
+    anonKey: stack.anonKey,
+    serviceRoleKey: stack.serviceRoleKey,
+    inboxUrl: stack.inboxUrl,
+    jwtExpiry,
+  };
+  // Written before the app starts: once the last app answers, the file is complete.
+  running[name] = environment;
+  fs.writeFileSync(ENV_FILE, JSON.stringify(running, null, 2));
+
+  const app = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", SERVER_BUILD], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(appPort),
+      SUPABASE_URL: stack.url,
+      SUPABASE_ANON_KEY: stack.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+      SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  apps.push(app);
+  app.once("exit", (code) => {
+    if (!stopping) {
+      console.error(`[e2e] the ${name} app exited (${code})`);
+      void stop(1);
+    }
+  });
+  await waitForHttp(`${url}/favicon.svg`, 60_000);
+  console.log(`[e2e] ${name}: app ${url} → stack ${stack.url} (access tokens ${jwtExpiry} s)`);
+}
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const app of apps) app.kill("SIGTERM");
+  await Promise.allSettled(stacks.map((s) => s.close()));
+  process.exit(code);
+}
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
+fs.mkdirSync(path.dirname(ENV_FILE), { recursive: true });
+fs.rmSync(ENV_FILE, { force: true });
+const template = new Blob([fs.readFileSync(await ensurePgliteTemplate())]);
+// One after the other: the last app answering (Playwright's readiness URL) means everything is up.
+for (const name of Object.keys(ENVIRONMENTS) as EnvironmentName[]) await startEnvironment(name, template);
+console.log("[e2e] ready");
