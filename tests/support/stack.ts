@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import pg from "pg";
+import ws from "ws";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { startStack, type RunningStack, type StartOptions } from "../../stack/server.ts";
 import { ensurePgliteTemplate, ensurePostgresTemplate, MIGRATIONS_DIR, withDatabase } from "./template.ts";
@@ -56,7 +57,11 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
   const stack = await startStack(base);
   const closeStack = stack.close;
   const client = (key: string) =>
-    createClient(stack.url, key, { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } });
+    createClient(stack.url, key, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      // Node 20 has no global WebSocket; supabase-js 2.109 builds its realtime client eagerly.
+      realtime: { transport: ws as unknown as typeof WebSocket },
+    });
   return Object.assign(stack, {
     anonClient: () => client(stack.anonKey),
     adminClient: () => client(stack.serviceRoleKey),
