@@ -158,6 +158,12 @@ function buildLevel(
         for (const c of cols) selects.push({ sql: `${q(src.alias)}.${q(c.name)}`, name: c.name, agg: false });
         continue;
       }
+      // rel(count): the row count of an embedded resource (predates, and is not gated like, aggregates)
+      if (!top && item.field.name === "count" && !item.agg && !item.cast && item.field.json.length === 0 && !src.columns.has("count")) {
+        hasAggregates = true;
+        selects.push({ sql: "pg_catalog.count(*)", name: item.alias ?? "count", agg: true });
+        continue;
+      }
       let expr = item.field.name === "*" ? "*" : colExpr(src, item.field, params);
       if (item.cast) expr = `CAST(${expr} AS ${castSql(cache, item.cast)})`;
       if (item.agg) {
