@@ -1,7 +1,9 @@
--- The calls the app makes through /rest/v1/rpc. Errors carry a SQLSTATE the
--- REST layer maps to a status (22023, P0001, 23505 → 400/409; 42501 → 403;
--- P0002 → 404, for teams and tasks the caller may not know exist) and a
--- message a person can read.
+-- The calls the app makes through /rest/v1/rpc. Errors carry a SQLSTATE that
+-- PostgREST maps to a status, and a message a person can read:
+--   22023 (bad argument), P0001 (a rule: illegal transition, owner leaving…) → 400
+--   23505 (slug taken) → 409;  42501 (role too low) → 403
+--   PT404 → 404, for teams, tasks and invitations the caller may not know exist
+--   (PostgREST turns SQLSTATE PTxyz into HTTP status xyz).
 
 -- create_team: the team and its owner membership, together or not at all ---------
 create function public.create_team(name text, slug text) returns public.teams
@@ -62,7 +64,7 @@ declare
 begin
   select t.project_id into project from public.tasks t where t.id = $1;
   if project is null or not public.has_project_role(project, 'viewer') then
-    raise exception 'Task not found.' using errcode = 'P0002';
+    raise exception 'Task not found.' using errcode = 'PT404';
   end if;
   if not public.has_project_role(project, 'member') then
     raise exception 'Your role in this team doesn''t allow that.' using errcode = '42501';
@@ -71,7 +73,7 @@ begin
   perform 1 from public.projects p where p.id = project for update;
   select * into task from public.tasks t where t.id = $1 for update;
   if not found then
-    raise exception 'Task not found.' using errcode = 'P0002';
+    raise exception 'Task not found.' using errcode = 'PT404';
   end if;
   if (select p.archived_at from public.projects p where p.id = project) is not null then
     raise exception 'This project is archived; its tasks are read-only.' using errcode = 'P0001';
@@ -177,7 +179,7 @@ declare
   result json;
 begin
   if auth.uid() is null or not public.is_member($1) then
-    raise exception 'Team not found.' using errcode = 'P0002';
+    raise exception 'Team not found.' using errcode = 'PT404';
   end if;
   select json_build_object(
     'counts', (
@@ -231,7 +233,7 @@ begin
   where i.token_hash = encode(extensions.digest(coalesce($1, ''), 'sha256'), 'hex')
   for update;
   if not found then
-    raise exception 'This invitation link is not valid.' using errcode = 'P0002';
+    raise exception 'This invitation link is not valid.' using errcode = 'PT404';
   end if;
   if invitation.accepted_at is not null then
     raise exception 'This invitation was already used.' using errcode = 'P0001';
@@ -262,7 +264,7 @@ declare
   me uuid := auth.uid();
 begin
   if me is null or not public.is_member($1) then
-    raise exception 'Team not found.' using errcode = 'P0002';
+    raise exception 'Team not found.' using errcode = 'PT404';
   end if;
   if not public.has_role($1, 'owner') then
     raise exception 'Your role in this team doesn''t allow that.' using errcode = '42501';
@@ -289,7 +291,7 @@ declare
   me uuid := auth.uid();
 begin
   if me is null or not public.is_member($1) then
-    raise exception 'Team not found.' using errcode = 'P0002';
+    raise exception 'Team not found.' using errcode = 'PT404';
   end if;
   if public.has_role($1, 'owner') then
     raise exception 'The owner can''t leave the team. Transfer ownership first.' using errcode = 'P0001';

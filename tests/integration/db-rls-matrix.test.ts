@@ -12,257 +12,289 @@
  *   A non-member sees nothing of a team; profiles are visible to people who
  *   share a team; anyone can leave a team except its owner.
  *
- * Every cell below runs against the database as that person, exactly as the
- * REST API runs a request (role `authenticated` or `anon`, the JWT claims in
- * `request.jwt.claims`), inside a transaction that is rolled back afterwards,
- * so each cell starts from the same fixture. Deferred checks are forced
- * before the rollback, so a change that would fail at commit counts as refused.
- * "✓" = the change took effect / the row is visible; "✗" = refused (an error
- * from privileges, row-level security or a rule) or nothing visible/affected.
+ * Every cell is a call to the REST API (/rest/v1, with supabase-js) made with
+ * that person's own access token (anon: the anon key alone), exactly as the
+ * app or anyone holding the token could make it. Whether it took effect is
+ * then checked in the database itself. A fresh team is built after every call
+ * that went through, so each cell starts from the same state.
+ * "✓" = the row is visible / the change is in the database; "✗" = refused
+ * (privileges, row-level security or one of our rules) and nothing changed.
+ * Any other failure (a 5xx, an unexpected error code) fails the test.
  */
 import crypto from "node:crypto";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Queryable } from "../../stack/db/types.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const ACTORS = ["owner", "admin", "member", "viewer", "outsider", "anon"] as const;
 type ActorName = (typeof ACTORS)[number];
-type Actor = { name: ActorName; id: string | null; email: string | null };
-type Fixture = Awaited<ReturnType<typeof buildFixture>>;
-type Run = (tx: Queryable, actor: Actor, f: Fixture) => Promise<boolean>;
-
-/** one row of the matrix: expected outcome for owner admin member viewer outsider anon */
-type Row = [table: string, action: string, expected: string, run: Run];
-
-// helpers that turn an attempt into "did it take effect?"
-const sees = async (tx: Queryable, sql: string, params: unknown[]) => (await tx.query(sql, params)).rows.length > 0;
-const changes = async (tx: Queryable, sql: string, params: unknown[]) => (await tx.query(sql, params)).rowCount > 0;
-const succeeds = async (tx: Queryable, sql: string, params: unknown[]) => {
-  await tx.query(sql, params);
-  return true;
-};
-const other = (a: Actor, f: Fixture, preferred: ActorName, fallback: ActorName) =>
-  f.users[a.name === preferred ? fallback : preferred];
+type Person = Exclude<ActorName, "anon">;
+type Actor = { name: ActorName; id: string | null; client: SupabaseClient };
+type World = Awaited<ReturnType<typeof buildWorld>>;
+type Result = { data: unknown; error: { code?: string; message: string } | null; status: number };
+type Act = (c: SupabaseClient, a: Actor, w: World) => PromiseLike<Result>;
+/** did it take effect? `rows`: the call returned data; otherwise a SQL check (true/false) with its params */
+type Effect = "rows" | ((a: Actor, w: World) => [sql: string, params: unknown[]]);
+type Row = [table: string, action: string, expected: string, act: Act, effect: Effect];
 
 const ALL = "✗ ✗ ✗ ✗ ✗ ✗";
+/** "own" things of the anonymous caller are the owner's: what could anon do to them? */
+const own = (a: Actor, w: World) => a.id ?? w.users.owner;
+/** someone else of the team: `preferred`, or `fallback` when the actor is `preferred` */
+const other = (a: Actor, w: World, preferred: Person, fallback: Person) =>
+  w.users[a.name === preferred ? fallback : preferred];
+const ownOf = <T>(a: Actor, map: Record<Person, T>) => map[a.name === "anon" ? "owner" : (a.name as Person)];
+const othersOf = <T>(a: Actor, map: Record<Person, T>) => map[a.name === "member" ? "admin" : "member"];
 
 // prettier-ignore
 const MATRIX: Row[] = [
-  //  table            action                                            owner admin member viewer outsider anon
-  ["profiles",     "see own profile",                                    "✓ ✓ ✓ ✓ ✓ ✗", (tx, a) => sees(tx, "select 1 from profiles where id = $1", [a.id])],
-  ["profiles",     "see a teammate's profile",                           "✓ ✓ ✓ ✓ ✗ ✗", (tx, a, f) => sees(tx, "select 1 from profiles where id = $1", [other(a, f, "admin", "owner")])],
-  ["profiles",     "update own display name",                            "✓ ✓ ✓ ✓ ✓ ✗", (tx, a) => changes(tx, "update profiles set display_name = 'Renamed' where id = $1", [a.id])],
-  ["profiles",     "update a teammate's profile",                        ALL,           (tx, a, f) => changes(tx, "update profiles set display_name = 'Hacked' where id = $1", [other(a, f, "admin", "owner")])],
-  ["profiles",     "insert a profile",                                   ALL,           (tx) => succeeds(tx, "insert into profiles (id, username, display_name) values (gen_random_uuid(), 'someone_new', 'Someone')", [])],
-  ["profiles",     "delete own profile",                                 ALL,           (tx, a) => changes(tx, "delete from profiles where id = $1", [a.id])],
+  //  table            action                                        owner admin member viewer outsider anon
+  ["profiles",     "see own profile",                                "✓ ✓ ✓ ✓ ✓ ✗", (c, a, w) => c.from("profiles").select("id").eq("id", own(a, w)), "rows"],
+  ["profiles",     "see a teammate's profile",                       "✓ ✓ ✓ ✓ ✗ ✗", (c, a, w) => c.from("profiles").select("id").eq("id", other(a, w, "admin", "owner")), "rows"],
+  ["profiles",     "update own display name",                        "✓ ✓ ✓ ✓ ✓ ✗", (c, a, w) => c.from("profiles").update({ display_name: `Renamed ${w.n}` }).eq("id", own(a, w)),
+                                                                                    (a, w) => ["select display_name = $2 from profiles where id = $1", [own(a, w), `Renamed ${w.n}`]]],
+  ["profiles",     "update a teammate's profile",                    ALL,           (c, a, w) => c.from("profiles").update({ display_name: "Hacked" }).eq("id", other(a, w, "admin", "owner")),
+                                                                                    (a, w) => ["select display_name = 'Hacked' from profiles where id = $1", [other(a, w, "admin", "owner")]]],
+  ["profiles",     "insert a profile",                               ALL,           (c, _a, w) => c.from("profiles").insert({ id: w.spareUser, username: "someone_new", display_name: "Someone" }),
+                                                                                    () => ["select exists (select 1 from profiles where username = 'someone_new')", []]],
+  ["profiles",     "delete own profile",                             ALL,           (c, a, w) => c.from("profiles").delete().eq("id", own(a, w)),
+                                                                                    (a, w) => ["select not exists (select 1 from profiles where id = $1)", [own(a, w)]]],
 
-  ["teams",        "see the team",                                       "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from teams where id = $1", [f.team])],
-  ["teams",        "insert a team directly (create_team() only)",        ALL,           (tx) => succeeds(tx, "insert into teams (name, slug) values ('Direct', 'direct-team')", [])],
-  ["teams",        "rename the team",                                    "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "update teams set name = 'Acme Corp' where id = $1", [f.team])],
-  ["teams",        "change the team's slug",                             ALL,           (tx, _a, f) => changes(tx, "update teams set slug = 'acme-corp' where id = $1", [f.team])],
-  ["teams",        "delete the team",                                    "✓ ✗ ✗ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "delete from teams where id = $1", [f.team])],
+  ["teams",        "see the team",                                   "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("teams").select("id").eq("id", w.team), "rows"],
+  ["teams",        "insert a team directly (create_team() only)",    ALL,           (c, _a, w) => c.from("teams").insert({ name: "Direct", slug: `direct-${w.n}` }),
+                                                                                    (_a, w) => ["select exists (select 1 from teams where slug = $1)", [`direct-${w.n}`]]],
+  ["teams",        "rename the team",                                "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("teams").update({ name: "Acme Corp" }).eq("id", w.team),
+                                                                                    (_a, w) => ["select name = 'Acme Corp' from teams where id = $1", [w.team]]],
+  ["teams",        "change the team's slug",                         ALL,           (c, _a, w) => c.from("teams").update({ slug: `moved-${w.n}` }).eq("id", w.team),
+                                                                                    (_a, w) => ["select slug = $2 from teams where id = $1", [w.team, `moved-${w.n}`]]],
+  ["teams",        "delete the team",                                "✓ ✗ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("teams").delete().eq("id", w.team),
+                                                                                    (_a, w) => ["select not exists (select 1 from teams where id = $1)", [w.team]]],
 
-  ["team_members", "see the team's members",                             "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from team_members where team_id = $1 and user_id = $2", [f.team, f.users.viewer])],
-  ["team_members", "add a member directly (invitations only)",           ALL,           (tx, _a, f) => succeeds(tx, "insert into team_members (team_id, user_id, role) values ($1, $2, 'member')", [f.team, f.users.outsider])],
-  ["team_members", "change a member's role (viewer → admin)",            "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "update team_members set role = 'admin' where team_id = $1 and user_id = $2", [f.team, f.users.viewer])],
-  ["team_members", "make someone owner by update",                       ALL,           (tx, _a, f) => changes(tx, "update team_members set role = 'owner' where team_id = $1 and user_id = $2", [f.team, f.users.member])],
-  ["team_members", "change the owner's role",                            ALL,           (tx, _a, f) => changes(tx, "update team_members set role = 'admin' where team_id = $1 and user_id = $2", [f.team, f.users.owner])],
-  ["team_members", "remove another member",                              "✓ ✓ ✗ ✗ ✗ ✗", (tx, a, f) => changes(tx, "delete from team_members where team_id = $1 and user_id = $2", [f.team, other(a, f, "viewer", "member")])],
-  ["team_members", "remove the owner",                                   ALL,           (tx, _a, f) => changes(tx, "delete from team_members where team_id = $1 and user_id = $2", [f.team, f.users.owner])],
-  ["team_members", "leave by deleting own membership",                   "✗ ✓ ✓ ✓ ✗ ✗", (tx, a, f) => changes(tx, "delete from team_members where team_id = $1 and user_id = $2", [f.team, a.id])],
+  ["team_members", "see the team's members",                         "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("team_members").select("user_id").eq("team_id", w.team).eq("user_id", w.users.viewer), "rows"],
+  ["team_members", "add a member directly (invitations only)",       ALL,           (c, _a, w) => c.from("team_members").insert({ team_id: w.team, user_id: w.users.outsider, role: "member" }),
+                                                                                    (_a, w) => ["select exists (select 1 from team_members where team_id = $1 and user_id = $2)", [w.team, w.users.outsider]]],
+  ["team_members", "change a member's role (viewer → admin)",        "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("team_members").update({ role: "admin" }).eq("team_id", w.team).eq("user_id", w.users.viewer),
+                                                                                    (_a, w) => ["select role = 'admin' from team_members where team_id = $1 and user_id = $2", [w.team, w.users.viewer]]],
+  ["team_members", "make someone owner by update",                   ALL,           (c, _a, w) => c.from("team_members").update({ role: "owner" }).eq("team_id", w.team).eq("user_id", w.users.member),
+                                                                                    (_a, w) => ["select role = 'owner' from team_members where team_id = $1 and user_id = $2", [w.team, w.users.member]]],
+  ["team_members", "change the owner's role",                        ALL,           (c, _a, w) => c.from("team_members").update({ role: "admin" }).eq("team_id", w.team).eq("user_id", w.users.owner),
+                                                                                    (_a, w) => ["select role <> 'owner' from team_members where team_id = $1 and user_id = $2", [w.team, w.users.owner]]],
+  ["team_members", "remove another member",                          "✓ ✓ ✗ ✗ ✗ ✗", (c, a, w) => c.from("team_members").delete().eq("team_id", w.team).eq("user_id", other(a, w, "viewer", "member")),
+                                                                                    (a, w) => ["select not exists (select 1 from team_members where team_id = $1 and user_id = $2)", [w.team, other(a, w, "viewer", "member")]]],
+  ["team_members", "remove the owner",                               ALL,           (c, _a, w) => c.from("team_members").delete().eq("team_id", w.team).eq("user_id", w.users.owner),
+                                                                                    (_a, w) => ["select not exists (select 1 from team_members where team_id = $1 and user_id = $2)", [w.team, w.users.owner]]],
+  ["team_members", "leave by deleting own membership",               "✗ ✓ ✓ ✓ ✗ ✗", (c, a, w) => c.from("team_members").delete().eq("team_id", w.team).eq("user_id", own(a, w)),
+                                                                                    (a, w) => ["select not exists (select 1 from team_members where team_id = $1 and user_id = $2) and $3", [w.team, own(a, w), a.name !== "outsider"]]],
 
-  ["invitations",  "see the team's invitations",                         "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from invitations where id = $1", [f.invitation])],
-  ["invitations",  "invite someone",                                     "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => succeeds(tx, "insert into invitations (team_id, email, role, token_hash) values ($1, 'new@example.com', 'member', $2)", [f.team, sha256("fresh")])],
-  ["invitations",  "invite someone as owner",                            ALL,           (tx, _a, f) => succeeds(tx, "insert into invitations (team_id, email, role, token_hash) values ($1, 'boss@example.com', 'owner', $2)", [f.team, sha256("boss")])],
-  ["invitations",  "revoke an invitation",                               "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "update invitations set revoked_at = now() where id = $1", [f.invitation])],
-  ["invitations",  "delete an invitation",                               ALL,           (tx, _a, f) => changes(tx, "delete from invitations where id = $1", [f.invitation])],
+  ["invitations",  "see the team's invitations",                     "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("invitations").select("id").eq("id", w.invitation), "rows"],
+  ["invitations",  "invite someone",                                 "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("invitations").insert({ team_id: w.team, email: "new@example.com", role: "member", token_hash: sha256(`fresh-${w.n}`) }),
+                                                                                    (_a, w) => ["select exists (select 1 from invitations where token_hash = $1)", [sha256(`fresh-${w.n}`)]]],
+  ["invitations",  "invite someone as owner",                        ALL,           (c, _a, w) => c.from("invitations").insert({ team_id: w.team, email: "boss@example.com", role: "owner", token_hash: sha256(`boss-${w.n}`) }),
+                                                                                    (_a, w) => ["select exists (select 1 from invitations where token_hash = $1)", [sha256(`boss-${w.n}`)]]],
+  ["invitations",  "revoke an invitation",                           "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("invitations").update({ revoked_at: new Date().toISOString() }).eq("id", w.invitation),
+                                                                                    (_a, w) => ["select revoked_at is not null from invitations where id = $1", [w.invitation]]],
+  ["invitations",  "delete an invitation",                           ALL,           (c, _a, w) => c.from("invitations").delete().eq("id", w.invitation),
+                                                                                    (_a, w) => ["select not exists (select 1 from invitations where id = $1)", [w.invitation]]],
 
-  ["projects",     "see the team's projects",                            "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from projects where id = $1", [f.project])],
-  ["projects",     "create a project",                                   "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => succeeds(tx, "insert into projects (team_id, key, name) values ($1, 'NEW', 'New project')", [f.team])],
-  ["projects",     "archive a project",                                  "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "update projects set archived_at = now() where id = $1", [f.project])],
-  ["projects",     "change a project's key",                             ALL,           (tx, _a, f) => changes(tx, "update projects set key = 'WWW' where id = $1", [f.project])],
-  ["projects",     "delete a project",                                   ALL,           (tx, _a, f) => changes(tx, "delete from projects where id = $1", [f.project])],
+  ["projects",     "see the team's projects",                        "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("projects").select("id").eq("id", w.project), "rows"],
+  ["projects",     "create a project",                               "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("projects").insert({ team_id: w.team, key: "NEW", name: "New project" }),
+                                                                                    (_a, w) => ["select exists (select 1 from projects where team_id = $1 and key = 'NEW')", [w.team]]],
+  ["projects",     "archive a project",                              "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("projects").update({ archived_at: new Date().toISOString() }).eq("id", w.project),
+                                                                                    (_a, w) => ["select archived_at is not null from projects where id = $1", [w.project]]],
+  ["projects",     "change a project's key",                         ALL,           (c, _a, w) => c.from("projects").update({ key: "WWW" }).eq("id", w.project),
+                                                                                    (_a, w) => ["select key = 'WWW' from projects where id = $1", [w.project]]],
+  ["projects",     "delete a project",                               ALL,           (c, _a, w) => c.from("projects").delete().eq("id", w.project),
+                                                                                    (_a, w) => ["select not exists (select 1 from projects where id = $1)", [w.project]]],
 
-  ["tasks",        "see tasks",                                          "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from tasks where id = $1", [f.task])],
-  ["tasks",        "see tasks of an archived project",                   "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from tasks where id = $1", [f.archivedTask])],
-  ["tasks",        "create a task",                                      "✓ ✓ ✓ ✗ ✗ ✗", (tx, _a, f) => succeeds(tx, "insert into tasks (project_id, title) values ($1, 'A new task')", [f.project])],
-  ["tasks",        "edit a task",                                        "✓ ✓ ✓ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "update tasks set title = 'Edited', labels = '{edited}' where id = $1", [f.task])],
-  ["tasks",        "set status directly (move_task() only)",             ALL,           (tx, _a, f) => changes(tx, "update tasks set status = 'in_progress' where id = $1", [f.task])],
-  ["tasks",        "delete a task",                                      "✓ ✓ ✗ ✗ ✗ ✗", (tx, _a, f) => changes(tx, "delete from tasks where id = $1", [f.task])],
-  ["tasks",        "create a task in an archived project",               ALL,           (tx, _a, f) => succeeds(tx, "insert into tasks (project_id, title) values ($1, 'Too late')", [f.archivedProject])],
-  ["tasks",        "edit a task in an archived project",                 ALL,           (tx, _a, f) => changes(tx, "update tasks set title = 'Too late' where id = $1", [f.archivedTask])],
+  ["tasks",        "see tasks",                                      "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("tasks").select("id").eq("id", w.task), "rows"],
+  ["tasks",        "see tasks of an archived project",               "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("tasks").select("id").eq("id", w.archivedTask), "rows"],
+  ["tasks",        "create a task",                                  "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").insert({ project_id: w.project, title: "A new task" }),
+                                                                                    (_a, w) => ["select exists (select 1 from tasks where project_id = $1 and title = 'A new task')", [w.project]]],
+  ["tasks",        "edit a task",                                    "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").update({ title: "Edited", labels: ["edited"] }).eq("id", w.task),
+                                                                                    (_a, w) => ["select title = 'Edited' from tasks where id = $1", [w.task]]],
+  ["tasks",        "set status directly (move_task() only)",         ALL,           (c, _a, w) => c.from("tasks").update({ status: "in_progress" }).eq("id", w.task),
+                                                                                    (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.task]]],
+  ["tasks",        "delete a task",                                  "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").delete().eq("id", w.task),
+                                                                                    (_a, w) => ["select not exists (select 1 from tasks where id = $1)", [w.task]]],
+  ["tasks",        "create a task in an archived project",           ALL,           (c, _a, w) => c.from("tasks").insert({ project_id: w.archivedProject, title: "Too late" }),
+                                                                                    (_a, w) => ["select exists (select 1 from tasks where project_id = $1 and title = 'Too late')", [w.archivedProject]]],
+  ["tasks",        "edit a task in an archived project",             ALL,           (c, _a, w) => c.from("tasks").update({ title: "Too late" }).eq("id", w.archivedTask),
+                                                                                    (_a, w) => ["select title = 'Too late' from tasks where id = $1", [w.archivedTask]]],
 
-  ["comments",     "see comments",                                       "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from comments where id = $1", [f.comments.member])],
-  ["comments",     "comment as oneself",                                 "✓ ✓ ✓ ✗ ✗ ✗", (tx, _a, f) => succeeds(tx, "insert into comments (task_id, body) values ($1, 'Looks good')", [f.task])],
-  ["comments",     "comment in someone else's name",                     ALL,           (tx, _a, f) => succeeds(tx, "insert into comments (task_id, author_id, body) values ($1, $2, 'Forged')", [f.task, f.users.owner])],
-  ["comments",     "edit own comment",                                   "✓ ✓ ✓ ✗ ✗ ✗", (tx, a, f) => changes(tx, "update comments set body = 'Edited' where id = $1", [f.comments[a.name]])],
-  ["comments",     "edit someone else's comment",                        ALL,           (tx, a, f) => changes(tx, "update comments set body = 'Edited' where id = $1", [f.comments[a.name === "member" ? "admin" : "member"]])],
-  ["comments",     "delete own comment",                                 "✓ ✓ ✓ ✗ ✗ ✗", (tx, a, f) => changes(tx, "delete from comments where id = $1", [f.comments[a.name]])],
-  ["comments",     "delete someone else's comment",                      "✓ ✓ ✗ ✗ ✗ ✗", (tx, a, f) => changes(tx, "delete from comments where id = $1", [f.comments[a.name === "member" ? "admin" : "member"]])],
-  ["comments",     "delete a comment in an archived project",            ALL,           (tx, _a, f) => changes(tx, "delete from comments where id = $1", [f.archivedComment])],
+  ["comments",     "see comments",                                   "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("comments").select("id").eq("id", w.comments.member), "rows"],
+  ["comments",     "comment as oneself",                             "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("comments").insert({ task_id: w.task, body: "Looks good" }),
+                                                                                    (_a, w) => ["select exists (select 1 from comments where task_id = $1 and body = 'Looks good')", [w.task]]],
+  ["comments",     "comment in someone else's name",                 ALL,           (c, _a, w) => c.from("comments").insert({ task_id: w.task, author_id: w.users.owner, body: "Forged" }),
+                                                                                    (_a, w) => ["select exists (select 1 from comments where task_id = $1 and body = 'Forged')", [w.task]]],
+  ["comments",     "edit own comment",                               "✓ ✓ ✓ ✗ ✗ ✗", (c, a, w) => c.from("comments").update({ body: "Edited" }).eq("id", ownOf(a, w.comments)),
+                                                                                    (a, w) => ["select body = 'Edited' from comments where id = $1", [ownOf(a, w.comments)]]],
+  ["comments",     "edit someone else's comment",                    ALL,           (c, a, w) => c.from("comments").update({ body: "Edited" }).eq("id", othersOf(a, w.comments)),
+                                                                                    (a, w) => ["select body = 'Edited' from comments where id = $1", [othersOf(a, w.comments)]]],
+  ["comments",     "delete own comment",                             "✓ ✓ ✓ ✗ ✗ ✗", (c, a, w) => c.from("comments").delete().eq("id", ownOf(a, w.comments)),
+                                                                                    (a, w) => ["select not exists (select 1 from comments where id = $1)", [ownOf(a, w.comments)]]],
+  ["comments",     "delete someone else's comment",                  "✓ ✓ ✗ ✗ ✗ ✗", (c, a, w) => c.from("comments").delete().eq("id", othersOf(a, w.comments)),
+                                                                                    (a, w) => ["select not exists (select 1 from comments where id = $1)", [othersOf(a, w.comments)]]],
+  ["comments",     "delete a comment in an archived project",        ALL,           (c, _a, w) => c.from("comments").delete().eq("id", w.archivedComment),
+                                                                                    (_a, w) => ["select not exists (select 1 from comments where id = $1)", [w.archivedComment]]],
 
-  ["attachments",  "see attachments",                                    "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from attachments where id = $1", [f.attachments.member])],
-  ["attachments",  "attach a file",                                      "✓ ✓ ✓ ✗ ✗ ✗", (tx, _a, f) => succeeds(tx, "insert into attachments (task_id, object_path, file_name, size_bytes, content_type) values ($1::uuid, $1::text || '/new.txt', 'new.txt', 10, 'text/plain')", [f.task])],
-  ["attachments",  "delete own attachment",                              "✓ ✓ ✓ ✗ ✗ ✗", (tx, a, f) => changes(tx, "delete from attachments where id = $1", [f.attachments[a.name]])],
-  ["attachments",  "delete someone else's attachment",                   "✓ ✓ ✗ ✗ ✗ ✗", (tx, a, f) => changes(tx, "delete from attachments where id = $1", [f.attachments[a.name === "member" ? "admin" : "member"]])],
-  ["attachments",  "edit an attachment record",                          ALL,           (tx, a, f) => changes(tx, "update attachments set file_name = 'renamed.txt' where id = $1", [f.attachments[a.name]])],
+  ["attachments",  "see attachments",                                "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("attachments").select("id").eq("id", w.attachments.member), "rows"],
+  ["attachments",  "attach a file",                                  "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("attachments").insert({ task_id: w.task, object_path: `${w.task}/new.txt`, file_name: "new.txt", size_bytes: 10, content_type: "text/plain" }),
+                                                                                    (_a, w) => ["select exists (select 1 from attachments where object_path = $1)", [`${w.task}/new.txt`]]],
+  ["attachments",  "delete own attachment",                          "✓ ✓ ✓ ✗ ✗ ✗", (c, a, w) => c.from("attachments").delete().eq("id", ownOf(a, w.attachments)),
+                                                                                    (a, w) => ["select not exists (select 1 from attachments where id = $1)", [ownOf(a, w.attachments)]]],
+  ["attachments",  "delete someone else's attachment",               "✓ ✓ ✗ ✗ ✗ ✗", (c, a, w) => c.from("attachments").delete().eq("id", othersOf(a, w.attachments)),
+                                                                                    (a, w) => ["select not exists (select 1 from attachments where id = $1)", [othersOf(a, w.attachments)]]],
+  ["attachments",  "edit an attachment record",                      ALL,           (c, a, w) => c.from("attachments").update({ file_name: "renamed.txt" }).eq("id", ownOf(a, w.attachments)),
+                                                                                    (a, w) => ["select file_name = 'renamed.txt' from attachments where id = $1", [ownOf(a, w.attachments)]]],
 
-  ["rpc",          "create_team(name, slug)",                            "✓ ✓ ✓ ✓ ✓ ✗", (tx) => sees(tx, "select * from create_team('Fresh', 'fresh-team')", [])],
-  ["rpc",          "move_task (todo → in_progress)",                     "✓ ✓ ✓ ✗ ✗ ✗", (tx, _a, f) => sees(tx, "select * from move_task($1, 'in_progress', 0)", [f.task])],
-  ["rpc",          "move_task in an archived project",                   ALL,           (tx, _a, f) => sees(tx, "select * from move_task($1, 'in_progress', 0)", [f.archivedTask])],
-  ["rpc",          "search_tasks finds the team's task",                 "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select 1 from search_tasks('quarterly rotation') where id = $1", [f.task])],
-  ["rpc",          "team_overview(team)",                                "✓ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => sees(tx, "select team_overview($1)", [f.team])],
-  ["rpc",          "accept_invitation(token)",                           "✓ ✓ ✓ ✓ ✓ ✗", (tx) => sees(tx, "select * from accept_invitation('matrix-token')", [])],
-  ["rpc",          "transfer_ownership(team, member)",                   "✓ ✗ ✗ ✗ ✗ ✗", (tx, _a, f) => succeeds(tx, "select transfer_ownership($1, $2)", [f.team, f.users.member])],
-  ["rpc",          "leave_team(team)",                                   "✗ ✓ ✓ ✓ ✗ ✗", (tx, _a, f) => succeeds(tx, "select leave_team($1)", [f.team])],
+  ["rpc",          "create_team(name, slug)",                        "✓ ✓ ✓ ✓ ✓ ✗", (c, _a, w) => c.rpc("create_team", { name: "Fresh", slug: `fresh-${w.n}` }),
+                                                                                    (_a, w) => ["select exists (select 1 from teams where slug = $1)", [`fresh-${w.n}`]]],
+  ["rpc",          "move_task (todo → in_progress)",                 "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.rpc("move_task", { task_id: w.task, status: "in_progress", position: 0 }),
+                                                                                    (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.task]]],
+  ["rpc",          "move_task in an archived project",               ALL,           (c, _a, w) => c.rpc("move_task", { task_id: w.archivedTask, status: "in_progress", position: 0 }),
+                                                                                    (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.archivedTask]]],
+  ["rpc",          "search_tasks finds the team's task",             "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("search_tasks", { query: "quarterly rotation" }).eq("id", w.task), "rows"],
+  ["rpc",          "team_overview(team)",                            "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("team_overview", { team_id: w.team }), "rows"],
+  ["rpc",          "accept_invitation(token)",                       "✓ ✓ ✓ ✓ ✓ ✗", (c) => c.rpc("accept_invitation", { token: "matrix-token" }),
+                                                                                    (_a, w) => ["select accepted_at is not null from invitations where id = $1", [w.openInvitation]]],
+  ["rpc",          "transfer_ownership(team, another member)",               "✓ ✗ ✗ ✗ ✗ ✗", (c, a, w) => c.rpc("transfer_ownership", { team_id: w.team, new_owner_id: other(a, w, "member", "admin") }),
+                                                                                    (a, w) => ["select role = 'owner' from team_members where team_id = $1 and user_id = $2", [w.team, other(a, w, "member", "admin")]]],
+  ["rpc",          "leave_team(team)",                               "✗ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("leave_team", { team_id: w.team }),
+                                                                                    (a, w) => ["select not exists (select 1 from team_members where team_id = $1 and user_id = $2) and $3", [w.team, own(a, w), a.name !== "outsider"]]],
 ];
 
-/** errors that mean "refused": privileges / RLS, not found, a rule of ours, a check */
-const REFUSED = new Set(["42501", "P0002", "P0001", "23514"]);
+/** error codes that mean "refused": privileges / RLS, not found, a rule of ours, a check */
+const REFUSED = new Set(["42501", "PT404", "P0001", "23514"]);
 
 function sha256(text: string) {
   return crypto.createHash("sha256").update(text).digest("hex");
 }
 
-async function buildFixture(stack: TestStack) {
-  const q = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => stack.db.query<T>(sql, params);
-  const users = {} as Record<Exclude<ActorName, "anon">, string>;
-  for (const name of ["owner", "admin", "member", "viewer", "outsider"] as const) {
-    const { rows } = await q<{ id: string }>(
-      `insert into auth.users (id, email, aud, role, raw_user_meta_data, created_at, updated_at)
-       values (gen_random_uuid(), $1, 'authenticated', 'authenticated', jsonb_build_object('display_name', $2::text), now(), now())
-       returning id`,
-      [`${name}@matrix.test`, `${name[0].toUpperCase()}${name.slice(1)} Person`],
-    );
-    users[name] = rows[0].id;
-  }
-  const asUser = <T>(id: string, fn: (tx: Queryable) => Promise<T>) =>
-    stack.db.asRequest({ role: "authenticated", claims: { sub: id, role: "authenticated" } }, fn);
+let worlds = 0;
 
-  const team = await asUser(users.owner, async (tx) =>
-    (await tx.query<{ id: string }>("select id from create_team('Acme', 'acme')")).rows[0].id,
-  );
-  // the outsider has a team of their own: signed in, active, just not in Acme
-  await asUser(users.outsider, (tx) => tx.query("select create_team('Globex', 'globex')"));
-  for (const [name, role] of [["admin", "admin"], ["member", "member"], ["viewer", "viewer"]] as const) {
-    await q("insert into team_members (team_id, user_id, role) values ($1, $2, $3)", [team, users[name], role]);
-  }
-  const project = (
-    await q<{ id: string }>("insert into projects (team_id, key, name) values ($1, 'WEB', 'Website') returning id", [team])
-  ).rows[0].id;
-  const archivedProject = (
-    await q<{ id: string }>(
-      "insert into projects (team_id, key, name) values ($1, 'OLD', 'Old site') returning id",
-      [team],
-    )
-  ).rows[0].id;
-  const task = (
-    await q<{ id: string }>(
+/** The people (made once) and a fresh team "Acme" with everything the matrix touches. */
+async function buildWorld(stack: TestStack, users: Record<Person, string>, spareUser: string) {
+  const n = ++worlds;
+  return stack.db.transaction(async (tx) => {
+    const one = async (sql: string, params: unknown[]) => (await tx.query<{ id: string }>(sql, params)).rows[0].id;
+    const team = await one("insert into teams (name, slug, created_by) values ('Acme', $1, $2) returning id", [`acme-${n}`, users.owner]);
+    for (const [name, role] of [["owner", "owner"], ["admin", "admin"], ["member", "member"], ["viewer", "viewer"]] as const) {
+      await tx.query("insert into team_members (team_id, user_id, role) values ($1, $2, $3)", [team, users[name], role]);
+    }
+    const project = await one("insert into projects (team_id, key, name) values ($1, 'WEB', 'Website') returning id", [team]);
+    const archivedProject = await one("insert into projects (team_id, key, name) values ($1, 'OLD', 'Old site') returning id", [team]);
+    const task = await one(
       `insert into tasks (project_id, title, description, status, assignee_id, created_by)
        values ($1, 'Rotate the credentials', 'Quarterly rotation of the database password', 'todo', $2, $3) returning id`,
       [project, users.member, users.owner],
-    )
-  ).rows[0].id;
-  const archivedTask = (
-    await q<{ id: string }>(
+    );
+    const archivedTask = await one(
       "insert into tasks (project_id, title, status, created_by) values ($1, 'Old work', 'todo', $2) returning id",
       [archivedProject, users.owner],
-    )
-  ).rows[0].id;
-  // authors and uploaders include the viewer and the outsider (as if they had
-  // been members once): having written something gives no right to change it
-  const comments = {} as Record<ActorName, string | null>;
-  const attachments = {} as Record<ActorName, string | null>;
-  for (const name of ["owner", "admin", "member", "viewer", "outsider"] as const) {
-    comments[name] = (
-      await q<{ id: string }>("insert into comments (task_id, author_id, body) values ($1, $2, $3) returning id", [
-        task,
-        users[name],
-        `Comment by ${name}`,
-      ])
-    ).rows[0].id;
-    attachments[name] = (
-      await q<{ id: string }>(
+    );
+    // authors and uploaders include the viewer and the outsider (as if they had
+    // been members once): having written something gives no right to change it
+    const comments = {} as Record<Person, string>;
+    const attachments = {} as Record<Person, string>;
+    for (const name of ["owner", "admin", "member", "viewer", "outsider"] as const) {
+      comments[name] = await one("insert into comments (task_id, author_id, body) values ($1, $2, $3) returning id", [
+        task, users[name], `Comment by ${name}`,
+      ]);
+      attachments[name] = await one(
         `insert into attachments (task_id, object_path, file_name, size_bytes, content_type, uploaded_by)
          values ($1::uuid, $1::text || '/' || $2::text || '.txt', $2::text || '.txt', 100, 'text/plain', $3) returning id`,
         [task, name, users[name]],
-      )
-    ).rows[0].id;
-  }
-  comments.anon = null;
-  attachments.anon = null;
-  const archivedComment = (
-    await q<{ id: string }>("insert into comments (task_id, author_id, body) values ($1, $2, 'Old news') returning id", [
-      archivedTask,
-      users.member,
-    ])
-  ).rows[0].id;
-  await q("update projects set archived_at = now() where id = $1", [archivedProject]);
-  const invitation = (
-    await q<{ id: string }>(
+      );
+    }
+    const archivedComment = await one("insert into comments (task_id, author_id, body) values ($1, $2, 'Old news') returning id", [
+      archivedTask, users.member,
+    ]);
+    await tx.query("update projects set archived_at = now() where id = $1", [archivedProject]);
+    const invitation = await one(
       "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'invitee@example.com', 'member', $2, $3) returning id",
-      [team, sha256("pending-token"), users.owner],
-    )
-  ).rows[0].id;
-  await q("insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'anyone@example.com', 'viewer', $2, $3)", [
-    team,
-    sha256("matrix-token"),
-    users.admin,
-  ]);
-  return { users, team, project, archivedProject, task, archivedTask, comments, attachments, archivedComment, invitation };
+      [team, sha256(`pending-${n}`), users.owner],
+    );
+    // the one invitation whose token the matrix holds ("matrix-token"): only this world's is pending
+    await tx.query("update invitations set token_hash = $1 where token_hash = $2", [sha256(`old-matrix-${n}`), sha256("matrix-token")]);
+    const openInvitation = await one(
+      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'anyone@example.com', 'viewer', $2, $3) returning id",
+      [team, sha256("matrix-token"), users.admin],
+    );
+    return { n, users, spareUser, team, project, archivedProject, task, archivedTask, comments, attachments, archivedComment, invitation, openInvitation };
+  });
 }
 
-class Rollback {
-  constructor(readonly tookEffect: boolean) {}
-}
-
-describe("RLS matrix (PRODUCT.md §6), each cell run as that person", () => {
+describe("RLS matrix (PRODUCT.md §6), each cell a REST call with that person's token", () => {
   let stack: TestStack;
-  let fixture: Fixture;
+  let world: World;
+  let fresh: () => Promise<World>;
   const actors = {} as Record<ActorName, Actor>;
 
   beforeAll(async () => {
     stack = await startTestStack();
-    fixture = await buildFixture(stack);
-    for (const name of ACTORS) {
-      actors[name] =
-        name === "anon"
-          ? { name, id: null, email: null }
-          : { name, id: fixture.users[name], email: `${name}@matrix.test` };
+    const users = {} as Record<Person, string>;
+    const options = {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never },
+    };
+    for (const name of ["owner", "admin", "member", "viewer", "outsider"] as const) {
+      const email = `${name}@matrix.test`;
+      const { rows } = await stack.db.query<{ id: string }>(
+        `insert into auth.users (id, email, aud, role, raw_user_meta_data, email_confirmed_at, created_at, updated_at)
+         values (gen_random_uuid(), $1, 'authenticated', 'authenticated', jsonb_build_object('display_name', $2::text), now(), now(), now())
+         returning id`,
+        [email, `${name[0].toUpperCase()}${name.slice(1)} Person`],
+      );
+      users[name] = rows[0].id;
+      const token = await stack.keys.sign({ sub: users[name], role: "authenticated", aud: "authenticated", email }, { expiresIn: 3600 });
+      actors[name] = {
+        name,
+        id: users[name],
+        client: createClient(stack.url, stack.anonKey, { ...options, global: { headers: { Authorization: `Bearer ${token}` } } }),
+      };
     }
+    actors.anon = { name: "anon", id: null, client: createClient(stack.url, stack.anonKey, options) };
+    // the outsider has a team of their own: signed in, active, just not in Acme
+    await stack.db.asRequest({ role: "authenticated", claims: { sub: users.outsider, role: "authenticated" } }, (tx) =>
+      tx.query("select create_team('Globex', 'globex')"),
+    );
+    const { rows } = await stack.db.query<{ id: string }>(
+      "insert into auth.users (id, email) values (gen_random_uuid(), 'spare@matrix.test') returning id",
+    );
+    await stack.db.query("delete from profiles where id = $1", [rows[0].id]); // an auth user with no profile yet
+    fresh = () => buildWorld(stack, users, rows[0].id);
+    world = await fresh();
   });
   afterAll(() => stack?.close());
 
-  /** Runs one attempt as the actor and rolls it back; true if it took effect. */
-  async function attempt(actor: Actor, run: Run): Promise<boolean> {
-    const ctx = actor.id
-      ? {
-          role: "authenticated",
-          claims: { sub: actor.id, role: "authenticated", aud: "authenticated", email: actor.email },
-        }
-      : { role: "anon", claims: { role: "anon" } };
-    try {
-      await stack.db.asRequest(ctx, async (tx) => {
-        const tookEffect = await run(tx, actor, fixture);
-        await tx.query("set constraints all immediate");
-        throw new Rollback(tookEffect);
-      });
-    } catch (error) {
-      if (error instanceof Rollback) return error.tookEffect;
-      const code = (error as { code?: string }).code;
-      if (code && REFUSED.has(code)) return false;
-      throw error;
+  /** Makes the call as the actor; true if it took effect. */
+  async function attempt(actor: Actor, act: Act, effect: Effect): Promise<boolean> {
+    const result = await act(actor.client, actor, world);
+    if (result.error) {
+      const code = result.error.code ?? "";
+      if (result.status >= 500 || !REFUSED.has(code)) {
+        throw new Error(`unexpected ${result.status} ${code}: ${result.error.message}`);
+      }
     }
-    throw new Error("unreachable: the attempt always rolls back");
+    if (effect === "rows") {
+      const data = result.data;
+      return !result.error && data !== null && (!Array.isArray(data) || data.length > 0);
+    }
+    const [sql, params] = effect(actor, world);
+    const { rows } = await stack.db.query<Record<string, boolean>>(sql, params);
+    const tookEffect = rows.length > 0 && Object.values(rows[0])[0] === true;
+    if (!result.error) world = await fresh(); // whatever went through may have changed something
+    return tookEffect;
   }
 
-  for (const [table, action, expected, run] of MATRIX) {
+  for (const [table, action, expected, act, effect] of MATRIX) {
     const marks = expected.split(" ");
     describe(`${table}: ${action}`, () => {
       ACTORS.forEach((name, i) => {
         const allowed = marks[i] === "✓";
         it(`${allowed ? "✓" : "✗"} ${name} ${allowed ? "may" : "may not"}`, async () => {
-          expect(await attempt(actors[name], run)).toBe(allowed);
+          expect(await attempt(actors[name], act, effect)).toBe(allowed);
         });
       });
     });

@@ -310,7 +310,7 @@ describe("move_task", () => {
       message: "Your role in this team doesn't allow that.",
     });
     expect(await failure(call(outsider, "select move_task($1, 'in_progress')", [id]))).toEqual({
-      code: "P0002",
+      code: "PT404",
       message: "Task not found.",
     });
     await stack.db.query("update projects set archived_at = now() where id = $1", [p]);
@@ -481,7 +481,7 @@ describe("team_overview", () => {
     );
     expect(viewers.my_open_tasks).toEqual([]);
     expect(await failure(call(outsider, "select team_overview($1)", [t.team]))).toEqual({
-      code: "P0002",
+      code: "PT404",
       message: "Team not found.",
     });
   });
@@ -520,7 +520,7 @@ describe("invitations", () => {
     await invite(t.team, t.owner, "tok-revoked", "member", "revoked_at = now()");
     await invite(t.team, t.owner, "tok-expired", "member", "expires_at = now() - interval '1 minute'");
     expect(await failure(call(guest, "select accept_invitation('no-such-token')"))).toEqual({
-      code: "P0002",
+      code: "PT404",
       message: "This invitation link is not valid.",
     });
     expect(await failure(call(guest, "select accept_invitation('tok-revoked')"))).toMatchObject({ code: "P0001", message: "This invitation was withdrawn." });
@@ -619,7 +619,7 @@ describe("leave_team", () => {
       code: "P0001",
       message: "The owner can't leave the team. Transfer ownership first.",
     });
-    expect(await failure(call(t.vic, "select leave_team($1)", [t.team]))).toMatchObject({ code: "P0002" });
+    expect(await failure(call(t.vic, "select leave_team($1)", [t.team]))).toMatchObject({ code: "PT404" });
     const members = await call(t.owner, "select user_id from team_members where team_id = $1", [t.team]);
     expect(members).toEqual([{ user_id: t.owner }]);
   });
