@@ -610,7 +610,6 @@ export function parseColumns(src: string, what = "columns parameter"): string[] 
 
 // ---------------------------------------------------------------- the whole query string
 
-const RESERVED = new Set(["select", "columns", "on_conflict"]);
 const RESERVED_EMBEDDABLE = new Set(["order", "limit", "offset", "and", "or"]);
 
 function lastWord(key: string) {

@@ -97,8 +97,13 @@ function checkPath(path: string[], used: Set<string>) {
   if (!used.has(path.join("."))) throw errors.notEmbedded(path[path.length - 1]);
 }
 
+/** A level's SQL with its parts, which a parent level embeds. */
 interface LevelSql extends BuiltSelect {
-  /** the FROM … WHERE part (for counts) */
+  selectList: string;
+  fromSql: string;
+  whereSql: string;
+  groupSql: string;
+  tailSql: string;
 }
 
 function colExpr(src: Source, f: Field, params: Params, forFilter = false): string {
@@ -297,16 +302,7 @@ function buildLevel(
     whereSql,
     groupSql,
     tailSql,
-  } as LevelSql & { selectList: string; fromSql: string; whereSql: string; groupSql: string; tailSql: string };
-}
-
-// (the extra fields are read by embedding)
-interface LevelSql {
-  selectList: string;
-  fromSql: string;
-  whereSql: string;
-  groupSql: string;
-  tailSql: string;
+  };
 }
 
 export function filterSql(src: Source, f: Filter, params: Params): string {
