@@ -16,7 +16,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
-import { getBrowserClient, handleAuthEvent } from "~/lib/browser-auth";
+import { announceSignIn, getBrowserClient, handleAuthEvent } from "~/lib/browser-auth";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
@@ -113,6 +113,16 @@ function useBrowserAuth(env: RootData["env"], serverUserId: string | null) {
       unsubscribe?.();
     };
   }, [env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
+
+  // Sign-ins happen on the server (form posts); when this tab has just become
+  // signed in, tell the other tabs through the browser client (SIGNED_IN).
+  const previousUserId = useRef(serverUserId);
+  useEffect(() => {
+    const previous = previousUserId.current;
+    previousUserId.current = serverUserId;
+    if (!serverUserId || previous === serverUserId) return;
+    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(announceSignIn);
+  }, [serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
 }
 
 export function ErrorBoundary() {

@@ -54,6 +54,17 @@ export function handleAuthEvent(client: SupabaseClient, event: AuthChangeEvent, 
 }
 
 /**
+ * The server signed this browser in (the session is in the cookies already);
+ * re-applying the session through the browser client emits SIGNED_IN, which
+ * supabase-js also broadcasts to the other tabs.
+ */
+export async function announceSignIn(client: SupabaseClient) {
+  const { data } = await client.auth.getSession();
+  if (!data.session) return;
+  await client.auth.setSession({ access_token: data.session.access_token, refresh_token: data.session.refresh_token });
+}
+
+/**
  * Signs this browser out through the browser client so that the other tabs
  * hear SIGNED_OUT (supabase-js tells them over a BroadcastChannel). Returns
  * false when the client isn't running or the backend refused, so the caller

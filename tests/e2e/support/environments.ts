@@ -3,11 +3,13 @@ import path from "node:path";
 /**
  * The e2e run's backends and apps: each app (the built app under remix-serve)
  * talks to its own fresh in-memory stack. `short` has access tokens that
- * expire after a few seconds, for the refresh tests.
+ * expire after a few seconds, for the refresh tests; `down` points at a port
+ * where nothing listens, for the "backend unreachable" pages.
  */
 export const ENVIRONMENTS = {
-  main: { stackPort: 54350, appPort: 4010, jwtExpiry: 3600 },
-  short: { stackPort: 54351, appPort: 4011, jwtExpiry: 4 },
+  main: { stackPort: 54350, appPort: 4010, jwtExpiry: 3600, backend: "stack" },
+  down: { stackPort: 54359, appPort: 4012, jwtExpiry: 3600, backend: "none" },
+  short: { stackPort: 54351, appPort: 4011, jwtExpiry: 4, backend: "stack" },
 } as const;
 
 export type EnvironmentName = keyof typeof ENVIRONMENTS;

@@ -39,8 +39,16 @@ async function waitForHttp(url: string, timeoutMs: number) {
 const running: Partial<Record<EnvironmentName, RunningEnvironment>> = {};
 
 async function startEnvironment(name: EnvironmentName, template: Blob) {
-  const { stackPort, appPort, jwtExpiry } = ENVIRONMENTS[name];
+  const { stackPort, appPort, jwtExpiry, backend } = ENVIRONMENTS[name];
   const url = appUrl(name);
+  if (backend === "none") {
+    // Keys of the main stack, so the app starts; the URL is a port nobody listens on.
+    const main = running.main!;
+    running[name] = { ...main, appUrl: url, apiUrl: `http://127.0.0.1:${stackPort}`, inboxUrl: "", jwtExpiry };
+    fs.writeFileSync(ENV_FILE, JSON.stringify(running, null, 2));
+    await startApp(name, running[name]!);
+    return;
+  }
   const stack = await startStack({
     host: "127.0.0.1",
     port: stackPort,
@@ -65,15 +73,20 @@ async function startEnvironment(name: EnvironmentName, template: Blob) {
   running[name] = environment;
   fs.writeFileSync(ENV_FILE, JSON.stringify(running, null, 2));
 
+  await startApp(name, environment);
+}
+
+async function startApp(name: EnvironmentName, environment: RunningEnvironment) {
+  const url = environment.appUrl;
   const app = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", SERVER_BUILD], {
     env: {
       ...process.env,
       NODE_ENV: "production",
       HOST: "127.0.0.1",
-      PORT: String(appPort),
-      SUPABASE_URL: stack.url,
-      SUPABASE_ANON_KEY: stack.anonKey,
-      SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+      PORT: String(ENVIRONMENTS[name].appPort),
+      SUPABASE_URL: environment.apiUrl,
+      SUPABASE_ANON_KEY: environment.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: environment.serviceRoleKey,
       SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
     },
     stdio: ["ignore", "inherit", "inherit"],
@@ -86,7 +99,7 @@ async function startEnvironment(name: EnvironmentName, template: Blob) {
     }
   });
   await waitForHttp(`${url}/favicon.svg`, 60_000);
-  console.log(`[e2e] ${name}: app ${url} → stack ${stack.url} (access tokens ${jwtExpiry} s)`);
+  console.log(`[e2e] ${name}: app ${url} → backend ${environment.apiUrl}`);
 }
 
 let stopping = false;
