@@ -63,7 +63,15 @@ export function readStoredKeys(dataDir: string): StoredKey | null {
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as StoredKey) : null;
 }
 
+/**
+ * Verified tokens are remembered (by their exact text) until they expire, so
+ * a client sending the same access token on every request pays for one ES256
+ * verification, not one per request. Bounded; oldest entries go first.
+ */
+const VERIFIED_CACHE_LIMIT = 2000;
+
 async function hydrate(stored: StoredKey): Promise<Keys> {
+  const verified = new Map<string, jose.JWTPayload & Record<string, unknown>>();
   const privateKey = (await jose.importJWK(stored.privateJwk, "ES256")) as CryptoKey;
   const publicKey = (await jose.importJWK(stored.publicJwk, "ES256")) as CryptoKey;
   return {
@@ -79,8 +87,13 @@ async function hydrate(stored: StoredKey): Promise<Keys> {
       return jwt.sign(privateKey);
     },
     async verify(token) {
+      const cached = verified.get(token);
+      if (cached && (cached.exp === undefined || cached.exp > Date.now() / 1000)) return structuredClone(cached);
+      verified.delete(token);
       const { payload } = await jose.jwtVerify(token, publicKey, { algorithms: ["ES256"] });
-      return payload as jose.JWTPayload & Record<string, unknown>;
+      if (verified.size >= VERIFIED_CACHE_LIMIT) verified.delete(verified.keys().next().value!);
+      verified.set(token, payload as jose.JWTPayload & Record<string, unknown>);
+      return structuredClone(payload) as jose.JWTPayload & Record<string, unknown>;
     },
   };
 }
