@@ -8,6 +8,7 @@ for (const mode of MODES) {
       const user = await signUp();
       await page.goto("/login");
       await page.getByRole("link", { name: "Forgot your password?" }).click();
+      await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
       await page.getByLabel("Email").fill(user.email);
       await page.getByRole("button", { name: "Send the link" }).click();
       await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();

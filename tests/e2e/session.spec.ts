@@ -5,6 +5,8 @@ import { expect, sessionFromCookies, test } from "./fixtures";
  * every page view after that has to refresh the session on the server.
  */
 test.use({ environment: "short", javaScriptEnabled: false });
+// One test at a time: they count requests on the stack this file alone uses.
+test.describe.configure({ mode: "default" });
 
 const isRefresh = (r: { method: string; path: string; search: string }) =>
   r.method === "POST" && r.path === "/auth/v1/token" && r.search.includes("grant_type=refresh_token");
@@ -24,8 +26,9 @@ test("a nested page (three loaders in parallel) stays signed in after expiry, wi
   // a document request: root, account layout and sessions page loaders each call requireUser
   await page.goto("/account/sessions");
   await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
-  const refreshes = (await backend.requests(since)).filter(isRefresh);
-  expect(refreshes).toHaveLength(1);
+  const logged = await backend.requests(since);
+  const refreshes = logged.filter(isRefresh);
+  expect(refreshes, JSON.stringify(logged, null, 1)).toHaveLength(1);
   expect(refreshes[0].status).toBe(200);
 
   // the refreshed session reached the browser: a new refresh token, a later expiry

@@ -39,7 +39,7 @@ async function waitForHttp(url: string, timeoutMs: number) {
 const running: Partial<Record<EnvironmentName, RunningEnvironment>> = {};
 
 async function startEnvironment(name: EnvironmentName, template: Blob) {
-  const { stackPort, appPort, jwtExpiry, backend } = ENVIRONMENTS[name];
+  const { stackPort, jwtExpiry, backend } = ENVIRONMENTS[name];
   const url = appUrl(name);
   if (backend === "none") {
     // Keys of the main stack, so the app starts; the URL is a port nobody listens on.
