@@ -24,6 +24,11 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
               <NavLink to="/teams">Teams</NavLink>
             </li>
             <li>
+              <Form method="get" action="/search" role="search" className="header-search">
+                <input name="q" type="search" aria-label="Search tasks" placeholder="Search tasks" maxLength={200} />
+              </Form>
+            </li>
+            <li>
               <NavLink to="/account">{user.displayName || user.email}</NavLink>
             </li>
             <li>

@@ -1,26 +1,64 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
+import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
+import { ROLE_LABELS } from "~/lib/teams";
+import { listMyPendingInvitations, listMyTeams } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Your teams · Teamboard" }];
 
-/** A placeholder until the teams screens land; it already requires a signed-in person. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
   const user = await requireUser(client, request);
-  return data({ name: user.displayName || user.email }, { headers: client.headers });
+  const [mine, invitations] = await Promise.all([listMyTeams(client.supabase, user.id), listMyPendingInvitations(client.supabase)]);
+  if (mine.error) throw backendError(mine.error, client.headers);
+  if (invitations.error) throw backendError(invitations.error, client.headers);
+  return data({ teams: mine.teams, invitations: invitations.data ?? [] }, { headers: client.headers });
 }
 
 export default function Teams() {
-  const { name } = useLoaderData<typeof loader>();
+  const { teams, invitations } = useLoaderData<typeof loader>();
   return (
-    <section aria-labelledby="teams-title">
-      <h1 id="teams-title">Your teams</h1>
-      <p>Welcome, {name}. Your teams will be listed here.</p>
-    </section>
+    <div className="teams-page">
+      <div className="page-heading">
+        <h1 id="teams-title">Your teams</h1>
+        <Link to="/teams/new" className="button">
+          Create a team
+        </Link>
+      </div>
+      {teams.length === 0 ? (
+        <p className="card">You're not in a team yet. Create one, or open the invitation link a teammate sent you.</p>
+      ) : (
+        <ul className="team-list" aria-labelledby="teams-title">
+          {teams.map(({ team, role }) => (
+            <li key={team.id} className="card team-list-item">
+              <Link to={`/teams/${team.slug}`} className="team-list-name">
+                {team.name}
+              </Link>
+              <span className="role-badge">{ROLE_LABELS[role]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <section aria-labelledby="invitations-title" className="invitations">
+        <h2 id="invitations-title">Pending invitations</h2>
+        {invitations.length === 0 ? (
+          <p className="muted">No pending invitations.</p>
+        ) : (
+          <ul>
+            {invitations.map((invitation) => (
+              <li key={invitation.id}>
+                An invitation to join a team as {ROLE_LABELS[invitation.role].toLowerCase()}, valid until{" "}
+                {new Date(invitation.expires_at).toLocaleDateString("en", { dateStyle: "medium" })}. Open the link in the email to accept it.
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
   );
 }
 

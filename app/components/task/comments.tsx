@@ -1,0 +1,86 @@
+import { Form } from "@remix-run/react";
+import { SubmitButton, ValidatedForm } from "~/components/form";
+import { formState, TextAreaField } from "./fields";
+import { formatDateTime } from "./format";
+
+interface CommentItem {
+  id: string;
+  body: string;
+  created_at: string;
+  edited_at: string | null;
+  author_id: string | null;
+  author: { display_name: string } | null;
+}
+
+/** A task's conversation: plain text (never HTML), edit and delete for the author, delete for admins. */
+export function CommentList({
+  comments,
+  total,
+  userId,
+  canComment,
+  canDeleteAny,
+  result,
+}: {
+  comments: CommentItem[];
+  total: number;
+  userId: string;
+  canComment: boolean;
+  canDeleteAny: boolean;
+  result: unknown;
+}) {
+  const newComment = formState(result, "comment");
+  return (
+    <section className="comments" aria-labelledby="comments-title">
+      <h3 id="comments-title">Comments ({total})</h3>
+      {total > comments.length ? <p className="muted small">Showing the latest {comments.length}.</p> : null}
+      {comments.length === 0 ? <p className="muted">No comments yet.</p> : null}
+      <ol className="comment-list">
+        {comments.map((comment) => {
+          const mine = comment.author_id === userId;
+          const editIntent = `edit-comment:${comment.id}`;
+          const editing = formState(result, editIntent);
+          const hasEditError = Object.keys(editing.errors).length > 0;
+          return (
+            <li key={comment.id} className="comment" data-comment-id={comment.id}>
+              <p className="comment-meta">
+                <strong>{comment.author?.display_name ?? "A former member"}</strong>{" "}
+                <time dateTime={comment.created_at} className="muted small">
+                  {formatDateTime(comment.created_at)}
+                </time>
+                {comment.edited_at ? <span className="muted small"> (edited)</span> : null}
+              </p>
+              <p className="plain-text comment-body">{comment.body}</p>
+              {canComment && (mine || canDeleteAny) ? (
+                <div className="comment-actions">
+                  {mine ? (
+                    <details open={hasEditError || undefined}>
+                      <summary>Edit</summary>
+                      <ValidatedForm intent={editIntent} result={result} preventScrollReset aria-label="Edit comment">
+                        <TextAreaField name="body" label="Your comment" maxLength={5000} rows={3} value={editing.values.body ?? comment.body} error={editing.errors.body} />
+                        <SubmitButton className="button button-small">Save comment</SubmitButton>
+                      </ValidatedForm>
+                    </details>
+                  ) : null}
+                  <Form method="post" className="inline-form" preventScrollReset>
+                    <input type="hidden" name="intent" value={`delete-comment:${comment.id}`} />
+                    <button type="submit" className="link-button danger-link">
+                      Delete comment
+                    </button>
+                  </Form>
+                </div>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+      {canComment ? (
+        <ValidatedForm intent="comment" result={result} preventScrollReset aria-label="New comment" key={comments.length}>
+          <TextAreaField name="body" label="Add a comment" maxLength={5000} rows={3} value={newComment.values.body} error={newComment.errors.body} />
+          <SubmitButton className="button button-small" pendingText="Posting…">
+            Post comment
+          </SubmitButton>
+        </ValidatedForm>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+import type { SupabaseClient } from "@supabase/supabase-js";
+import { backendError, notFound } from "./http.server";
+import type { RequestClient } from "./supabase.server";
+
+export interface ProjectSummary {
+  id: string;
+  key: string;
+  name: string;
+  archived_at: string | null;
+}
+
+export interface Project extends ProjectSummary {
+  description: string;
+}
+
+/** The sidebar: active projects, and archived ones when asked for. */
+export async function listProjects(supabase: SupabaseClient, teamId: string, { includeArchived }: { includeArchived: boolean }) {
+  let query = supabase.from("projects").select("id, key, name, archived_at").eq("team_id", teamId);
+  if (!includeArchived) query = query.is("archived_at", null);
+  return query.order("archived_at", { ascending: true, nullsFirst: true }).order("name").returns<ProjectSummary[]>();
+}
+
+/**
+ * The project behind `:key` in a team the person belongs to, or a thrown 404.
+ * Memoised per request, like requireTeam: the board and its task panel share it.
+ */
+const projectLookups = new WeakMap<SupabaseClient, Map<string, Promise<Project | null>>>();
+
+export async function requireProject(client: RequestClient, teamId: string, key: string | undefined): Promise<Project> {
+  if (!key || !/^[A-Z]{2,10}$/.test(key)) throw notFound(client.headers);
+  let perClient = projectLookups.get(client.supabase);
+  if (!perClient) projectLookups.set(client.supabase, (perClient = new Map()));
+  const cacheKey = `${teamId}/${key}`;
+  let lookup = perClient.get(cacheKey);
+  if (!lookup) {
+    lookup = (async () => {
+      const { data, error } = await client.supabase
+        .from("projects")
+        .select("id, key, name, description, archived_at")
+        .eq("team_id", teamId)
+        .eq("key", key)
+        .maybeSingle<Project>();
+      if (error) throw error;
+      return data;
+    })();
+    perClient.set(cacheKey, lookup);
+  }
+  const project = await lookup.catch((error) => {
+    throw backendError(error, client.headers);
+  });
+  if (!project) throw notFound(client.headers);
+  return project;
+}
+
+export async function createProject(supabase: SupabaseClient, teamId: string, fields: { key: string; name: string; description: string }) {
+  return supabase.from("projects").insert({ team_id: teamId, ...fields }).select("key").single<{ key: string }>();
+}
+
+export async function setProjectArchived(supabase: SupabaseClient, projectId: string, archived: boolean) {
+  return supabase
+    .from("projects")
+    .update({ archived_at: archived ? new Date().toISOString() : null })
+    .eq("id", projectId)
+    .select("id")
+    .maybeSingle();
+}

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { PRIORITIES, STATUSES } from "./board";
+
+/** Forms of projects, tasks and comments (PRODUCT.md §5), for the server and the browser. */
+
+/** Browsers send textarea line breaks as CRLF; the limits count characters a person sees. */
+const plainText = (max: number, message: string) =>
+  z
+    .string()
+    .default("")
+    .transform((value) => value.replace(/\r\n?/g, "\n"))
+    .pipe(z.string().max(max, message));
+
+export const CreateProjectSchema = z.object({
+  key: z
+    .string({ required_error: "Enter a key." })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2,10}$/, "A key is 2–10 letters, like WEB."),
+  name: z.string({ required_error: "Enter a project name." }).trim().min(1, "Enter a project name.").max(80, "A project name has at most 80 characters."),
+  description: plainText(10_000, "A description has at most 10,000 characters.").transform((value) => value.trim()),
+});
+
+const title = z
+  .string({ required_error: "Enter a title." })
+  .trim()
+  .min(1, "Enter a title.")
+  .max(200, "A title has at most 200 characters.");
+
+const description = plainText(10_000, "A description has at most 10,000 characters.");
+
+const priority = z.enum(PRIORITIES, { errorMap: () => ({ message: "Choose a priority." }) }).default("none");
+
+const assignee = z
+  .string()
+  .default("")
+  .transform((value) => value.trim())
+  .pipe(z.union([z.literal("").transform(() => null), z.string().uuid("Choose a member of this team.")]));
+
+/** A real calendar date between 2000-01-01 and 2100-12-31, or empty. */
+export function isValidDueDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && value >= "2000-01-01" && value <= "2100-12-31";
+}
+
+const dueOn = z
+  .string()
+  .default("")
+  .transform((value) => value.trim())
+  .refine((value) => value === "" || isValidDueDate(value), "Enter a real date between 2000-01-01 and 2100-12-31.")
+  .transform((value) => (value === "" ? null : value));
+
+/** "bug, a11y" → ["bug", "a11y"]: trimmed, empty ones dropped, duplicates once. */
+export function parseLabels(value: string): string[] {
+  const seen = new Set<string>();
+  for (const part of value.split(",")) {
+    const label = part.trim();
+    if (label) seen.add(label);
+  }
+  return [...seen];
+}
+
+const labels = z
+  .string()
+  .default("")
+  .transform(parseLabels)
+  .refine((list) => list.length <= 10, "A task has at most 10 labels.")
+  .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
+
+export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels });
+
+export const CreateTaskSchema = TaskFieldsSchema.extend({
+  status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }).default("backlog"),
+});
+
+/**
+ * Moving a task: a status and, optionally, a place in that column. People
+ * count places from 1 (the top); the move_task RPC counts from 0.
+ */
+export const MoveTaskSchema = z.object({
+  taskId: z.string().uuid("That task doesn't exist."),
+  status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }),
+  position: z
+    .string()
+    .default("")
+    .transform((value) => value.trim())
+    .refine((value) => value === "" || /^\d{1,6}$/.test(value), "Enter a place of 1 or more, or leave it empty for the end.")
+    .transform((value) => (value === "" ? null : Math.max(0, Number(value) - 1))),
+});
+
+/** The same move from the board's drag and drop, which already counts from 0. */
+export const BoardMoveSchema = z.object({
+  taskId: z.string().uuid("That task doesn't exist."),
+  status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }),
+  position: z.coerce.number().int().min(0),
+});
+
+const body = z
+  .string({ required_error: "Write a comment." })
+  .transform((value) => value.replace(/\r\n?/g, "\n").trim())
+  .pipe(z.string().min(1, "Write a comment.").max(5000, "A comment has at most 5,000 characters."));
+
+export const CommentSchema = z.object({ body });
+export const EditCommentSchema = z.object({ commentId: z.string().uuid(), body });
+export const DeleteCommentSchema = z.object({ commentId: z.string().uuid() });

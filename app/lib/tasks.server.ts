@@ -1,0 +1,107 @@
+import type { SupabaseClient } from "@supabase/supabase-js";
+import type { Priority, Status } from "./board";
+
+export interface TaskDetail {
+  id: string;
+  number: number;
+  title: string;
+  description: string;
+  status: Status;
+  priority: Priority;
+  assignee_id: string | null;
+  due_on: string | null;
+  labels: string[];
+  position: number;
+  created_at: string;
+  updated_at: string;
+  creator: { display_name: string } | null;
+}
+
+/** The task panel's task: every field it edits, and who made it (two foreign keys reach profiles, so the embed names one). */
+export async function getTask(supabase: SupabaseClient, projectId: string, number: number) {
+  return supabase
+    .from("tasks")
+    .select(
+      "id, number, title, description, status, priority, assignee_id, due_on, labels, position, created_at, updated_at, creator:profiles!tasks_created_by_fkey(display_name)",
+    )
+    .eq("project_id", projectId)
+    .eq("number", number)
+    .maybeSingle<TaskDetail>();
+}
+
+/** Just enough to act on a task named in the URL. */
+export async function getTaskRef(supabase: SupabaseClient, projectId: string, number: number) {
+  return supabase.from("tasks").select("id, status").eq("project_id", projectId).eq("number", number).maybeSingle<{ id: string; status: Status }>();
+}
+
+export interface TaskFields {
+  title: string;
+  description: string;
+  priority: Priority;
+  assignee: string | null;
+  dueOn: string | null;
+  labels: string[];
+}
+
+function columnsOf(fields: TaskFields) {
+  return {
+    title: fields.title,
+    description: fields.description,
+    priority: fields.priority,
+    assignee_id: fields.assignee,
+    due_on: fields.dueOn,
+    labels: fields.labels,
+  };
+}
+
+/** created_by, number and position come from the database (default and trigger). */
+export async function createTask(supabase: SupabaseClient, projectId: string, fields: TaskFields & { status: Status }) {
+  return supabase
+    .from("tasks")
+    .insert({ project_id: projectId, status: fields.status, ...columnsOf(fields) })
+    .select("number")
+    .single<{ number: number }>();
+}
+
+export async function updateTask(supabase: SupabaseClient, taskId: string, fields: TaskFields) {
+  return supabase.from("tasks").update(columnsOf(fields)).eq("id", taskId).select("id").maybeSingle();
+}
+
+/** Status and place change only through the RPC (transition rules, dense positions). */
+export async function moveTask(supabase: SupabaseClient, taskId: string, status: Status, position: number | null) {
+  return supabase.rpc("move_task", { task_id: taskId, status, position }).single<{ id: string; status: Status; position: number }>();
+}
+
+export async function deleteTask(supabase: SupabaseClient, taskId: string) {
+  return supabase.from("tasks").delete().eq("id", taskId).select("id").maybeSingle();
+}
+
+export interface SearchHit {
+  id: string;
+  number: number;
+  title: string;
+  status: Status;
+  project_key: string;
+  project_name: string;
+  project_archived: boolean;
+  team_slug: string;
+  team_name: string;
+}
+
+/** PRODUCT.md §9: at most 50 results. */
+export async function searchTasks(supabase: SupabaseClient, query: string) {
+  const { data, error } = await supabase
+    .rpc("search_tasks", { query, limit: 50 })
+    .select("id, number, title, status, project_key, project_name, project_archived, team_slug, team_name");
+  return { error, hits: (data ?? []) as unknown as SearchHit[] };
+}
+
+export interface Overview {
+  counts: Record<Status, number>;
+  my_open_tasks: Array<{ id: string; number: number; title: string; status: Status; priority: Priority; due_on: string | null; project_key: string; project_name: string }>;
+}
+
+export async function teamOverview(supabase: SupabaseClient, teamId: string) {
+  const { data, error } = await supabase.rpc("team_overview", { team_id: teamId });
+  return { error, overview: (data ?? { counts: {}, my_open_tasks: [] }) as Overview };
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { ASSIGNABLE_ROLES } from "./teams";
+
+/** Forms of the teams, members and settings pages (PRODUCT.md §5), for the server and the browser. */
+
+const teamName = z
+  .string({ required_error: "Enter a team name." })
+  .trim()
+  .min(1, "Enter a team name.")
+  .max(60, "A team name has at most 60 characters.");
+
+export const SLUG_RULE = "3–40 characters: a–z, 0–9 and -, not starting or ending with -.";
+
+const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(3, `A slug has ${SLUG_RULE}`)
+  .max(40, `A slug has ${SLUG_RULE}`)
+  .regex(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/, `A slug has ${SLUG_RULE}`)
+  .refine((value) => value !== "new", "That slug is reserved.");
+
+/** An empty slug means "make one from the name" (the action does). */
+export const CreateTeamSchema = z.object({
+  name: teamName,
+  slug: z.union([z.literal("").transform(() => undefined), slug]).optional(),
+});
+
+export const RenameTeamSchema = z.object({ name: teamName });
+
+const userId = z.string({ required_error: "Choose a member." }).uuid("Choose a member.");
+
+export const ChangeRoleSchema = z.object({
+  userId,
+  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "Choose viewer, member or admin." }) }),
+});
+
+export const RemoveMemberSchema = z.object({ userId });
+
+export const TransferOwnershipSchema = z.object({ newOwnerId: userId });
+
+/** Deleting a team: the person types its slug. */
+export function deleteTeamSchema(teamSlug: string) {
+  return z.object({
+    confirm: z
+      .string({ required_error: `Type ${teamSlug} to confirm.` })
+      .trim()
+      .refine((value) => value === teamSlug, `Type ${teamSlug} to confirm.`),
+  });
+}

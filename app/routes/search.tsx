@@ -1,0 +1,77 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { PendingNotice } from "~/components/board/pending";
+import { ErrorPage } from "~/components/error-page";
+import { requireUser } from "~/lib/auth.server";
+import { STATUS_LABELS, taskRef } from "~/lib/board";
+import { backendError } from "~/lib/http.server";
+import { createServerClient } from "~/lib/supabase.server";
+import { searchTasks, type SearchHit } from "~/lib/tasks.server";
+import boardStyles from "~/styles/board.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.q ? `“${data.q}” · Search · Teamboard` : "Search · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireUser(client, request);
+  const q = new URL(request.url).searchParams.get("q")?.trim().slice(0, 200) ?? "";
+  let hits: SearchHit[] = [];
+  if (q) {
+    const result = await searchTasks(client.supabase, q);
+    if (result.error) throw backendError(result.error, client.headers);
+    hits = result.hits;
+  }
+  return data({ q, hits }, { headers: client.headers });
+}
+
+export default function Search() {
+  const { q, hits } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.location?.pathname === "/search";
+  return (
+    <section aria-labelledby="search-title" className="search-page">
+      <h1 id="search-title">Search tasks</h1>
+      <Form method="get" role="search" className="search-form" key={q}>
+        <label htmlFor="search-page-q">Words to find in titles and descriptions</label>
+        <div className="search-row">
+          <input id="search-page-q" name="q" type="search" defaultValue={q} maxLength={200} />
+          <button type="submit" className="button">
+            Search
+          </button>
+        </div>
+      </Form>
+      <PendingNotice pending={pending}>Searching…</PendingNotice>
+      {q ? (
+        hits.length === 0 ? (
+          <p>No tasks match “{q}”.</p>
+        ) : (
+          <>
+            <p className="muted">
+              {hits.length === 50 ? "The 50 best matches" : `${hits.length} ${hits.length === 1 ? "task" : "tasks"}`} for “{q}”.
+            </p>
+            <ol className="search-results">
+              {hits.map((hit) => (
+                <li key={hit.id} className="card">
+                  <Link to={`/teams/${hit.team_slug}/projects/${hit.project_key}/tasks/${hit.number}`}>
+                    <span className="task-ref">{taskRef(hit.project_key, hit.number)}</span> {hit.title}
+                  </Link>
+                  <p className="muted small">
+                    {hit.team_name} · {hit.project_name}
+                    {hit.project_archived ? " (archived)" : ""} · {STATUS_LABELS[hit.status]}
+                  </p>
+                </li>
+              ))}
+            </ol>
+          </>
+        )
+      ) : null}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,68 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { requireUser } from "~/lib/auth.server";
+import { PRIORITY_LABELS, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
+import { backendError, notFound } from "~/lib/http.server";
+import { createServerClient } from "~/lib/supabase.server";
+import { requireTeam } from "~/lib/teams.server";
+import { teamOverview } from "~/lib/tasks.server";
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const team = await requireTeam(client, user.id, params.team);
+  const { overview, error } = await teamOverview(client.supabase, team.id);
+  if (error) {
+    if (error.code === "PT404" || error.code === "P0002") throw notFound(client.headers);
+    throw backendError(error, client.headers);
+  }
+  return data({ team: { slug: team.slug, name: team.name }, overview }, { headers: client.headers });
+}
+
+export default function TeamOverview() {
+  const { team, overview } = useLoaderData<typeof loader>();
+  const base = `/teams/${team.slug}`;
+  return (
+    <div className="overview">
+      <h1>{team.name}</h1>
+      <section aria-labelledby="counts-title" className="card">
+        <h2 id="counts-title">Tasks by status</h2>
+        <dl className="status-counts">
+          {STATUSES.map((status) => (
+            <div key={status} className={`status-count status-${status}`}>
+              <dt>{STATUS_LABELS[status]}</dt>
+              <dd>{overview.counts?.[status] ?? 0}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section aria-labelledby="mine-title" className="card">
+        <h2 id="mine-title">My open tasks</h2>
+        {overview.my_open_tasks.length === 0 ? (
+          <p className="muted">Nothing assigned to you is open.</p>
+        ) : (
+          <ul className="task-list">
+            {overview.my_open_tasks.map((task) => (
+              <li key={task.id}>
+                <Link to={`${base}/projects/${task.project_key}/tasks/${task.number}`}>
+                  <span className="task-ref">{taskRef(task.project_key, task.number)}</span> {task.title}
+                </Link>{" "}
+                <span className="muted small">
+                  {STATUS_LABELS[task.status]}
+                  {task.priority !== "none" ? ` · ${PRIORITY_LABELS[task.priority]}` : ""}
+                  {task.due_on ? ` · due ${task.due_on}` : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage compact />;
+}

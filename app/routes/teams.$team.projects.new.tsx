@@ -1,0 +1,61 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { Field, SubmitButton, ValidatedForm } from "~/components/form";
+import { formState, TextAreaField } from "~/components/task/fields";
+import { requireUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { formFailure } from "~/lib/forms.server";
+import { createProject } from "~/lib/projects.server";
+import { parseForm } from "~/lib/schemas";
+import { createServerClient } from "~/lib/supabase.server";
+import { hasRole } from "~/lib/teams";
+import { CreateProjectSchema } from "~/lib/tasks.schemas";
+import { forbiddenResult, requireRoleOrThrow, requireTeam, writeFailure } from "~/lib/teams.server";
+
+export const meta: MetaFunction = () => [{ title: "New project · Teamboard" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const team = await requireTeam(client, user.id, params.team);
+  requireRoleOrThrow(team, "admin", client.headers);
+  return data(null, { headers: client.headers });
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const team = await requireTeam(client, user.id, params.team);
+  const result = parseForm(CreateProjectSchema, await request.formData());
+  if (!hasRole(team.role, "admin")) return forbiddenResult(client.headers, { values: result.values });
+  if (!result.success) return formFailure(result, client.headers);
+  const { data: project, error } = await createProject(client.supabase, team.id, result.data);
+  if (error) {
+    const taken = error.code === "23505" ? { 23505: "That key is taken in this team." } : {};
+    return writeFailure(error, { values: result.values, field: "key", messages: taken }, client.headers);
+  }
+  await setFlash(request, client.headers, { kind: "success", message: `Project ${result.data.name} is ready.` });
+  throw redirect(`/teams/${team.slug}/projects/${project.key}`, { headers: client.headers });
+}
+
+export default function NewProject() {
+  const actionData = useActionData<typeof action>();
+  const { errors, values } = formState(actionData);
+  return (
+    <section className="card narrow" aria-labelledby="new-project-title">
+      <h1 id="new-project-title">New project</h1>
+      <ValidatedForm result={actionData}>
+        <Field name="name" label="Project name" maxLength={80} autoFocus />
+        <Field name="key" label="Key" hint="2–10 letters; tasks are named after it, like WEB-12. It can't be changed later." maxLength={10} />
+        <TextAreaField name="description" label="Description (optional)" value={values.description} error={errors.description} maxLength={10_000} rows={3} />
+        <SubmitButton pendingText="Creating…">Create project</SubmitButton>
+      </ValidatedForm>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage compact />;
+}

@@ -1,0 +1,120 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { PendingNotice } from "~/components/board/pending";
+import { requireUser } from "~/lib/auth.server";
+import { backendError } from "~/lib/http.server";
+import { listProjects } from "~/lib/projects.server";
+import { createServerClient } from "~/lib/supabase.server";
+import { permissionsOf, ROLE_LABELS } from "~/lib/teams";
+import { requireTeam } from "~/lib/teams.server";
+import boardStyles from "~/styles/board.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.team.name} · Teamboard` : "Teamboard" }];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const team = await requireTeam(client, user.id, params.team);
+  const showArchived = new URL(request.url).searchParams.get("archived") === "1";
+  const { data: projects, error } = await listProjects(client.supabase, team.id, { includeArchived: showArchived });
+  if (error) throw backendError(error, client.headers);
+  return data({ team, projects: projects ?? [], showArchived, can: permissionsOf(team.role) }, { headers: client.headers });
+}
+
+/**
+ * The sidebar reloads when the team, the archived toggle or anything through a
+ * form changes — not for the board's filters or opening a task, which would
+ * cost a backend round trip for a list that didn't move.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  if (currentParams.team !== nextParams.team) return true;
+  return currentUrl.searchParams.get("archived") !== nextUrl.searchParams.get("archived");
+};
+
+/** The part of a team URL that picks what the main area shows: /teams/acme/members, /teams/acme/projects/WEB… */
+function sectionOf(pathname: string) {
+  return pathname.replace(/\/+$/, "").split("/").slice(0, 5).join("/");
+}
+
+export default function TeamLayout() {
+  const { team, projects, showArchived, can } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const navigation = useNavigation();
+  const [searchParams] = useSearchParams();
+  const base = `/teams/${team.slug}`;
+  const target = navigation.location?.pathname;
+  const pending = navigation.state !== "idle" && !!target && target.startsWith(base) && sectionOf(target) !== sectionOf(location.pathname);
+  const archivedToggle = new URLSearchParams(searchParams);
+  if (showArchived) archivedToggle.delete("archived");
+  else archivedToggle.set("archived", "1");
+
+  return (
+    <div className="team-shell">
+      <aside className="team-sidebar" aria-label={`${team.name} navigation`} data-team-sidebar>
+        <p className="team-sidebar-name">
+          <Link to={base}>{team.name}</Link>
+          <span className="role-badge">{ROLE_LABELS[team.role]}</span>
+        </p>
+        <nav aria-label="Team">
+          <ul>
+            <li>
+              <NavLink to={base} end>
+                Overview
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to={`${base}/members`}>Members</NavLink>
+            </li>
+            {can.renameTeam ? (
+              <li>
+                <NavLink to={`${base}/settings`}>Settings</NavLink>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+        <nav aria-labelledby="projects-heading">
+          <h2 id="projects-heading" className="sidebar-heading">
+            Projects
+          </h2>
+          {projects.length === 0 ? <p className="muted small">No projects yet.</p> : null}
+          <ul>
+            {projects.map((project) => (
+              <li key={project.id}>
+                <NavLink to={`${base}/projects/${project.key}`}>
+                  <span className="project-key">{project.key}</span> {project.name}
+                  {project.archived_at ? <span className="muted small"> (archived)</span> : null}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <p className="small">
+            <Link to={{ search: `?${archivedToggle}` }} preventScrollReset>
+              {showArchived ? "Hide archived projects" : "Show archived projects"}
+            </Link>
+          </p>
+          {can.manageProjects ? (
+            <p>
+              <Link to={`${base}/projects/new`} className="button button-small button-secondary">
+                New project
+              </Link>
+            </p>
+          ) : null}
+        </nav>
+      </aside>
+      <div className="team-content" aria-busy={pending || undefined}>
+        <PendingNotice pending={pending} />
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,54 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { Field, SubmitButton, ValidatedForm } from "~/components/form";
+import { requireUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { formFailure } from "~/lib/forms.server";
+import { parseForm } from "~/lib/schemas";
+import { createServerClient } from "~/lib/supabase.server";
+import { slugify } from "~/lib/teams";
+import { CreateTeamSchema, SLUG_RULE } from "~/lib/teams.schemas";
+import { createTeam, writeFailure } from "~/lib/teams.server";
+
+export const meta: MetaFunction = () => [{ title: "Create a team · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireUser(client, request);
+  return data(null, { headers: client.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireUser(client, request);
+  const result = parseForm(CreateTeamSchema, await request.formData());
+  if (!result.success) return formFailure(result, client.headers);
+  const slug = result.data.slug ?? slugify(result.data.name);
+  if (slug.length < 3) {
+    return formFailure({ errors: { slug: `Choose a slug: ${SLUG_RULE}` }, values: result.values }, client.headers);
+  }
+  const { data: team, error } = await createTeam(client.supabase, result.data.name, slug);
+  if (error) return writeFailure(error, { values: result.values, field: error.code === "22023" && /name/i.test(error.message) ? "name" : "slug" }, client.headers);
+  await setFlash(request, client.headers, { kind: "success", message: `${result.data.name} is ready. Create its first project.` });
+  throw redirect(`/teams/${team.slug}`, { headers: client.headers });
+}
+
+export default function NewTeam() {
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="card narrow" aria-labelledby="new-team-title">
+      <h1 id="new-team-title">Create a team</h1>
+      <ValidatedForm result={actionData}>
+        <Field name="name" label="Team name" maxLength={60} autoFocus />
+        <Field name="slug" label="Address" hint={<>teamboard/teams/<b>your-slug</b>: {SLUG_RULE} Leave it empty to make one from the name.</>} maxLength={40} />
+        <SubmitButton pendingText="Creating…">Create team</SubmitButton>
+      </ValidatedForm>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}
