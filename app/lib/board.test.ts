@@ -62,6 +62,7 @@ describe("column limits", () => {
   it("boardSearch keeps only the board's own parameters", () => {
     expect(boardSearch(new URLSearchParams("q=a&archived=1&limit.todo=400&x=1"))).toBe("?q=a&limit.todo=400");
     expect(boardSearch(new URLSearchParams("archived=1"))).toBe("");
+    expect(boardSearch(new URLSearchParams("assignee=me&q=&label="))).toBe("?assignee=me");
   });
 });
 

@@ -88,7 +88,7 @@ export function showMoreSearch(params: URLSearchParams, status: Status, current:
 export function boardSearch(params: URLSearchParams): string {
   const kept = new URLSearchParams();
   for (const [name, value] of params) {
-    if (name === "assignee" || name === "q" || name === "label" || name.startsWith("limit.")) kept.append(name, value);
+    if (value.trim() && (name === "assignee" || name === "q" || name === "label" || name.startsWith("limit."))) kept.append(name, value);
   }
   const text = kept.toString();
   return text ? `?${text}` : "";

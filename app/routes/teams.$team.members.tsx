@@ -95,7 +95,7 @@ export default function Members() {
                   <td>
                     {editable ? (
                       <div className="member-actions">
-                        <Form method="post" className="inline-form" aria-label={`Role of ${member.displayName}`}>
+                        <Form method="post" className="inline-form">
                           <input type="hidden" name="intent" value="role" />
                           <input type="hidden" name="userId" value={member.userId} />
                           <label className="visually-hidden" htmlFor={`role-${member.userId}`}>

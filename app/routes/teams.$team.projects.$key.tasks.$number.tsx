@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
+import { FormAlert, isFormFailure } from "~/components/form";
 import { CommentList } from "~/components/task/comments";
 import { formatDateTime } from "~/components/task/format";
 import { TaskEditor, TaskMoveForm, TaskReadOnly } from "~/components/task/task-panel";
@@ -141,6 +142,9 @@ export default function TaskPanel() {
   const ref = taskRef(projectKey, task.number);
   const boardPath = location.pathname.replace(/\/tasks\/[^/]+\/?$/, "");
   const search = boardSearch(new URLSearchParams(location.search));
+  // a refusal for a form this page doesn't show (its role changed, or a delete button) goes on top
+  const failure = isFormFailure(actionData) ? actionData : null;
+  const topAlert = failure?.errors.form && (!can.editTasks || failure.intent?.startsWith("delete")) ? failure.errors.form : null;
   const assigneeName = task.assignee_id ? (members.find((m) => m.id === task.assignee_id)?.name ?? "A former member") : null;
 
   return (
@@ -153,6 +157,7 @@ export default function TaskPanel() {
           ✕
         </Link>
       </div>
+      {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? "a former member"} on <time dateTime={task.created_at}>{formatDateTime(task.created_at)}</time>
         {task.updated_at !== task.created_at ? (

@@ -52,7 +52,7 @@ export default function Teams() {
             {invitations.map((invitation) => (
               <li key={invitation.id}>
                 An invitation to join a team as {ROLE_LABELS[invitation.role].toLowerCase()}, valid until{" "}
-                {new Date(invitation.expires_at).toLocaleDateString("en", { dateStyle: "medium" })}. Open the link in the email to accept it.
+                {new Date(invitation.expires_at).toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}. Open the link in the email to accept it.
               </li>
             ))}
           </ul>

@@ -1,0 +1,214 @@
+import type { Page } from "@playwright/test";
+import { expect, MODES, test } from "./fixtures";
+import { seedTeam } from "./product-fixtures";
+
+const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
+const card = (page: Page, status: string, title: string) => column(page, status).locator("li[data-task-id]", { hasText: title });
+
+for (const mode of MODES) {
+  test.describe(`board ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("add a task, edit it, move it with the plain form, and discuss it", async ({ page, backend, login }) => {
+      const team = await seedTeam(backend);
+      await login(team.users.member);
+      const board = `/teams/${team.slug}/projects/WEB`;
+      await page.goto(board);
+      await page.getByRole("link", { name: "New task" }).click();
+      await expect(page).toHaveURL(new RegExp(`${board}/tasks/new$`));
+      const panel = page.getByRole("complementary", { name: "Task" });
+      await panel.getByLabel("Title", { exact: true }).fill("Write the launch post");
+      await panel.getByLabel("Description", { exact: true }).fill("Line one\nLine two <b>not bold</b>");
+      await panel.getByLabel("Labels", { exact: true }).fill("launch, copy");
+      await page.getByRole("button", { name: "Create task" }).click();
+      await expect(page).toHaveURL(new RegExp(`${board}/tasks/1$`));
+      await expect(page.getByText("WEB-1 is created.")).toBeVisible();
+      await expect(card(page, "backlog", "Write the launch post")).toBeVisible();
+      await expect(page.getByText(`Created by ${team.users.member.displayName}`)).toBeVisible();
+
+      // a rejected edit keeps what was typed
+      await panel.getByLabel("Title", { exact: true }).fill(" ");
+      await panel.getByLabel("Due date", { exact: true }).fill("2099-01-15");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByText("Enter a title.")).toBeVisible();
+      await expect(panel.getByLabel("Due date", { exact: true })).toHaveValue("2099-01-15");
+
+      await panel.getByLabel("Title", { exact: true }).fill("Write the launch blog post");
+      await panel.getByLabel("Priority", { exact: true }).selectOption("high");
+      await panel.getByLabel("Assignee", { exact: true }).selectOption({ label: team.users.admin.displayName });
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByText("WEB-1 is saved.")).toBeVisible();
+      const edited = card(page, "backlog", "Write the launch blog post");
+      await expect(edited.getByText("High")).toBeVisible();
+      await expect(edited.getByText(team.users.admin.displayName)).toBeVisible();
+      await expect(edited.getByText("Due 2099-01-15")).toBeVisible();
+      await expect(panel.getByLabel("Description", { exact: true })).toHaveValue("Line one\nLine two <b>not bold</b>");
+
+      // status and place, as a plain form
+      await panel.getByLabel("Status", { exact: true }).selectOption("todo");
+      await page.getByRole("button", { name: "Move", exact: true }).click();
+      await expect(page.getByText("WEB-1 is in To do.")).toBeVisible();
+      await expect(card(page, "todo", "Write the launch blog post")).toBeVisible();
+      await expect(column(page, "backlog").locator("li[data-task-id]")).toHaveCount(0);
+
+      // an illegal transition comes back with the rule's words
+      await panel.getByLabel("Status", { exact: true }).selectOption("done");
+      await page.getByRole("button", { name: "Move", exact: true }).click();
+      await expect(page.getByText("A task can't move from todo to done.")).toBeVisible();
+      await expect(card(page, "todo", "Write the launch blog post")).toBeVisible();
+
+      // comments: post, edit, delete
+      await page.getByRole("complementary", { name: "Task" }).getByLabel("Add a comment").fill("Draft is in the doc.\nReview by Friday?");
+      await page.getByRole("button", { name: "Post comment" }).click();
+      await expect(page.getByText("Your comment is posted.")).toBeVisible();
+      const comment = page.locator("li.comment", { hasText: "Draft is in the doc." });
+      await expect(comment.locator(".comment-body")).toHaveText("Draft is in the doc.\nReview by Friday?");
+      await comment.getByText("Edit", { exact: true }).click();
+      await comment.getByLabel("Your comment").fill("Draft is in the shared doc.");
+      await comment.getByRole("button", { name: "Save comment" }).click();
+      await expect(page.getByText("Your comment is saved.")).toBeVisible();
+      const editedComment = page.locator("li.comment", { hasText: "Draft is in the shared doc." });
+      await expect(editedComment.getByText("(edited)")).toBeVisible();
+      await editedComment.getByRole("button", { name: "Delete comment" }).click();
+      await expect(page.getByText("The comment is deleted.")).toBeVisible();
+      await expect(page.locator("li.comment")).toHaveCount(0);
+    });
+
+    test("filters live in the URL, and search finds tasks across teams", async ({ page, backend, login }) => {
+      const team = await seedTeam(backend, {
+        tasks: [
+          { title: "Hero banner redesign", status: "todo", labels: ["design"], assignee: "member" },
+          { title: "Fix login redirect", labels: ["bug"], assignee: "admin" },
+          { title: "Write the changelog", status: "in_progress", description: "Summarise the zeppelin release." },
+        ],
+      });
+      await login(team.users.member);
+      const board = `/teams/${team.slug}/projects/WEB`;
+      const cards = page.locator("li[data-task-id]");
+
+      await page.goto(`${board}?label=bug`);
+      await expect(cards).toHaveCount(1);
+      await expect(card(page, "backlog", "Fix login redirect")).toBeVisible();
+      await expect(page.getByLabel("Label", { exact: true })).toHaveValue("bug");
+
+      await page.goto(`${board}?q=changelog`);
+      await expect(cards).toHaveCount(1);
+      await expect(card(page, "in_progress", "Write the changelog")).toBeVisible();
+
+      await page.goto(board);
+      await expect(cards).toHaveCount(3);
+      await page.getByLabel("Assignee", { exact: true }).selectOption("me");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await expect(page).toHaveURL(/assignee=me/);
+      await expect(cards).toHaveCount(1);
+      await expect(card(page, "todo", "Hero banner redesign")).toBeVisible();
+      // a task opened from a filtered board keeps the filter
+      await page.getByRole("link", { name: /Hero banner redesign/ }).click();
+      await expect(page).toHaveURL(/\/tasks\/1\?assignee=me$/);
+      await expect(cards).toHaveCount(1);
+
+      // the header's search box: words in the description count too
+      await page.getByRole("searchbox", { name: "Search tasks" }).fill("zeppelin");
+      await page.getByRole("searchbox", { name: "Search tasks" }).press("Enter");
+      await expect(page).toHaveURL(/\/search\?q=zeppelin$/);
+      await page.getByRole("link", { name: "WEB-3 Write the changelog" }).click();
+      await expect(page).toHaveURL(new RegExp(`${board}/tasks/3$`));
+      await expect(page.getByRole("heading", { name: "WEB-3 Write the changelog" })).toBeVisible();
+
+      // nobody else's tasks
+      await page.goto("/search?q=redesign");
+      await expect(page.getByRole("link", { name: /Hero banner redesign/ })).toBeVisible();
+      await page.context().clearCookies();
+      await login(team.outsider);
+      await page.goto("/search?q=redesign");
+      await expect(page.getByText("No tasks match “redesign”.")).toBeVisible();
+    });
+
+    test("a viewer reads the board and the task, as plain text, and can change nothing", async ({ page, backend, login }) => {
+      const team = await seedTeam(backend, { tasks: [{ title: "Audit the logs", description: "First line\n<script>alert(1)</script> stays text" }] });
+      await login(team.users.viewer);
+      const board = `/teams/${team.slug}/projects/WEB`;
+      await page.goto(`${board}/tasks/1`);
+      await expect(page.getByRole("heading", { name: "WEB-1 Audit the logs" })).toBeVisible();
+      await expect(page.locator(".task-description dd")).toHaveText("First line\n<script>alert(1)</script> stays text");
+      for (const name of ["Save changes", "Move", "Post comment"]) await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "New task" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: /^Move WEB-/ })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Archive project" })).toHaveCount(0);
+
+      const refused = await page.request.post(`${board}/tasks/1`, { form: { intent: "comment", body: "hi" }, maxRedirects: 0 });
+      expect(refused.status()).toBe(403);
+      const newTask = await page.request.get(`${board}/tasks/new`, { maxRedirects: 0 });
+      expect(newTask.status()).toBe(403);
+    });
+  });
+}
+
+test.describe("board with JavaScript", () => {
+  test("move a card with the keyboard; a refused move rolls back with a message", async ({ page, backend, login }) => {
+    const team = await seedTeam(backend, { tasks: [{ title: "Plan the sprint" }, { title: "Book the room", status: "todo" }] });
+    await login(team.users.member);
+    await page.goto(`/teams/${team.slug}/projects/WEB`);
+    const handle = page.getByRole("button", { name: "Move WEB-1" });
+    await handle.focus();
+    await page.keyboard.press("Enter");
+    await expect(handle).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.press("ArrowRight");
+    await expect(card(page, "todo", "Plan the sprint")).toBeVisible();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect(page.locator("[data-board-announcer]")).toHaveText("Moved WEB-1 to To do.");
+    await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([/Book the room/, /Plan the sprint/]);
+    await page.reload();
+    await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([/Book the room/, /Plan the sprint/]);
+
+    // To do → Done skips a step: shown at once, refused by the server, put back
+    await page.getByRole("button", { name: "Move WEB-1" }).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await expect(card(page, "done", "Plan the sprint")).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("alert")).toContainText("Couldn't move WEB-1: A task can't move from todo to done.");
+    await expect(card(page, "todo", "Plan the sprint")).toBeVisible();
+    await expect(column(page, "done").locator("li[data-task-id]")).toHaveCount(0);
+  });
+
+  test("nested routes keep the sidebar and the board mounted; back and forward work", async ({ page, backend, login }) => {
+    const team = await seedTeam(backend, { tasks: [{ title: "First task" }, { title: "Second task" }] });
+    await login(team.users.member);
+    const board = `/teams/${team.slug}/projects/WEB`;
+    await page.goto(board);
+    await page.evaluate(() => {
+      (window as unknown as { __marker: string }).__marker = "same page";
+      document.querySelector<HTMLElement>("[data-team-sidebar]")!.dataset.mark = "kept";
+      document.querySelector<HTMLElement>("[data-board]")!.dataset.mark = "kept";
+    });
+    const still = async () =>
+      page.evaluate(() => ({
+        marker: (window as unknown as { __marker?: string }).__marker,
+        sidebar: document.querySelector<HTMLElement>("[data-team-sidebar]")?.dataset.mark,
+        board: document.querySelector<HTMLElement>("[data-board]")?.dataset.mark,
+      }));
+
+    await page.getByRole("link", { name: /WEB-1 First task/ }).click();
+    await expect(page.getByRole("heading", { name: "WEB-1 First task" })).toBeVisible();
+    await page.getByRole("link", { name: /WEB-2 Second task/ }).click();
+    await expect(page.getByRole("heading", { name: "WEB-2 Second task" })).toBeVisible();
+    expect(await still()).toEqual({ marker: "same page", sidebar: "kept", board: "kept" });
+
+    await page.goBack();
+    await expect(page).toHaveURL(new RegExp(`${board}/tasks/1$`));
+    await expect(page.getByRole("heading", { name: "WEB-1 First task" })).toBeVisible();
+    await page.goForward();
+    await expect(page.getByRole("heading", { name: "WEB-2 Second task" })).toBeVisible();
+    await page.getByRole("link", { name: "Close the task" }).click();
+    await expect(page).toHaveURL(new RegExp(`${board}$`));
+    expect(await still()).toEqual({ marker: "same page", sidebar: "kept", board: "kept" });
+
+    await page.getByRole("link", { name: "Members" }).click();
+    await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
+    expect((await still()).marker).toBe("same page");
+    expect((await still()).sidebar).toBe("kept");
+  });
+});

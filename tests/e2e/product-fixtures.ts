@@ -1,0 +1,104 @@
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import crypto from "node:crypto";
+import WebSocket from "ws";
+import { Backend, type TestUser } from "./fixtures";
+
+/**
+ * Teams, projects and tasks made straight through the backend, so the specs
+ * spend their time on the screens they test: the owner creates the team with
+ * the create_team RPC and the project and tasks with their own token (row-level
+ * security applies); the other members are added with the service role, as
+ * accepting an invitation would.
+ */
+export type TeamRole = "admin" | "member" | "viewer";
+
+export interface SeededTeam {
+  slug: string;
+  name: string;
+  id: string;
+  owner: TestUser;
+  users: Record<TeamRole, TestUser>;
+  outsider: TestUser;
+  project: { id: string; key: string; name: string };
+  tasks: Array<{ id: string; number: number; title: string; status: string }>;
+}
+
+export interface SeedTask {
+  title: string;
+  description?: string;
+  status?: "backlog" | "todo" | "in_progress" | "done" | "canceled";
+  labels?: string[];
+  assignee?: "owner" | TeamRole;
+}
+
+export function uniqueSlug(prefix = "team"): string {
+  return `${prefix}-${Date.now().toString(36)}-${crypto.randomBytes(2).toString("hex")}`;
+}
+
+export async function signedInClient(backend: Backend, user: TestUser): Promise<SupabaseClient> {
+  const client = createClient(backend.env.apiUrl, backend.env.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
+  const { error } = await client.auth.signInWithPassword({ email: user.email, password: user.password });
+  if (error) throw error;
+  return client;
+}
+
+function must<T>(result: { data: T | null; error: unknown }, what: string): T {
+  if (result.error || result.data === null) throw new Error(`${what}: ${JSON.stringify(result.error)}`);
+  return result.data;
+}
+
+export async function seedTeam(backend: Backend, { tasks = [] as SeedTask[], projectKey = "WEB", projectName = "Website" } = {}): Promise<SeededTeam> {
+  const tag = crypto.randomBytes(2).toString("hex");
+  const [owner, admin, member, viewer, outsider] = await Promise.all([
+    backend.createUser({ displayName: `Olive Owner ${tag}` }),
+    backend.createUser({ displayName: `Adam Admin ${tag}` }),
+    backend.createUser({ displayName: `Mia Member ${tag}` }),
+    backend.createUser({ displayName: `Vic Viewer ${tag}` }),
+    backend.createUser({ displayName: `Otto Outsider ${tag}` }),
+  ]);
+  const ownerClient = await signedInClient(backend, owner);
+  const slug = uniqueSlug();
+  const name = `Team ${tag}`;
+  const team = must(await ownerClient.rpc("create_team", { name, slug }).single<{ id: string }>(), "create_team");
+  must(
+    await backend
+      .admin()
+      .from("team_members")
+      .insert([
+        { team_id: team.id, user_id: admin.id, role: "admin" },
+        { team_id: team.id, user_id: member.id, role: "member" },
+        { team_id: team.id, user_id: viewer.id, role: "viewer" },
+      ])
+      .select("user_id"),
+    "members",
+  );
+  const project = must(
+    await ownerClient.from("projects").insert({ team_id: team.id, key: projectKey, name: projectName }).select("id, key, name").single<{ id: string; key: string; name: string }>(),
+    "project",
+  );
+  const ids: Record<string, string> = { owner: owner.id, admin: admin.id, member: member.id, viewer: viewer.id };
+  let created: SeededTeam["tasks"] = [];
+  if (tasks.length > 0) {
+    created = must(
+      await ownerClient
+        .from("tasks")
+        .insert(
+          tasks.map((t) => ({
+            project_id: project.id,
+            title: t.title,
+            description: t.description ?? "",
+            status: t.status ?? "backlog",
+            labels: t.labels ?? [],
+            assignee_id: t.assignee ? ids[t.assignee] : null,
+          })),
+        )
+        .select("id, number, title, status")
+        .order("number"),
+      "tasks",
+    );
+  }
+  return { slug, name, id: team.id, owner, users: { admin, member, viewer }, outsider, project, tasks: created };
+}
