@@ -19,8 +19,8 @@ export interface Card {
 export interface BoardColumn {
   status: Status;
   tasks: Card[];
-  /** tasks in this column that match the filters (shown or not) */
-  total: number;
+  /** more tasks match beyond `limit` ("show more") */
+  hasMore: boolean;
   limit: number;
 }
 
@@ -41,9 +41,11 @@ export function likeEscape(value: string): string {
 
 /**
  * The board's columns: one request per status (five, whatever the number of
- * tasks), each asking for the first `limit` cards by position and the
- * column's total in the same round trip, with the filters applied by the
- * database. Five in parallel keep "200 per column" exact under any filter.
+ * tasks), each asking for the first `limit` cards by position, plus one to
+ * know whether there are more, with the filters applied by the database.
+ * Five in parallel keep "200 per column" exact under any filter. No exact
+ * counts: counting a 1,200-task column checks row-level security on every
+ * row, which cost 5x the page (see docs/decisions/0004).
  */
 export async function loadColumns(
   supabase: SupabaseClient,
@@ -54,7 +56,7 @@ export async function loadColumns(
 ): Promise<{ error: unknown; columns: BoardColumn[] }> {
   const results = await Promise.all(
     STATUSES.map((status) => {
-      let query = supabase.from("tasks").select(CARD_COLUMNS, { count: "exact" }).eq("project_id", projectId).eq("status", status);
+      let query = supabase.from("tasks").select(CARD_COLUMNS).eq("project_id", projectId).eq("status", status);
       if (filters.assignee === "me") query = query.eq("assignee_id", userId);
       else if (filters.assignee === "none") query = query.is("assignee_id", null);
       else if (filters.assignee) query = query.eq("assignee_id", filters.assignee);
@@ -63,18 +65,16 @@ export async function loadColumns(
         // words anywhere (full text, stemmed) or a piece of the title as typed
         query = query.or(`search.wfts(english).${quoteFilterValue(filters.q)},title.ilike.${quoteFilterValue(`*${likeEscape(filters.q)}*`)}`);
       }
-      return query.order("position").limit(limits[status]).returns<Card[]>();
+      return query.order("position").limit(limits[status] + 1).returns<Card[]>();
     }),
   );
   const failed = results.find((r) => r.error);
   if (failed) return { error: failed.error, columns: [] };
   return {
     error: null,
-    columns: STATUSES.map((status, i) => ({
-      status,
-      tasks: results[i].data ?? [],
-      total: results[i].count ?? results[i].data?.length ?? 0,
-      limit: limits[status],
-    })),
+    columns: STATUSES.map((status, i) => {
+      const rows = results[i].data ?? [];
+      return { status, tasks: rows.slice(0, limits[status]), hasMore: rows.length > limits[status], limit: limits[status] };
+    }),
   };
 }

@@ -191,7 +191,6 @@ export function Board({ columns, projectKey, basePath, memberNames, canMove, ope
           const column = totals[status];
           const tasks = shown[status];
           const headingId = `column-${status}`;
-          const hiddenCount = Math.max(0, column.total - column.tasks.length);
           return (
             <section
               key={status}
@@ -202,7 +201,11 @@ export function Board({ columns, projectKey, basePath, memberNames, canMove, ope
               onDrop={interactive ? (event) => onDrop(event, status) : undefined}
             >
               <h2 id={headingId} className="column-heading">
-                {STATUS_LABELS[status]} <span className="column-count">{column.total}</span>
+                {STATUS_LABELS[status]}{" "}
+                <span className="column-count" aria-label={column.hasMore ? `${column.tasks.length} shown, more below` : `${column.tasks.length} tasks`}>
+                  {column.tasks.length}
+                  {column.hasMore ? "+" : ""}
+                </span>
               </h2>
               <ol className="card-list">
                 {tasks.map((task) => {
@@ -255,10 +258,10 @@ export function Board({ columns, projectKey, basePath, memberNames, canMove, ope
                   );
                 })}
               </ol>
-              {hiddenCount > 0 ? (
+              {column.hasMore ? (
                 <p className="show-more">
                   <Link to={showMoreSearch(searchParams, status, column.limit)} preventScrollReset>
-                    Show more ({hiddenCount} not shown)
+                    Show more {STATUS_LABELS[status].toLowerCase()} tasks
                   </Link>
                 </p>
               ) : null}

@@ -1,0 +1,134 @@
+/**
+ * npm run bench:board — the board page with 60, 600 and 6,000 tasks in its
+ * project: server time (p50 over repeated page views, through the BUILT app's
+ * Remix request handler, signed in) and backend requests per page view
+ * (counted by the local stack: GET /_stack/requests with the service key).
+ * Builds the app first when build/server/index.js is missing. Prints figures only.
+ */
+import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { createServerClient } from "@supabase/ssr";
+import { createClient } from "@supabase/supabase-js";
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import WebSocket from "ws";
+import { startStack } from "../stack/server.ts";
+import { ensurePgliteTemplate, MIGRATIONS_DIR } from "../tests/support/template.ts";
+
+const SIZES = [60, 600, 6000];
+const WARMUP = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const APP_ORIGIN = "http://127.0.0.1:4999";
+
+const quiet = <T>(fn: () => Promise<T>) => fn();
+
+const template = new Blob([fs.readFileSync(await ensurePgliteTemplate())]);
+const stack = await startStack({
+  host: "127.0.0.1",
+  port: 0,
+  dataDir: null,
+  seedFile: null,
+  migrationsDir: MIGRATIONS_DIR,
+  template,
+  skipMigrations: true,
+  quiet: true,
+  auth: { siteUrl: APP_ORIGIN, tokenRequestsPerMinute: 100_000, bcryptCost: 4 },
+});
+
+try {
+  // The built app, pointed at this stack (its environment is read when the module loads).
+  const serverBuild = path.resolve("build/server/index.js");
+  if (!fs.existsSync(serverBuild)) execFileSync("npx", ["remix", "vite:build"], { stdio: "ignore" });
+  Object.assign(process.env, {
+    NODE_ENV: "production",
+    SUPABASE_URL: stack.url,
+    SUPABASE_ANON_KEY: stack.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+    SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
+  });
+  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
+  const handle = createRequestHandler(build, "production");
+
+  // One owner, one team; a project per size, its tasks written straight into the database.
+  const admin = createClient(stack.url, stack.serviceRoleKey, { auth: { persistSession: false }, realtime: { transport: WebSocket as never } });
+  const email = `bench-${Date.now()}@example.com`;
+  const password = "bench-password-1";
+  const { data: created, error: userError } = await admin.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: { display_name: "Bench Owner" } });
+  if (userError || !created.user) throw userError ?? new Error("no user");
+  const userId = created.user.id;
+
+  const jar = new Map<string, string>();
+  const ssr = createServerClient(stack.url, stack.anonKey, {
+    realtime: { transport: WebSocket as never },
+    cookies: {
+      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+      setAll: (cookies) => cookies.forEach(({ name, value }) => (value ? jar.set(name, value) : jar.delete(name))),
+    },
+  });
+  const { error: signInError } = await ssr.auth.signInWithPassword({ email, password });
+  if (signInError) throw signInError;
+  const { data: team, error: teamError } = await ssr.rpc("create_team", { name: "Bench", slug: "bench" }).single<{ id: string }>();
+  if (teamError || !team) throw teamError;
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+
+  const keys = ["SMALL", "MEDIUM", "LARGE"];
+  const results: string[] = [];
+  for (const [i, size] of SIZES.entries()) {
+    const key = keys[i];
+    const { rows } = await stack.db.query<{ id: string }>(
+      "insert into public.projects (team_id, key, name) values ($1, $2, $3) returning id",
+      [team.id, key, `${size} tasks`],
+    );
+    const projectId = rows[0].id;
+    await stack.db.query(
+      `insert into public.tasks (project_id, title, description, status, priority, assignee_id, labels, created_by)
+       select $1, 'Task ' || n || ' of the benchmark', repeat('Some words about it. ', 20),
+              (array['backlog','todo','in_progress','done','canceled'])[1 + n % 5]::public.task_status,
+              (array['none','low','medium','high','urgent'])[1 + n % 5]::public.task_priority,
+              case when n % 2 = 0 then $2::uuid end, array['label' || (n % 7)], $2::uuid
+       from generate_series(1, $3::int) as n`,
+      [projectId, userId, size],
+    );
+    // what autovacuum would do on a live database after a bulk load
+    if (!process.env.BENCH_NO_ANALYZE) await stack.db.exec("analyze public.tasks");
+
+    const url = `${APP_ORIGIN}/teams/bench/projects/${key}`;
+    const view = async () => {
+      const started = performance.now();
+      const response = await handle(new Request(url, { headers: { cookie } }), {});
+      const html = await response.text();
+      const ms = performance.now() - started;
+      if (response.status !== 200 || !html.includes(`${size} tasks`)) throw new Error(`board ${key}: ${response.status}`);
+      return ms;
+    };
+    for (let w = 0; w < WARMUP; w++) await view();
+
+    const times: number[] = [];
+    for (let r = 0; r < RUNS; r++) times.push(await view());
+    times.sort((a, b) => a - b);
+
+    await quiet(() => fetch(`${stack.url}/_stack/requests`, { method: "DELETE", headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } }));
+    await view();
+    const logged = (await (
+      await fetch(`${stack.url}/_stack/requests`, { headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } })
+    ).json()) as Array<{ path: string; ms: number; search: string }>;
+    if (process.env.BENCH_DEBUG) for (const l of logged) console.error(l.path, l.search.slice(0, 120), l.ms.toFixed(1));
+
+    results.push(
+      `board with ${String(size).padStart(5)} tasks: server time p50 ${times[Math.floor(times.length / 2)].toFixed(1)} ms ` +
+        `(min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)}, n=${RUNS}); backend requests per page view ${logged.length} ` +
+        `(${summarise(logged.map((l) => l.path))})`,
+    );
+  }
+  for (const line of results) console.log(line);
+} finally {
+  await stack.close();
+}
+
+function summarise(paths: string[]) {
+  const counts = new Map<string, number>();
+  for (const p of paths) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return [...counts].map(([p, n]) => `${n}× ${p}`).join(", ");
+}
