@@ -10,6 +10,13 @@ declare module "@remix-run/node" {
 
 export default defineConfig({
   server: { port: 5173, strictPort: true },
+  // Pre-bundle what the browser imports after hydration, so the dev server
+  // doesn't discover it on the first visit and reload the page mid-login.
+  // Server-only packages that route modules import are never loaded in the browser.
+  optimizeDeps: {
+    include: ["zod", "@supabase/ssr", "@supabase/supabase-js"],
+    exclude: ["@remix-run/node", "ws"],
+  },
   plugins: [
     remix({
       future: {

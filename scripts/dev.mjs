@@ -10,6 +10,10 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
+import { ensureNodeModules } from "./ensure-setup.mjs";
+
+// A fresh clone needs nothing but this command: install packages when missing.
+ensureNodeModules();
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
