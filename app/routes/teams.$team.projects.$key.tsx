@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation, useOutlet, useParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useNavigation, useOutlet, useParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Board } from "~/components/board/board";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
@@ -48,6 +48,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     { headers: client.headers },
   );
 }
+
+/** Comments don't change the board: posting one shouldn't re-read five columns. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formData, defaultShouldRevalidate }) => {
+  const intent = String(formData?.get("intent") ?? "");
+  if (formMethod && formMethod !== "GET" && (intent === "comment" || intent.startsWith("edit-comment:") || intent.startsWith("delete-comment:"))) return false;
+  return defaultShouldRevalidate;
+};
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const client = createServerClient({ request, context });

@@ -30,8 +30,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
  * form changes — not for the board's filters or opening a task, which would
  * cost a backend round trip for a list that didn't move.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, defaultShouldRevalidate }) => {
-  if (formMethod && formMethod !== "GET") return defaultShouldRevalidate;
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, formAction, formData, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod !== "GET") {
+    // work on tasks and comments leaves the project list as it was; archiving doesn't
+    const intent = String(formData?.get("intent") ?? "");
+    if (formAction?.includes("/projects/") && !formAction.endsWith("/projects/new") && intent !== "archive" && intent !== "unarchive") return false;
+    return defaultShouldRevalidate;
+  }
   if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
   if (currentParams.team !== nextParams.team) return true;
   return currentUrl.searchParams.get("archived") !== nextUrl.searchParams.get("archived");
