@@ -116,3 +116,8 @@ export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData | Re
   }
   return { success: false, errors, values };
 }
+
+// The product's form schemas, so <ValidatedForm schema="…"> can check them in
+// the browser too (they load after hydration with the rest of this module).
+export { CreateTeamSchema, RenameTeamSchema } from "./teams.schemas";
+export { CommentSchema, CreateProjectSchema, CreateTaskSchema } from "./tasks.schemas";

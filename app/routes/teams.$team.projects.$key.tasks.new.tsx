@@ -62,7 +62,7 @@ export default function NewTask() {
           ✕
         </Link>
       </div>
-      <ValidatedForm result={actionData} preventScrollReset aria-label="New task">
+      <ValidatedForm schema="CreateTaskSchema" result={actionData} preventScrollReset aria-label="New task">
         <TaskFields members={board?.members ?? []} result={actionData} />
         <SelectField name="status" label="Status" options={STATUS_OPTIONS} value={values.status ?? "backlog"} error={errors.status} />
         <SubmitButton className="button button-small" pendingText="Creating…">

@@ -46,7 +46,7 @@ export default function NewProject() {
   return (
     <section className="card narrow" aria-labelledby="new-project-title">
       <h1 id="new-project-title">New project</h1>
-      <ValidatedForm result={actionData}>
+      <ValidatedForm schema="CreateProjectSchema" result={actionData}>
         <Field name="name" label="Project name" maxLength={80} autoFocus />
         <Field name="key" label="Key" hint="2–10 letters; tasks are named after it, like WEB-12. It can't be changed later." maxLength={10} />
         <TextAreaField name="description" label="Description (optional)" value={values.description} error={errors.description} maxLength={10_000} rows={3} />

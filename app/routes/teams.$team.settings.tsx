@@ -91,7 +91,7 @@ export default function TeamSettings() {
       <h1>Team settings</h1>
       <section className="card" aria-labelledby="rename-title">
         <h2 id="rename-title">Name</h2>
-        <ValidatedForm intent="rename" result={actionData}>
+        <ValidatedForm schema="RenameTeamSchema" intent="rename" result={actionData}>
           <Field name="name" label="Team name" defaultValue={team.name} maxLength={60} />
           <SubmitButton className="button button-small">Rename team</SubmitButton>
         </ValidatedForm>

@@ -40,7 +40,7 @@ export default function NewTeam() {
   return (
     <section className="card narrow" aria-labelledby="new-team-title">
       <h1 id="new-team-title">Create a team</h1>
-      <ValidatedForm result={actionData}>
+      <ValidatedForm schema="CreateTeamSchema" result={actionData}>
         <Field name="name" label="Team name" maxLength={60} autoFocus />
         <Field name="slug" label="Address" hint={<>teamboard/teams/<b>your-slug</b>: {SLUG_RULE} Leave it empty to make one from the name.</>} maxLength={40} />
         <SubmitButton pendingText="Creating…">Create team</SubmitButton>

@@ -74,7 +74,7 @@ export function CommentList({
         })}
       </ol>
       {canComment ? (
-        <ValidatedForm intent="comment" result={result} preventScrollReset aria-label="New comment" key={comments.length}>
+        <ValidatedForm schema="CommentSchema" intent="comment" result={result} preventScrollReset aria-label="New comment" key={comments.length}>
           <TextAreaField name="body" label="Add a comment" maxLength={5000} rows={3} value={newComment.values.body} error={newComment.errors.body} />
           <SubmitButton className="button button-small" pendingText="Posting…">
             Post comment
