@@ -209,7 +209,7 @@ export function mountAdminRoutes(app: Hono, ctx: ServiceContext) {
     const user = await ctx.db.transaction(async (tx) => {
       const id = existing?.id ?? (await insertUser(tx, { email, passwordHash: null, userMetadata: p.data ?? {}, provider: "email" }));
       const u = (await findUserById(tx, id)) as UserRow;
-      mails.push((await prepareEmail(ctx, tx, u, "invite", { pkce: false, redirectTo, enforceInterval: false })).mail);
+      mails.push((await prepareEmail(ctx, tx, u, "invite", { redirectTo, enforceInterval: false })).mail);
       return (await findUserById(tx, id)) as UserRow;
     });
     await sendAll(ctx, mails);
@@ -282,7 +282,7 @@ export function mountAdminRoutes(app: Hono, ctx: ServiceContext) {
         default:
           throw badRequest("validation_failed", `Invalid email action link type requested: ${type}`);
       }
-      const prepared = await prepareEmail(ctx, tx, user as UserRow, kind, { pkce: false, redirectTo, newEmail, enforceInterval: false });
+      const prepared = await prepareEmail(ctx, tx, user as UserRow, kind, { redirectTo, newEmail, enforceInterval: false });
       const fresh = (await findUserById(tx, (user as UserRow).id)) as UserRow;
       return {
         ...userJson(fresh),

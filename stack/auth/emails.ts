@@ -3,7 +3,7 @@ import type { ServiceContext } from "../context.ts";
 import type { Queryable } from "../db/types.ts";
 import type { OutgoingMail } from "../mail/mailer.ts";
 import { tooManyRequests } from "./errors.ts";
-import { PKCE_PREFIX } from "./pkce.ts";
+import { createFlowState, PKCE_PREFIX } from "./pkce.ts";
 import { renderEmail, type TemplateKind } from "./templates.ts";
 import { epochMs, saveOneTimeToken, type UserRow } from "./users.ts";
 
@@ -65,18 +65,45 @@ export interface PreparedEmail {
  * Stores a fresh token for `kind` on the user and builds the email.
  * `enforceInterval` is off for the admin API (generate_link), as in GoTrue.
  */
+/** The client's PKCE challenge, as sent with the request (empty when it uses the implicit flow). */
+export interface PkceChallenge {
+  code_challenge: string;
+  code_challenge_method: string;
+}
+
+/** The flow state a PKCE link of each kind starts, named as GoTrue names them. */
+const FLOW_OF: Record<Exclude<EmailKind, "invite">, { providerType: string; authenticationMethod: string }> = {
+  signup: { providerType: "email", authenticationMethod: "email/signup" },
+  magiclink: { providerType: "magiclink", authenticationMethod: "magiclink" },
+  recovery: { providerType: "recovery", authenticationMethod: "recovery" },
+  email_change: { providerType: "email_change", authenticationMethod: "email_change" },
+};
+
+/**
+ * Stores the email's token (and, for a PKCE client, the flow state its link
+ * will complete), then renders the email. Runs inside the caller's transaction.
+ */
 export async function prepareEmail(
   ctx: ServiceContext,
   q: Queryable,
   user: UserRow,
   kind: EmailKind,
-  opts: { pkce: boolean; redirectTo: string; newEmail?: string; enforceInterval?: boolean },
+  opts: { challenge?: PkceChallenge | null; redirectTo: string; newEmail?: string; enforceInterval?: boolean },
 ): Promise<PreparedEmail> {
   const cfg = ctx.config.auth;
   const enforce = opts.enforceInterval ?? true;
   const email = user.email ?? "";
   const otp = generateOtp(cfg.otpLength);
-  const prefix = opts.pkce ? PKCE_PREFIX : "";
+  const pkce = Boolean(opts.challenge?.code_challenge) && kind !== "invite";
+  if (pkce) {
+    await createFlowState(q, {
+      ...FLOW_OF[kind as Exclude<EmailKind, "invite">],
+      codeChallenge: opts.challenge!.code_challenge,
+      codeChallengeMethod: opts.challenge!.code_challenge_method,
+      userId: user.id,
+    });
+  }
+  const prefix = pkce ? PKCE_PREFIX : "";
   let stored: string;
   let to = email;
   switch (kind) {

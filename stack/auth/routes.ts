@@ -7,7 +7,7 @@ import { AuthError, badRequest, errorResponse, forbidden, tooManyRequests, unpro
 import { clientIp, requestMeta, requireUser } from "./guards.ts";
 import { readParams } from "./params.ts";
 import { checkPasswordStrength, comparePassword, hashPassword } from "./passwords.ts";
-import { createFlowState, issueAuthCode, pkceGrant, validatePkceParams, PKCE_PREFIX } from "./pkce.ts";
+import { issueAuthCode, pkceGrant, validatePkceParams, PKCE_PREFIX } from "./pkce.ts";
 import type { SlidingWindowLimiter } from "./rate-limit.ts";
 import { resolveRedirect } from "./redirects.ts";
 import { issueSession, logout, refreshGrant, type LogoutScope, type SessionResponse } from "./sessions.ts";
@@ -80,7 +80,6 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     if (p.email === "") throw badRequest("validation_failed", "Sign up only available with email provider");
     const email = validateEmail(p.email);
     const data = p.data ?? {};
-    const pkce = p.code_challenge !== "";
     const redirectTo = redirectFor(ctx, c);
     const existing = await findUserByEmail(ctx.db, email);
     if (existing && isConfirmed(existing)) {
@@ -99,16 +98,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
         user = (await findUserById(tx, userId)) as UserRow;
         return issueSession(ctx, tx, user, "password", requestMeta(c));
       }
-      if (pkce) {
-        await createFlowState(tx, {
-          providerType: "email",
-          authenticationMethod: "email/signup",
-          codeChallenge: p.code_challenge,
-          codeChallengeMethod: p.code_challenge_method,
-          userId,
-        });
-      }
-      const prepared = await prepareEmail(ctx, tx, user, "signup", { pkce, redirectTo });
+      const prepared = await prepareEmail(ctx, tx, user, "signup", { challenge: p, redirectTo });
       mails.push(prepared.mail);
       return userJson((await findUserById(tx, userId)) as UserRow);
     });
@@ -217,7 +207,6 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     const email = validateEmail(p.email);
     let user = await findUserByEmail(ctx.db, email);
     if (!user && (!createUser || cfg.disableSignup)) throw unprocessable("otp_disabled", "Signups not allowed for otp");
-    const pkce = p.code_challenge !== "";
     if (!user || !isConfirmed(user)) {
       await signup(c, {
         email,
@@ -233,16 +222,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     const confirmedUser = user;
     const redirectTo = redirectFor(ctx, c);
     const mail = await ctx.db.transaction(async (tx) => {
-      if (pkce) {
-        await createFlowState(tx, {
-          providerType: "magiclink",
-          authenticationMethod: "magiclink",
-          codeChallenge: p.code_challenge,
-          codeChallengeMethod: p.code_challenge_method,
-          userId: confirmedUser.id,
-        });
-      }
-      return (await prepareEmail(ctx, tx, confirmedUser, "magiclink", { pkce, redirectTo })).mail;
+      return (await prepareEmail(ctx, tx, confirmedUser, "magiclink", { challenge: p, redirectTo })).mail;
     });
     await sendAll(ctx, [mail]);
     return json(c, {});
@@ -258,7 +238,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       return json(c, {});
     }
     const redirectTo = redirectFor(ctx, c);
-    const mail = await ctx.db.transaction(async (tx) => (await prepareEmail(ctx, tx, user, "magiclink", { pkce: false, redirectTo })).mail);
+    const mail = await ctx.db.transaction(async (tx) => (await prepareEmail(ctx, tx, user, "magiclink", { redirectTo })).mail);
     await sendAll(ctx, [mail]);
     return json(c, {});
   });
@@ -350,19 +330,9 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     validatePkceParams(p.code_challenge_method, p.code_challenge);
     const user = await findUserByEmail(ctx.db, email);
     if (!user) return json(c, {});
-    const pkce = p.code_challenge !== "";
     const redirectTo = redirectFor(ctx, c);
     const mail = await ctx.db.transaction(async (tx) => {
-      if (pkce) {
-        await createFlowState(tx, {
-          providerType: "recovery",
-          authenticationMethod: "recovery",
-          codeChallenge: p.code_challenge,
-          codeChallengeMethod: p.code_challenge_method,
-          userId: user.id,
-        });
-      }
-      return (await prepareEmail(ctx, tx, user, "recovery", { pkce, redirectTo })).mail;
+      return (await prepareEmail(ctx, tx, user, "recovery", { challenge: p, redirectTo })).mail;
     });
     await sendAll(ctx, [mail]);
     return json(c, {});
@@ -387,21 +357,10 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     if (!user) return json(c, {});
     if (p.type === "signup" && isConfirmed(user)) return json(c, {});
     if (p.type === "email_change" && !user.email_change) return json(c, {});
-    const pkce = p.code_challenge !== "";
     const redirectTo = redirectFor(ctx, c);
     const mail = await ctx.db.transaction(async (tx) => {
-      const method = p.type === "signup" ? "email/signup" : "email_change";
-      if (pkce) {
-        await createFlowState(tx, {
-          providerType: p.type === "signup" ? "email" : "email_change",
-          authenticationMethod: method,
-          codeChallenge: p.code_challenge,
-          codeChallengeMethod: p.code_challenge_method,
-          userId: user.id,
-        });
-      }
       const kind = p.type === "signup" ? "signup" : "email_change";
-      return (await prepareEmail(ctx, tx, user, kind, { pkce, redirectTo, newEmail: user.email_change ?? undefined })).mail;
+      return (await prepareEmail(ctx, tx, user, kind, { challenge: p, redirectTo, newEmail: user.email_change ?? undefined })).mail;
     });
     await sendAll(ctx, [mail]);
     return json(c, {});
@@ -461,17 +420,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
         current = (await findUserById(tx, user.id)) as UserRow;
       }
       if (newEmail !== "" && newEmail !== current.email) {
-        const pkce = p.code_challenge !== "";
-        if (pkce) {
-          await createFlowState(tx, {
-            providerType: "email_change",
-            authenticationMethod: "email_change",
-            codeChallenge: p.code_challenge,
-            codeChallengeMethod: p.code_challenge_method,
-            userId: user.id,
-          });
-        }
-        mails.push((await prepareEmail(ctx, tx, current, "email_change", { pkce, redirectTo, newEmail })).mail);
+        mails.push((await prepareEmail(ctx, tx, current, "email_change", { challenge: p, redirectTo, newEmail })).mail);
       }
       return (await findUserById(tx, user.id)) as UserRow;
     });
