@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
@@ -7,6 +7,9 @@ import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
 import { ROLE_LABELS } from "~/lib/teams";
 import { listMyPendingInvitations, listMyTeams } from "~/lib/teams.server";
+import boardStyles from "~/styles/board.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
 
 export const meta: MetaFunction = () => [{ title: "Your teams · Teamboard" }];
 
