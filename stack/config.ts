@@ -147,6 +147,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): StackConfig
       autoconfirm: bool(env.GOTRUE_MAILER_AUTOCONFIRM),
       tokenRequestsPerMinute: num(env.GOTRUE_RATE_LIMIT_TOKEN_PER_MINUTE),
       emailSendInterval: num(env.GOTRUE_RATE_LIMIT_EMAIL_INTERVAL),
+      emailsPerHour: num(env.GOTRUE_RATE_LIMIT_EMAIL_SENT),
       smtp: env.GOTRUE_SMTP_HOST
         ? {
             host: env.GOTRUE_SMTP_HOST,

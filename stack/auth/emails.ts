@@ -39,6 +39,17 @@ export function checkSendInterval(sentAt: string | null, intervalSeconds: number
   }
 }
 
+/**
+ * The project-wide cap on emails per hour (GoTrue's RATE_LIMIT_EMAIL_SENT),
+ * counted over what the stack's mailer actually sent in the last hour.
+ */
+export async function checkHourlyEmailLimit(q: Queryable, perHour: number) {
+  const { rows } = await q.query<{ sent: number }>(
+    "select count(*)::int as sent from _stack.mail_messages where created_at > now() - interval '1 hour'",
+  );
+  if (rows[0].sent >= perHour) throw tooManyRequests("over_email_send_rate_limit", "Email rate limit exceeded");
+}
+
 export function verifyUrl(ctx: ServiceContext, token: string, type: string, redirectTo: string): string {
   const q = new URLSearchParams({ token, type, redirect_to: redirectTo });
   return `${ctx.apiUrl}/auth/v1/verify?${q.toString()}`;
@@ -94,6 +105,7 @@ export async function prepareEmail(
   const enforce = opts.enforceInterval ?? true;
   const email = user.email ?? "";
   const otp = generateOtp(cfg.otpLength);
+  if (enforce) await checkHourlyEmailLimit(q, cfg.emailsPerHour);
   const pkce = Boolean(opts.challenge?.code_challenge) && kind !== "invite";
   if (pkce) {
     await createFlowState(q, {

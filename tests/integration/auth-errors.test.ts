@@ -186,3 +186,31 @@ describe("rate limits", () => {
     expect(otherIp.status).toBe(400);
   });
 });
+
+describe("the project-wide email limit", () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack({ auth: { emailsPerHour: 2 } });
+  });
+  afterAll(() => stack.close());
+
+  it("refuses the email past the hourly cap with 429, and the refused sign-up creates nobody", async () => {
+    const supabase = serverClient(stack.url, stack.anonKey);
+    const first = uniqueEmail("hourly");
+    const second = uniqueEmail("hourly");
+    const third = uniqueEmail("hourly");
+    expect((await supabase.auth.signUp({ email: first, password: PASSWORD })).error).toBeNull();
+    expect((await supabase.auth.signInWithOtp({ email: second })).error).toBeNull();
+    const refused = await supabase.auth.signUp({ email: third, password: PASSWORD });
+    expect(refused.error?.status).toBe(429);
+    expect(refused.error?.code).toBe("over_email_send_rate_limit");
+    expect(refused.error?.message).toBe("Email rate limit exceeded");
+    expect(await messagesTo(stack.url, third)).toHaveLength(0);
+    const { data } = await stack.adminClient().auth.admin.listUsers();
+    expect(data.users.map((u) => u.email)).not.toContain(third);
+
+    // An hour later the cap has room again.
+    await stack.db.query("update _stack.mail_messages set created_at = created_at - interval '61 minutes'");
+    expect((await supabase.auth.signUp({ email: third, password: PASSWORD })).error).toBeNull();
+  });
+});
