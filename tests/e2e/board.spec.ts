@@ -174,6 +174,23 @@ test.describe("board with JavaScript", () => {
     await expect(column(page, "done").locator("li[data-task-id]")).toHaveCount(0);
   });
 
+  test("drag a card into another column, above the card it is dropped on", async ({ page, backend, login }) => {
+    const team = await seedTeam(backend, {
+      tasks: [{ title: "Plan the sprint" }, { title: "Book the room", status: "todo" }, { title: "Write the agenda", status: "todo" }],
+    });
+    await login(team.users.member);
+    await page.goto(`/teams/${team.slug}/projects/WEB`);
+    const todo = column(page, "todo").locator("li[data-task-id]");
+    await expect(todo).toHaveText([/Book the room/, /Write the agenda/]);
+
+    // Dropped on the top half of the first card: it goes first.
+    await card(page, "backlog", "Plan the sprint").dragTo(card(page, "todo", "Book the room"), { targetPosition: { x: 20, y: 4 } });
+    await expect(todo).toHaveText([/Plan the sprint/, /Book the room/, /Write the agenda/]);
+    await expect(column(page, "backlog").locator("li[data-task-id]")).toHaveCount(0);
+    await page.reload();
+    await expect(todo).toHaveText([/Plan the sprint/, /Book the room/, /Write the agenda/]);
+  });
+
   test("nested routes keep the sidebar and the board mounted; back and forward work", async ({ page, backend, login }) => {
     const team = await seedTeam(backend, { tasks: [{ title: "First task" }, { title: "Second task" }] });
     await login(team.users.member);
