@@ -180,6 +180,18 @@ export async function startRestFixture() {
     bobToken,
     client,
     reload: () => reloadSchemaCache(stack.db),
+    /** A raw HTTP call to /rest/v1 in the test schema with the service key, for when the wire format is the point. */
+    raw: (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+      fetch(`${stack.url}/rest/v1${path}`, {
+        ...init,
+        headers: {
+          apikey: stack.serviceRoleKey,
+          "Accept-Profile": "rt",
+          "Content-Profile": "rt",
+          ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+          ...(init.headers ?? {}),
+        },
+      }),
   };
 }
 export type RestFixture = Awaited<ReturnType<typeof startRestFixture>>;

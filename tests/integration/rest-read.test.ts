@@ -7,11 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => f.stack.close());
 
-const raw = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-  fetch(`${f.url}${path}`, {
-    ...init,
-    headers: { apikey: f.stack.serviceRoleKey, "Accept-Profile": "rt", "Content-Profile": "rt", ...(init.headers ?? {}) },
-  });
+const raw: RestFixture["raw"] = (path, init) => f.raw(path, init);
 
 describe("selecting columns", () => {
   it("returns Postgres' JSON for every type: numerics and bigints as numbers, timestamps with offsets, arrays, jsonb", async () => {

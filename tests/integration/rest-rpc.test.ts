@@ -7,17 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => f.stack.close());
 
-const raw = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-  fetch(`${f.url}${path}`, {
-    ...init,
-    headers: {
-      apikey: f.stack.serviceRoleKey,
-      "Accept-Profile": "rt",
-      "Content-Profile": "rt",
-      "Content-Type": "application/json",
-      ...(init.headers ?? {}),
-    },
-  });
+const raw: RestFixture["raw"] = (path, init) => f.raw(path, init);
 
 describe("calling functions", () => {
   it("returns a scalar, choosing the overload by argument names", async () => {

@@ -7,17 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => f.stack.close());
 
-const raw = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-  fetch(`${f.url}${path}`, {
-    ...init,
-    headers: {
-      apikey: f.stack.serviceRoleKey,
-      "Accept-Profile": "rt",
-      "Content-Profile": "rt",
-      "Content-Type": "application/json",
-      ...(init.headers ?? {}),
-    },
-  });
+const raw: RestFixture["raw"] = (path, init) => f.raw(path, init);
 
 describe("insert", () => {
   it("inserts one row: 201, no body by default, the row with select()", async () => {
