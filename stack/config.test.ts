@@ -1,0 +1,31 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.ts";
+
+describe("stack configuration", () => {
+  it("uses a hosted project's defaults when nothing is set", () => {
+    const config = loadConfig({ file: null, env: {} });
+    expect(config.port).toBe(54321);
+    expect(config.auth).toMatchObject({ jwtExpiry: 3600, refreshTokenReuseInterval: 10, flowStateExpiry: 300, otpExpiry: 3600, emailSendInterval: 60 });
+    expect(config.rest).toEqual({ schemas: ["public"], maxRows: 1000 });
+  });
+
+  it("lets a JSON file, then the environment, then code override the defaults", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tb-config-"));
+    const file = path.join(dir, "local-stack.json");
+    fs.writeFileSync(file, JSON.stringify({ auth: { jwtExpiry: 600, autoconfirm: true }, rest: { maxRows: 50 } }));
+    const config = loadConfig({
+      file,
+      env: { GOTRUE_JWT_EXP: "120", PGRST_DB_SCHEMAS: "public, api", GOTRUE_SMTP_HOST: "smtp.example.test", GOTRUE_SMTP_PORT: "2525" },
+      overrides: { port: 6000 },
+    });
+    expect(config.auth.jwtExpiry).toBe(120);
+    expect(config.auth.autoconfirm).toBe(true);
+    expect(config.rest).toEqual({ schemas: ["public", "api"], maxRows: 50 });
+    expect(config.auth.smtp).toEqual({ host: "smtp.example.test", port: 2525, user: undefined, pass: undefined });
+    expect(config.port).toBe(6000);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
