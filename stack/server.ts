@@ -109,15 +109,6 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     }
   });
 
-  const context = (): ServiceContext => ({
-    db,
-    keys,
-    config,
-    mailer,
-    apiUrl,
-    requests,
-    log,
-  });
   const mailer = createMailer(db, config);
 
   // Services are built once the address is known (their links use it).
@@ -127,7 +118,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   });
   const address = server.address() as AddressInfo;
   if (!apiUrl) apiUrl = `http://${config.host}:${address.port}`;
-  const ctx = context();
+  const ctx: ServiceContext = { db, keys, config, mailer, apiUrl, requests, log };
 
   app.get("/", (c) =>
     c.json({ name: "Teamboard local stack", services: ["/auth/v1", "/rest/v1", "/inbox"], api_url: apiUrl }),
