@@ -136,7 +136,7 @@ const bool = (v: string | undefined) => (v === undefined || v === "" ? undefined
 const list = (v: string | undefined) => (v === undefined || v === "" ? undefined : v.split(",").map((s) => s.trim()));
 
 /** Environment variables the stack reads (names follow GoTrue's where it has one). */
-export function configFromEnv(env: NodeJS.ProcessEnv = process.env): StackConfigOverrides {
+export function configFromEnv(env: Record<string, string | undefined> = process.env): StackConfigOverrides {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     apiUrl: env.STACK_API_URL || undefined,
@@ -164,7 +164,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): StackConfig
   };
 }
 
-export function loadConfig(options: { file?: string | null; env?: NodeJS.ProcessEnv; overrides?: StackConfigOverrides } = {}) {
+export function loadConfig(options: { file?: string | null; env?: Record<string, string | undefined>; overrides?: StackConfigOverrides } = {}) {
   let config = defaultConfig();
   const file = options.file ?? (fs.existsSync("supabase/local-stack.json") ? "supabase/local-stack.json" : null);
   if (file) config = merge(config, JSON.parse(fs.readFileSync(file, "utf8")) as StackConfigOverrides);
