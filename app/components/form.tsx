@@ -25,9 +25,11 @@ interface FormState {
   errors: FieldErrors;
   values: FormValues;
   formId: string;
+  /** the field (or "form") that gets focus: the first one with a message */
+  firstError: string | undefined;
 }
 
-const FormStateContext = createContext<FormState>({ errors: {}, values: {}, formId: "" });
+const FormStateContext = createContext<FormState>({ errors: {}, values: {}, formId: "", firstError: undefined });
 
 export function isFormFailure(value: unknown): value is FormFailure {
   return typeof value === "object" && value !== null && "errors" in value && "values" in value;
@@ -46,7 +48,8 @@ type ValidatedFormProps = Omit<FormProps, "onSubmit"> & {
 /**
  * A Remix <Form> that works without JavaScript (a plain POST) and, with it,
  * checks the schema first, puts each message beside its field and moves focus
- * to the first wrong field.
+ * to the first wrong field (without it, the server's answer marks that field
+ * `autofocus`).
  */
 export function ValidatedForm({ schema, result, intent, children, method = "post", ...props }: ValidatedFormProps) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -62,6 +65,8 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
 
   const errors = clientErrors ?? serverResult?.errors ?? {};
   const values = serverResult?.values ?? {};
+  // Messages come in the schema's order, which is the form's; a field's message goes before the form's.
+  const firstError = Object.keys(errors).find((name) => name !== "form") ?? (errors.form ? "form" : undefined);
 
   useEffect(() => {
     if (Object.keys(errors).length === 0) return;
@@ -71,7 +76,7 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   }, [errors]);
 
   return (
-    <FormStateContext.Provider value={{ errors, values, formId }}>
+    <FormStateContext.Provider value={{ errors, values, formId, firstError }}>
       <Form
         ref={formRef}
         method={method}
@@ -90,16 +95,21 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
         }}
       >
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        {errors.form ? <FormAlert id={`${formId}-form-error`}>{errors.form}</FormAlert> : null}
+        {errors.form ? (
+          <FormAlert id={`${formId}-form-error`} autoFocus={firstError === "form"}>
+            {errors.form}
+          </FormAlert>
+        ) : null}
         {children}
       </Form>
     </FormStateContext.Provider>
   );
 }
 
-export function FormAlert({ id, children }: { id?: string; children: ReactNode }) {
+/** `autoFocus` renders the attribute, so a page the server sends back focuses it without JavaScript. */
+export function FormAlert({ id, autoFocus, children }: { id?: string; autoFocus?: boolean; children: ReactNode }) {
   return (
-    <div id={id} className="alert alert-error" role="alert" tabIndex={-1} data-form-alert>
+    <div id={id} className="alert alert-error" role="alert" tabIndex={-1} autoFocus={autoFocus || undefined} data-form-alert>
       {children}
     </div>
   );
@@ -121,7 +131,7 @@ type FieldProps = {
 };
 
 export function Field({ name, label, type = "text", defaultValue, hint, after, ...input }: FieldProps) {
-  const { errors, values, formId } = useContext(FormStateContext);
+  const { errors, values, formId, firstError } = useContext(FormStateContext);
   const id = `${formId}-${name}`;
   const error = errors[name];
   const secret = type === "password";
@@ -145,6 +155,8 @@ export function Field({ name, label, type = "text", defaultValue, hint, after, .
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         {...input}
+        // without JavaScript, the page the server sends back focuses its first wrong field
+        autoFocus={input.autoFocus || firstError === name || undefined}
       />
       {error ? (
         <p className="field-error" id={`${id}-error`}>

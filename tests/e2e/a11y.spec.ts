@@ -1,0 +1,152 @@
+import type { Locator, Page } from "@playwright/test";
+import { expect, MODES, test } from "./fixtures";
+
+/**
+ * Sends a form. Without JavaScript it is a plain POST, and a rejected one
+ * comes back as the server's 400 page (which focuses the first error with
+ * `autofocus`); with it, the browser's check or the action's answer does.
+ */
+async function submitRejected(page: Page, button: Locator, js: boolean) {
+  if (js) return button.click();
+  const response = page.waitForResponse((r) => r.request().method() === "POST");
+  await button.click();
+  expect((await response).status()).toBe(400);
+}
+
+/** A wrong field as a screen reader presents it: invalid, described by its message (after the stylesheet's ⚠). */
+async function expectInvalid(field: Locator, message: string) {
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  const escaped = message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  await expect(field).toHaveAccessibleDescription(new RegExp(`${escaped}$`));
+}
+
+for (const mode of MODES) {
+  test.describe(`form errors ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("log in: a malformed email is marked, and focus goes to it", async ({ page }) => {
+      await page.goto("/login");
+      await page.getByLabel("Email").first().fill("ada@example");
+      await page.getByLabel("Password").fill("whatever-1");
+      await submitRejected(page, page.getByRole("button", { name: "Log in", exact: true }), mode.js);
+      const email = page.getByLabel("Email").first();
+      await expectInvalid(email, "Enter a valid email address, like name@example.com.");
+      await expect(email).toHaveValue("ada@example");
+      await expect(email).toBeFocused();
+    });
+
+    test("log in: a wrong password shows an alert the form points at, and focus goes to it", async ({ page, signUp }) => {
+      const user = await signUp();
+      await page.goto("/login");
+      await page.getByLabel("Email").first().fill(user.email);
+      await page.getByLabel("Password").fill("not-the-password-9");
+      await submitRejected(page, page.getByRole("button", { name: "Log in", exact: true }), mode.js);
+      const alert = page.getByRole("alert");
+      await expect(alert).toHaveText("Email or password is incorrect.");
+      await expect(page.locator("form", { has: page.getByLabel("Password") })).toHaveAccessibleDescription("Email or password is incorrect.");
+      await expect(alert).toBeFocused();
+    });
+
+    test("forgot password: a malformed email is marked, and focus goes to it", async ({ page }) => {
+      await page.goto("/forgot-password");
+      await page.getByLabel("Email").fill("nobody@");
+      await submitRejected(page, page.getByRole("button", { name: "Send the link" }), mode.js);
+      const email = page.getByLabel("Email");
+      await expectInvalid(email, "Enter a valid email address, like name@example.com.");
+      await expect(email).toBeFocused();
+    });
+
+    test("password change: focus goes to the first wrong field, not the first field", async ({ page, signUp, login }) => {
+      await login(await signUp());
+      await page.goto("/account/password");
+      await page.getByLabel("New password", { exact: true }).fill("letters-and-9");
+      await page.getByLabel("New password, again").fill("letters-and-8");
+      await submitRejected(page, page.getByRole("button", { name: "Change password" }), mode.js);
+      const confirm = page.getByLabel("New password, again");
+      await expectInvalid(confirm, "The two passwords don't match.");
+      await expect(page.getByLabel("New password", { exact: true })).not.toHaveAttribute("aria-invalid");
+      await expect(confirm).toBeFocused();
+    });
+
+    test("email change: the server's own check (same address) is marked, and focus goes to it", async ({ page, signUp, login }) => {
+      const user = await signUp();
+      await login(user);
+      await page.goto("/account/email");
+      await page.getByLabel("New email address").fill("not-an-email");
+      await submitRejected(page, page.getByRole("button", { name: "Change email" }), mode.js);
+      const email = page.getByLabel("New email address");
+      await expectInvalid(email, "Enter a valid email address, like name@example.com.");
+      await expect(email).toBeFocused();
+
+      // passes the browser's check, rejected by the server: focus follows the server's answer too
+      await email.fill(user.email.toUpperCase());
+      await submitRejected(page, page.getByRole("button", { name: "Change email" }), mode.js);
+      await expectInvalid(page.getByLabel("New email address"), "That is already your email address.");
+      await expect(page.getByLabel("New email address")).toBeFocused();
+    });
+  });
+
+  test.describe(`keyboard only ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("log in, reach the account pages and log out with Tab and Enter, with a visible focus ring", async ({ page, signUp }) => {
+      const user = await signUp();
+      await page.goto("/login");
+      await page.keyboard.press("Tab");
+      const skipLink = page.getByRole("link", { name: "Skip to content" });
+      await expectVisibleFocus(skipLink);
+      await expect(skipLink).toBeInViewport();
+
+      const email = page.getByLabel("Email").first();
+      await pressUntilFocused(page, email, "Tab");
+      await expectVisibleFocus(email);
+      await page.keyboard.type(user.email);
+      await page.keyboard.press("Tab");
+      const password = page.getByLabel("Password");
+      await expectVisibleFocus(password);
+      await page.keyboard.type(user.password);
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("heading", { name: "Your teams" })).toBeVisible();
+
+      const accountLink = page.getByRole("link", { name: user.displayName });
+      await pressUntilFocused(page, accountLink, "Shift+Tab");
+      await expectVisibleFocus(accountLink);
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
+
+      const passwordSection = page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Password" });
+      await pressUntilFocused(page, passwordSection, "Tab");
+      await expectVisibleFocus(passwordSection);
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("heading", { name: "Password" })).toBeVisible();
+
+      const logOut = page.getByRole("button", { name: "Log out" });
+      await pressUntilFocused(page, logOut, "Shift+Tab");
+      await expectVisibleFocus(logOut);
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByRole("heading", { name: "Log in", exact: true })).toBeVisible();
+    });
+  });
+}
+
+/** Presses the key the way a keyboard user would until `target` has focus (fails if it never does). */
+async function pressUntilFocused(page: Page, target: Locator, key: "Tab" | "Shift+Tab") {
+  await expect(target).toBeVisible();
+  for (let presses = 0; presses < 40; presses++) {
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`${target.toString()} can't be reached with ${key}`);
+}
+
+/** Focus is on `target`, it shows as keyboard focus, and the page draws a ring for it. */
+async function expectVisibleFocus(target: Locator) {
+  await expect(target).toBeFocused();
+  const style = await target.evaluate((element) => {
+    const computed = getComputedStyle(element);
+    return { focusVisible: element.matches(":focus-visible"), outline: computed.outlineStyle, boxShadow: computed.boxShadow };
+  });
+  expect(style.focusVisible).toBe(true);
+  expect(style.outline !== "none" || style.boxShadow !== "none", JSON.stringify(style)).toBe(true);
+}
