@@ -8,6 +8,7 @@ import {
   ScrollRestoration,
   useLocation,
   useNavigate,
+  useNavigation,
   useRevalidator,
   useRouteLoaderData,
 } from "@remix-run/react";
@@ -16,7 +17,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
-import { announceSignIn, getBrowserClient, handleAuthEvent } from "~/lib/browser-auth";
+import { announceSignIn, announceUserUpdate, getBrowserClient, handleAuthEvent } from "~/lib/browser-auth";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
@@ -70,7 +71,7 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App() {
   const { user, flash, env } = useRouteLoaderData<typeof loader>("root")!;
-  useBrowserAuth(env, user?.id ?? null);
+  useBrowserAuth(env, user);
   return (
     <>
       <SiteHeader user={user} />
@@ -83,7 +84,8 @@ export default function App() {
 }
 
 /** Starts the browser client after hydration and wires PRODUCT.md §1's event table to this tab. */
-function useBrowserAuth(env: RootData["env"], serverUserId: string | null) {
+function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
+  const serverUserId = user?.id ?? null;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const location = useLocation();
@@ -123,6 +125,24 @@ function useBrowserAuth(env: RootData["env"], serverUserId: string | null) {
     if (!serverUserId || previous === serverUserId) return;
     void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(announceSignIn);
   }, [serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
+
+  // When a form post of this tab changed the name or email shown, tell the
+  // other tabs (USER_UPDATED). Not after a revalidation that such an event
+  // caused here, or the tabs would keep announcing to each other.
+  const navigation = useNavigation();
+  const submitting = useRef(false);
+  const shownUser = user ? `${user.id} ${user.displayName ?? ""} ${user.email}` : null;
+  const previousShownUser = useRef(shownUser);
+  useEffect(() => {
+    const previous = previousShownUser.current;
+    previousShownUser.current = shownUser;
+    if (!submitting.current || !serverUserId || previous === shownUser || !previous?.startsWith(`${serverUserId} `)) return;
+    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(announceUserUpdate);
+  }, [shownUser, serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
+  // Declared after the effect above: on the render that ends a submission, that effect still sees it.
+  useEffect(() => {
+    submitting.current = navigation.state !== "idle" && navigation.formMethod !== undefined && navigation.formMethod.toUpperCase() !== "GET";
+  }, [navigation.state, navigation.formMethod]);
 }
 
 export function ErrorBoundary() {

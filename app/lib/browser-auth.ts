@@ -65,6 +65,18 @@ export async function announceSignIn(client: SupabaseClient) {
 }
 
 /**
+ * The server changed this person (a form post in this tab: name, email…);
+ * the other tabs only hear of it through the browser client. An empty update
+ * emits USER_UPDATED, which supabase-js broadcasts to them, and saves the
+ * fresh user into the cookie. Costs one auth request, after a change only.
+ */
+export async function announceUserUpdate(client: SupabaseClient) {
+  const { data } = await client.auth.getSession();
+  if (!data.session) return;
+  await client.auth.updateUser({});
+}
+
+/**
  * Signs this browser out through the browser client so that the other tabs
  * hear SIGNED_OUT (supabase-js tells them over a BroadcastChannel). Returns
  * false when the client isn't running or the backend refused, so the caller

@@ -37,7 +37,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (isBackendUnavailable(error)) return backendUnavailableResult(result.values, client.headers);
     throw backendError(error, client.headers);
   }
-  // The header shows the name from the access token; keep the two in step.
   // The header shows the name from the access token's claims; keep them in step (a new token carries it).
   const { error: metaError } = await client.supabase.auth.updateUser({ data: { display_name: result.data.displayName } });
   if (!metaError) await client.supabase.auth.refreshSession();
