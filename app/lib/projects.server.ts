@@ -13,11 +13,15 @@ export interface Project extends ProjectSummary {
   description: string;
 }
 
-/** The sidebar: active projects, and archived ones when asked for. */
-export async function listProjects(supabase: SupabaseClient, teamId: string, { includeArchived }: { includeArchived: boolean }) {
+/**
+ * Active projects, and archived ones when asked for, by name (the id breaks
+ * ties, so pages never overlap): rows `from`..`to` inclusive, as `.range()`.
+ * The sidebar asks for its first few; the projects page for one page at a time.
+ */
+export async function listProjects(supabase: SupabaseClient, teamId: string, { includeArchived, from, to }: { includeArchived: boolean; from: number; to: number }) {
   let query = supabase.from("projects").select("id, key, name, archived_at").eq("team_id", teamId);
   if (!includeArchived) query = query.is("archived_at", null);
-  return query.order("archived_at", { ascending: true, nullsFirst: true }).order("name").returns<ProjectSummary[]>();
+  return query.order("archived_at", { ascending: true, nullsFirst: true }).order("name").order("id").range(from, to).returns<ProjectSummary[]>();
 }
 
 /**

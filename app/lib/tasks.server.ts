@@ -88,12 +88,19 @@ export interface SearchHit {
   team_name: string;
 }
 
-/** PRODUCT.md §9: at most 50 results. */
+/** PRODUCT.md §9: at most 50 results (search_tasks clamps its limit there too). */
+export const SEARCH_LIMIT = 50;
+
+/**
+ * The best matches, at most SEARCH_LIMIT. The RPC can't return more, so a full
+ * page means there may be more (`capped`): the page says so and asks for more words.
+ */
 export async function searchTasks(supabase: SupabaseClient, query: string) {
   const { data, error } = await supabase
-    .rpc("search_tasks", { query, limit: 50 })
+    .rpc("search_tasks", { query, limit: SEARCH_LIMIT })
     .select("id, number, title, status, project_key, project_name, project_archived, team_slug, team_name");
-  return { error, hits: (data ?? []) as unknown as SearchHit[] };
+  const hits = (data ?? []) as unknown as SearchHit[];
+  return { error, hits, capped: hits.length >= SEARCH_LIMIT };
 }
 
 export interface Overview {

@@ -3,7 +3,7 @@ import { isBackendUnavailable } from "./auth-errors.server";
 import { formFailure } from "./forms.server";
 import { backendError, backendUnavailableResult, notFound } from "./http.server";
 import type { FormValues } from "./schemas";
-import { FORBIDDEN_MESSAGE, hasRole, isRole, type Role } from "./teams";
+import { FORBIDDEN_MESSAGE, hasRole, isRole, MEMBERS_PAGE_SIZE, pageOf, pageRange, TEAMS_PAGE_SIZE, type Role } from "./teams";
 import type { RequestClient } from "./supabase.server";
 
 export interface TeamAccess {
@@ -124,22 +124,22 @@ export function writeFailure(
 
 export interface MyTeam {
   role: Role;
-  joinedAt: string;
   team: { id: string; name: string; slug: string };
 }
 
-export async function listMyTeams(supabase: SupabaseClient, userId: string) {
+/** One page of the person's teams, by name (the team's id breaks ties, so pages never overlap). */
+export async function listMyTeams(supabase: SupabaseClient, userId: string, page: number) {
+  const { from, to } = pageRange(page, TEAMS_PAGE_SIZE);
   const { data, error } = await supabase
     .from("team_members")
-    .select("role, joined_at, team:teams!inner(id, name, slug)")
+    .select("role, teams!inner(id, name, slug)")
     .eq("user_id", userId)
-    .order("joined_at", { ascending: true })
-    .returns<Array<{ role: Role; joined_at: string; team: MyTeam["team"] }>>();
-  if (error) return { error, teams: [] as MyTeam[] };
-  const teams = (data ?? [])
-    .map((row) => ({ role: row.role, joinedAt: row.joined_at, team: row.team }))
-    .sort((a, b) => a.team.name.localeCompare(b.team.name));
-  return { error: null, teams };
+    .order("teams(name)")
+    .order("team_id")
+    .range(from, to)
+    .returns<Array<{ role: Role; teams: MyTeam["team"] }>>();
+  const rows: MyTeam[] = (data ?? []).map((row) => ({ role: row.role, team: row.teams }));
+  return { error, ...pageOf(rows, page, TEAMS_PAGE_SIZE) };
 }
 
 /** Pending invitations sent to the person's address (what row-level security lets them see). */
@@ -158,28 +158,33 @@ export async function listMyPendingInvitations(supabase: SupabaseClient) {
 export interface Member {
   userId: string;
   role: Role;
-  joinedAt: string;
   displayName: string;
   username: string;
 }
 
-export async function listMembers(supabase: SupabaseClient, teamId: string) {
+/**
+ * One page of a team's members: owner first, then admins, members, viewers
+ * (the role enum's order, reversed), each by name, the id breaking ties so a
+ * page boundary never repeats or skips anyone.
+ */
+export async function listMembers(supabase: SupabaseClient, teamId: string, page: number) {
+  const { from, to } = pageRange(page, MEMBERS_PAGE_SIZE);
   const { data, error } = await supabase
     .from("team_members")
-    .select("user_id, role, joined_at, profile:profiles(display_name, username)")
+    .select("user_id, role, profiles(display_name, username)")
     .eq("team_id", teamId)
-    .returns<Array<{ user_id: string; role: Role; joined_at: string; profile: { display_name: string; username: string } | null }>>();
-  if (error) return { error, members: [] as Member[] };
-  const members: Member[] = (data ?? []).map((row) => ({
+    .order("role", { ascending: false })
+    .order("profiles(display_name)")
+    .order("user_id")
+    .range(from, to)
+    .returns<Array<{ user_id: string; role: Role; profiles: { display_name: string; username: string } | null }>>();
+  const rows: Member[] = (data ?? []).map((row) => ({
     userId: row.user_id,
     role: row.role,
-    joinedAt: row.joined_at,
-    displayName: row.profile?.display_name ?? "Former member",
-    username: row.profile?.username ?? "",
+    displayName: row.profiles?.display_name ?? "Former member",
+    username: row.profiles?.username ?? "",
   }));
-  const rank = (role: Role) => ["owner", "admin", "member", "viewer"].indexOf(role);
-  members.sort((a, b) => rank(a.role) - rank(b.role) || a.displayName.localeCompare(b.displayName));
-  return { error: null, members };
+  return { error, ...pageOf(rows, page, MEMBERS_PAGE_SIZE) };
 }
 
 // Writes --------------------------------------------------------------------------

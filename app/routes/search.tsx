@@ -19,16 +19,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(client, request);
   const q = new URL(request.url).searchParams.get("q")?.trim().slice(0, 200) ?? "";
   let hits: SearchHit[] = [];
+  let capped = false;
   if (q) {
     const result = await searchTasks(client.supabase, q);
     if (result.error) throw backendError(result.error, client.headers);
-    hits = result.hits;
+    ({ hits, capped } = result);
   }
-  return data({ q, hits }, { headers: client.headers });
+  return data({ q, hits, capped }, { headers: client.headers });
 }
 
 export default function Search() {
-  const { q, hits } = useLoaderData<typeof loader>();
+  const { q, hits, capped } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.location?.pathname === "/search";
   return (
@@ -50,7 +51,9 @@ export default function Search() {
         ) : (
           <>
             <p className="muted">
-              {hits.length === 50 ? "The 50 best matches" : `${hits.length} ${hits.length === 1 ? "task" : "tasks"}`} for “{q}”.
+              {capped
+                ? `The ${hits.length} best matches for “${q}” are shown; there may be more. Add words to narrow the search.`
+                : `${hits.length} ${hits.length === 1 ? "task" : "tasks"} for “${q}”.`}
             </p>
             <ol className="search-results">
               {hits.map((hit) => (

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert } from "~/components/form";
 import { formState } from "~/components/task/fields";
@@ -10,7 +11,7 @@ import { formFailure } from "~/lib/forms.server";
 import { backendError, notFound } from "~/lib/http.server";
 import { parseForm, submittedValues } from "~/lib/schemas";
 import { createServerClient } from "~/lib/supabase.server";
-import { ASSIGNABLE_ROLES, hasRole, permissionsOf, ROLE_LABELS } from "~/lib/teams";
+import { ASSIGNABLE_ROLES, hasRole, pageSearch, parsePage, permissionsOf, ROLE_LABELS } from "~/lib/teams";
 import { ChangeRoleSchema, RemoveMemberSchema } from "~/lib/teams.schemas";
 import { changeRole, forbiddenResult, leaveTeam, listMembers, removeMember, requireTeam, writeFailure } from "~/lib/teams.server";
 
@@ -20,9 +21,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
   const user = await requireUser(client, request);
   const team = await requireTeam(client, user.id, params.team);
-  const { members, error } = await listMembers(client.supabase, team.id);
+  const { error, items: members, paging } = await listMembers(client.supabase, team.id, parsePage(new URL(request.url).searchParams));
   if (error) throw backendError(error, client.headers);
-  return data({ members, userId: user.id, myRole: team.role, can: permissionsOf(team.role) }, { headers: client.headers });
+  return data({ members, paging, userId: user.id, myRole: team.role, can: permissionsOf(team.role) }, { headers: client.headers });
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -58,14 +59,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
       if (!removed) return forbiddenResult(client.headers, { intent, values });
       await setFlash(request, client.headers, { kind: "success", message: "The member is removed from the team." });
     }
-    throw redirect(`/teams/${team.slug}/members`, { headers: client.headers });
+    // back to the page the form was on
+    const page = parsePage(new URL(request.url).searchParams);
+    throw redirect(`/teams/${team.slug}/members${pageSearch(new URLSearchParams(), page)}`, { headers: client.headers });
   }
 
   throw notFound(client.headers);
 }
 
 export default function Members() {
-  const { members, userId, myRole, can } = useLoaderData<typeof loader>();
+  const { members, paging, userId, myRole, can } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const failure = formState(actionData).errors.form;
   return (
@@ -128,6 +131,12 @@ export default function Members() {
           })}
         </tbody>
       </table>
+      {members.length === 0 ? (
+        <p className="muted">
+          Nobody on this page. <Link to=".">Back to the first page</Link>
+        </p>
+      ) : null}
+      <Pager {...paging} label="Members pages" />
       {myRole !== "owner" ? (
         <Form method="post" className="leave-team">
           <input type="hidden" name="intent" value="leave" />

@@ -8,6 +8,7 @@ import { formatDateTime } from "~/components/task/format";
 import { TaskEditor, TaskMoveForm, TaskReadOnly } from "~/components/task/task-panel";
 import { requireUser } from "~/lib/auth.server";
 import { ARCHIVED_MESSAGE, boardSearch, STATUS_LABELS, taskRef } from "~/lib/board";
+import { COMMENTS_CURSOR_PARAM, parseCommentCursor } from "~/lib/comments";
 import { addComment, deleteComment, editComment, listComments } from "~/lib/comments.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
@@ -39,7 +40,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { data: task, error } = await getTask(client.supabase, project.id, number);
   if (error) throw backendError(error, client.headers);
   if (!task) throw notFound(client.headers);
-  const comments = await listComments(client.supabase, task.id);
+  const before = parseCommentCursor(new URL(request.url).searchParams);
+  const comments = await listComments(client.supabase, task.id, before);
   if (comments.error) throw backendError(comments.error, client.headers);
   const archived = project.archived_at !== null;
   const can = permissionsOf(team.role);
@@ -48,7 +50,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       projectKey: project.key,
       task,
       comments: comments.comments,
-      commentsTotal: comments.total,
+      commentsReached: comments.reached,
+      hasOlderComments: comments.hasOlder,
+      olderCommentsPage: before !== null,
       userId: user.id,
       can: { editTasks: can.editTasks && !archived, comment: can.comment && !archived, deleteTasks: can.deleteTasks && !archived, deleteAnyComment: can.deleteAnyComment && !archived },
     },
@@ -68,6 +72,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const ref = taskRef(project.key, number);
   const url = new URL(request.url);
   const here = `/teams/${team.slug}/projects/${project.key}/tasks/${number}${boardSearch(url.searchParams)}`;
+  // editing or deleting an older comment stays on its page; a new comment shows on the latest
+  const cursor = url.searchParams.get(COMMENTS_CURSOR_PARAM);
+  const hereOnCommentPage = cursor ? `${here}${here.includes("?") ? "&" : "?"}${new URLSearchParams({ [COMMENTS_CURSOR_PARAM]: cursor })}` : here;
 
   if (!hasRole(team.role, "member")) return forbiddenResult(client.headers, { intent, values });
   if (project.archived_at) return formFailure({ intent, errors: { form: ARCHIVED_MESSAGE }, values }, client.headers);
@@ -118,7 +125,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const { data: edited, error } = await editComment(client.supabase, task.id, result.data.commentId, result.data.body);
     if (error) return writeFailure(error, { intent, values, field: "body" }, client.headers);
     if (!edited) return forbiddenResult(client.headers, { intent, values });
-    return done("Your comment is saved.");
+    return done("Your comment is saved.", hereOnCommentPage);
   }
 
   if (intent.startsWith("delete-comment:")) {
@@ -127,14 +134,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const { data: removed, error } = await deleteComment(client.supabase, task.id, result.data.commentId);
     if (error) return writeFailure(error, { intent, values }, client.headers);
     if (!removed) return forbiddenResult(client.headers, { intent, values });
-    return done("The comment is deleted.");
+    return done("The comment is deleted.", hereOnCommentPage);
   }
 
   throw notFound(client.headers);
 }
 
 export default function TaskPanel() {
-  const { projectKey, task, comments, commentsTotal, userId, can } = useLoaderData<typeof loader>();
+  const { projectKey, task, comments, commentsReached, hasOlderComments, olderCommentsPage, userId, can } = useLoaderData<typeof loader>();
   const board = useRouteLoaderData<typeof boardLoader>("routes/teams.$team.projects.$key");
   const actionData = useActionData<typeof action>();
   const location = useLocation();
@@ -186,7 +193,16 @@ export default function TaskPanel() {
           </Form>
         </details>
       ) : null}
-      <CommentList comments={comments} total={commentsTotal} userId={userId} canComment={can.comment} canDeleteAny={can.deleteAnyComment} result={actionData} />
+      <CommentList
+        comments={comments}
+        reached={commentsReached}
+        hasOlder={hasOlderComments}
+        olderPage={olderCommentsPage}
+        userId={userId}
+        canComment={can.comment}
+        canDeleteAny={can.deleteAnyComment}
+        result={actionData}
+      />
     </article>
   );
 }

@@ -49,10 +49,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   );
 }
 
-/** Comments don't change the board: posting one shouldn't re-read five columns. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formData, defaultShouldRevalidate }) => {
+/**
+ * Comments don't change the board: posting one shouldn't re-read five
+ * columns, nor should paging through a task's comments (a URL parameter the
+ * board doesn't read).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, formData, defaultShouldRevalidate }) => {
   const intent = String(formData?.get("intent") ?? "");
   if (formMethod && formMethod !== "GET" && (intent === "comment" || intent.startsWith("edit-comment:") || intent.startsWith("delete-comment:"))) return false;
+  if (
+    !formMethod &&
+    currentUrl.href !== nextUrl.href &&
+    currentParams.team === nextParams.team &&
+    currentParams.key === nextParams.key &&
+    boardSearch(currentUrl.searchParams) === boardSearch(nextUrl.searchParams)
+  ) {
+    return false;
+  }
   return defaultShouldRevalidate;
 };
 

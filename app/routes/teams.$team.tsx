@@ -7,7 +7,7 @@ import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
 import { listProjects } from "~/lib/projects.server";
 import { createServerClient } from "~/lib/supabase.server";
-import { permissionsOf, ROLE_LABELS } from "~/lib/teams";
+import { permissionsOf, ROLE_LABELS, SIDEBAR_PROJECTS } from "~/lib/teams";
 import { requireTeam } from "~/lib/teams.server";
 import boardStyles from "~/styles/board.css?url";
 
@@ -20,9 +20,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const user = await requireUser(client, request);
   const team = await requireTeam(client, user.id, params.team);
   const showArchived = new URL(request.url).searchParams.get("archived") === "1";
-  const { data: projects, error } = await listProjects(client.supabase, team.id, { includeArchived: showArchived });
+  // bounded: the first SIDEBAR_PROJECTS, and one more to know whether to link to the rest
+  const { data: projects, error } = await listProjects(client.supabase, team.id, { includeArchived: showArchived, from: 0, to: SIDEBAR_PROJECTS });
   if (error) throw backendError(error, client.headers);
-  return data({ team, projects: projects ?? [], showArchived, can: permissionsOf(team.role) }, { headers: client.headers });
+  const rows = projects ?? [];
+  return data(
+    { team, projects: rows.slice(0, SIDEBAR_PROJECTS), moreProjects: rows.length > SIDEBAR_PROJECTS, showArchived, can: permissionsOf(team.role) },
+    { headers: client.headers },
+  );
 }
 
 /**
@@ -48,7 +53,7 @@ function sectionOf(pathname: string) {
 }
 
 export default function TeamLayout() {
-  const { team, projects, showArchived, can } = useLoaderData<typeof loader>();
+  const { team, projects, moreProjects, showArchived, can } = useLoaderData<typeof loader>();
   const location = useLocation();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
@@ -98,6 +103,13 @@ export default function TeamLayout() {
               </li>
             ))}
           </ul>
+          {moreProjects ? (
+            <p className="small">
+              <NavLink to={`${base}/projects${showArchived ? "?archived=1" : ""}`} end>
+                All projects
+              </NavLink>
+            </p>
+          ) : null}
           <p className="small">
             <Link to={{ search: `?${archivedToggle}` }} preventScrollReset>
               {showArchived ? "Hide archived projects" : "Show archived projects"}

@@ -1,11 +1,12 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
-import { ROLE_LABELS } from "~/lib/teams";
+import { parsePage, ROLE_LABELS } from "~/lib/teams";
 import { listMyPendingInvitations, listMyTeams } from "~/lib/teams.server";
 import boardStyles from "~/styles/board.css?url";
 
@@ -16,14 +17,15 @@ export const meta: MetaFunction = () => [{ title: "Your teams · Teamboard" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
   const user = await requireUser(client, request);
-  const [mine, invitations] = await Promise.all([listMyTeams(client.supabase, user.id), listMyPendingInvitations(client.supabase)]);
+  const page = parsePage(new URL(request.url).searchParams);
+  const [mine, invitations] = await Promise.all([listMyTeams(client.supabase, user.id, page), listMyPendingInvitations(client.supabase)]);
   if (mine.error) throw backendError(mine.error, client.headers);
   if (invitations.error) throw backendError(invitations.error, client.headers);
-  return data({ teams: mine.teams, invitations: invitations.data ?? [] }, { headers: client.headers });
+  return data({ teams: mine.items, paging: mine.paging, invitations: invitations.data ?? [] }, { headers: client.headers });
 }
 
 export default function Teams() {
-  const { teams, invitations } = useLoaderData<typeof loader>();
+  const { teams, paging, invitations } = useLoaderData<typeof loader>();
   return (
     <div className="teams-page">
       <div className="page-heading">
@@ -32,7 +34,11 @@ export default function Teams() {
           Create a team
         </Link>
       </div>
-      {teams.length === 0 ? (
+      {teams.length === 0 && paging.hasPrevious ? (
+        <p className="card">
+          No teams on this page. <Link to="/teams">Back to the first page</Link>
+        </p>
+      ) : teams.length === 0 ? (
         <p className="card">You're not in a team yet. Create one, or open the invitation link a teammate sent you.</p>
       ) : (
         <ul className="team-list" aria-labelledby="teams-title">
@@ -46,6 +52,7 @@ export default function Teams() {
           ))}
         </ul>
       )}
+      <Pager {...paging} label="Team pages" />
       <section aria-labelledby="invitations-title" className="invitations">
         <h2 id="invitations-title">Pending invitations</h2>
         {invitations.length === 0 ? (

@@ -102,3 +102,39 @@ export async function seedTeam(backend: Backend, { tasks = [] as SeedTask[], pro
   }
   return { slug, name, id: team.id, owner, users: { admin, member, viewer }, outsider, project, tasks: created };
 }
+
+/**
+ * `count` comments on a task by `author`, written with the service role in one
+ * request, a minute apart from 2025-01-01 so their order is known:
+ * `body(1)` is the oldest.
+ */
+export async function addComments(backend: Backend, taskId: string, author: TestUser, count: number, body = (n: number) => `Comment ${String(n).padStart(3, "0")}`) {
+  const start = Date.UTC(2025, 0, 1);
+  const rows = Array.from({ length: count }, (_, i) => ({
+    task_id: taskId,
+    author_id: author.id,
+    body: body(i + 1),
+    created_at: new Date(start + i * 60_000).toISOString(),
+  }));
+  must(await backend.admin().from("comments").insert(rows).select("id"), "comments");
+}
+
+/** `count` more people in a team with `role`, as accepting invitations would add them; named `name(n)`. */
+export async function addMembers(backend: Backend, teamId: string, count: number, { role = "viewer", name }: { role?: TeamRole; name: (n: number) => string }) {
+  const users: TestUser[] = [];
+  for (let i = 0; i < count; i += 10) {
+    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) => backend.createUser({ displayName: name(i + j + 1) }));
+    users.push(...(await Promise.all(batch)));
+  }
+  must(await backend.admin().from("team_members").insert(users.map((u) => ({ team_id: teamId, user_id: u.id, role }))).select("user_id"), "members");
+  return users;
+}
+
+/** `count` teams owned by `user`, made with the create_team RPC as the page would; named `name(n)`. */
+export async function createTeams(backend: Backend, user: TestUser, count: number, name: (n: number) => string) {
+  const client = await signedInClient(backend, user);
+  for (let i = 0; i < count; i += 10) {
+    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) => client.rpc("create_team", { name: name(i + j + 1), slug: uniqueSlug("pg") }).single());
+    for (const result of await Promise.all(batch)) must(result, "create_team");
+  }
+}

@@ -1,5 +1,6 @@
-import { Form } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import { SubmitButton, ValidatedForm } from "~/components/form";
+import { commentsSearch } from "~/lib/comments";
 import { formState, TextAreaField } from "./fields";
 import { formatDateTime } from "./format";
 
@@ -12,28 +13,58 @@ interface CommentItem {
   author: { display_name: string } | null;
 }
 
-/** A task's conversation: plain text (never HTML), edit and delete for the author, delete for admins. */
+/**
+ * A task's conversation: plain text (never HTML), edit and delete for the
+ * author, delete for admins. It shows one page of comments: the latest, or an
+ * older one (`olderPage`) reached with "Show older comments", a plain link
+ * whose cursor is in the URL.
+ */
 export function CommentList({
   comments,
-  total,
+  reached,
+  hasOlder,
+  olderPage,
   userId,
   canComment,
   canDeleteAny,
   result,
 }: {
   comments: CommentItem[];
-  total: number;
+  /** how many comments the page reaches back over: all of them on the latest page */
+  reached: number;
+  hasOlder: boolean;
+  olderPage: boolean;
   userId: string;
   canComment: boolean;
   canDeleteAny: boolean;
   result: unknown;
 }) {
   const newComment = formState(result, "comment");
+  const params = new URLSearchParams(useLocation().search);
   return (
     <section className="comments" aria-labelledby="comments-title">
-      <h3 id="comments-title">Comments ({total})</h3>
-      {total > comments.length ? <p className="muted small">Showing the latest {comments.length}.</p> : null}
-      {comments.length === 0 ? <p className="muted">No comments yet.</p> : null}
+      <h3 id="comments-title">{olderPage ? "Older comments" : `Comments (${reached})`}</h3>
+      {hasOlder || olderPage ? (
+        <p className="muted small comments-paging">
+          {!olderPage
+            ? `Showing the latest ${comments.length}.`
+            : hasOlder
+              ? `${comments.length} of ${reached} earlier comments.`
+              : `The earliest ${comments.length === 1 ? "comment" : `${comments.length} comments`}.`}{" "}
+          {hasOlder ? (
+            <Link to={commentsSearch(params, comments[0])} preventScrollReset>
+              Show older comments
+            </Link>
+          ) : null}
+          {hasOlder && olderPage ? " · " : null}
+          {olderPage ? (
+            <Link to={commentsSearch(params, null)} preventScrollReset>
+              Back to the latest comments
+            </Link>
+          ) : null}
+        </p>
+      ) : null}
+      {comments.length === 0 ? <p className="muted">{olderPage ? "No older comments." : "No comments yet."}</p> : null}
       <ol className="comment-list">
         {comments.map((comment) => {
           const mine = comment.author_id === userId;

@@ -1,0 +1,33 @@
+import { Link, useLocation } from "@remix-run/react";
+import { pageSearch, type Paging } from "~/lib/teams";
+
+/**
+ * "Previous / Page N / Next" under a paged list: plain links carrying `?page=`
+ * (every other parameter kept), so they work without JavaScript and survive
+ * reloads; with JavaScript they navigate inside the layout.
+ */
+export function Pager({ page, hasPrevious, hasNext, label }: Paging & { label: string }) {
+  const params = new URLSearchParams(useLocation().search);
+  if (!hasPrevious && !hasNext) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      {hasPrevious ? (
+        <Link to={pageSearch(params, page - 1)} rel="prev">
+          ← Previous page
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="muted small">
+        Page {page}
+      </span>
+      {hasNext ? (
+        <Link to={pageSearch(params, page + 1)} rel="next">
+          Next page →
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,64 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { Pager } from "~/components/board/pager";
+import { ErrorPage } from "~/components/error-page";
+import { requireUser } from "~/lib/auth.server";
+import { backendError } from "~/lib/http.server";
+import { listProjects } from "~/lib/projects.server";
+import { createServerClient } from "~/lib/supabase.server";
+import { pageOf, pageRange, parsePage, PROJECTS_PAGE_SIZE } from "~/lib/teams";
+import { requireTeam } from "~/lib/teams.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Projects · ${data.team.name} · Teamboard` : "Projects · Teamboard" }];
+
+/** Every project of the team, a page at a time: where the sidebar's "All projects" leads once there are more than it lists. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const team = await requireTeam(client, user.id, params.team);
+  const searchParams = new URL(request.url).searchParams;
+  const showArchived = searchParams.get("archived") === "1";
+  const page = parsePage(searchParams);
+  const { data: rows, error } = await listProjects(client.supabase, team.id, { includeArchived: showArchived, ...pageRange(page, PROJECTS_PAGE_SIZE) });
+  if (error) throw backendError(error, client.headers);
+  const { items: projects, paging } = pageOf(rows ?? [], page, PROJECTS_PAGE_SIZE);
+  return data({ team: { slug: team.slug, name: team.name }, projects, paging, showArchived }, { headers: client.headers });
+}
+
+export default function Projects() {
+  const { team, projects, paging, showArchived } = useLoaderData<typeof loader>();
+  const base = `/teams/${team.slug}`;
+  return (
+    <section aria-labelledby="projects-title" className="projects-page">
+      <h1 id="projects-title">{showArchived ? "All projects" : "Active projects"}</h1>
+      {projects.length === 0 ? (
+        <p className="muted">
+          {paging.hasPrevious ? (
+            <>
+              No projects on this page. <Link to={`${base}/projects${showArchived ? "?archived=1" : ""}`}>Back to the first page</Link>
+            </>
+          ) : (
+            "No projects yet."
+          )}
+        </p>
+      ) : (
+        <ul className="project-list" aria-labelledby="projects-title">
+          {projects.map((project) => (
+            <li key={project.id}>
+              <Link to={`${base}/projects/${project.key}`}>
+                <span className="project-key">{project.key}</span> {project.name}
+              </Link>
+              {project.archived_at ? <span className="muted small"> (archived)</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager {...paging} label="Project pages" />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage compact />;
+}
