@@ -187,6 +187,8 @@ test.describe("board with JavaScript", () => {
     await card(page, "backlog", "Plan the sprint").dragTo(card(page, "todo", "Book the room"), { targetPosition: { x: 20, y: 4 } });
     await expect(todo).toHaveText([/Plan the sprint/, /Book the room/, /Write the agenda/]);
     await expect(column(page, "backlog").locator("li[data-task-id]")).toHaveCount(0);
+    // The card moves at once; the server's answer is announced when it lands.
+    await expect(page.locator("[data-board-announcer]")).toHaveText("Moved WEB-1 to To do.");
     await page.reload();
     await expect(todo).toHaveText([/Plan the sprint/, /Book the room/, /Write the agenda/]);
   });
