@@ -17,7 +17,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
-import { announceSignIn, announceUserUpdate, getBrowserClient, handleAuthEvent } from "~/lib/browser-auth";
+import { announceSignIn, announceUserUpdate, getBrowserClient, handleAuthEvent, isOwnUserUpdate } from "~/lib/browser-auth";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
@@ -98,6 +98,7 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then((client) => {
       if (cancelled) return;
       const { data: subscription } = client.auth.onAuthStateChange((event, session) => {
+        if (isOwnUserUpdate(event)) return;
         // Run outside the auth lock: navigation may call the client again.
         setTimeout(() =>
           handleAuthEvent(client, event, session, {

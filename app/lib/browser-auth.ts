@@ -73,7 +73,26 @@ export async function announceSignIn(client: SupabaseClient) {
 export async function announceUserUpdate(client: SupabaseClient) {
   const { data } = await client.auth.getSession();
   if (!data.session) return;
-  await client.auth.updateUser({});
+  // supabase-js tells this tab's listeners before updateUser() resolves.
+  announcing++;
+  try {
+    await client.auth.updateUser({});
+  } finally {
+    announcing--;
+  }
+}
+
+/** How many announcements this tab has under way. */
+let announcing = 0;
+
+/**
+ * True for the echo of this tab's own announcement, told as the event arrives
+ * (supabase-js calls this tab's listeners before updateUser() resolves). The
+ * tab's data is fresh already, and reloading it would use up the one-time
+ * flash message ("Your profile is saved.").
+ */
+export function isOwnUserUpdate(event: AuthChangeEvent): boolean {
+  return event === "USER_UPDATED" && announcing > 0;
 }
 
 /**
