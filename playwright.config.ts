@@ -34,7 +34,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npm run build --silent && tsx tests/e2e/support/start-env.ts",
+    command: "npm run build --silent && node_modules/.bin/tsx tests/e2e/support/start-env.ts",
     url: `${appUrl("short")}/favicon.svg`,
     timeout: 180_000,
     reuseExistingServer: false,
