@@ -14,28 +14,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
-import { startStack } from "../stack/server.ts";
-import { ensurePgliteTemplate, MIGRATIONS_DIR } from "../tests/support/template.ts";
+import { startTestStack } from "../tests/support/stack.ts";
 
 const SIZES = [60, 600, 6000];
 const WARMUP = 3;
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const APP_ORIGIN = "http://127.0.0.1:4999";
 
-const quiet = <T>(fn: () => Promise<T>) => fn();
-
-const template = new Blob([fs.readFileSync(await ensurePgliteTemplate())]);
-const stack = await startStack({
-  host: "127.0.0.1",
-  port: 0,
-  dataDir: null,
-  seedFile: null,
-  migrationsDir: MIGRATIONS_DIR,
-  template,
-  skipMigrations: true,
-  quiet: true,
-  auth: { siteUrl: APP_ORIGIN, tokenRequestsPerMinute: 100_000, bcryptCost: 4 },
-});
+const stack = await startTestStack({ auth: { siteUrl: APP_ORIGIN } });
 
 try {
   // The built app, pointed at this stack (its environment is read when the module loads).
@@ -109,7 +95,7 @@ try {
     for (let r = 0; r < RUNS; r++) times.push(await view());
     times.sort((a, b) => a - b);
 
-    await quiet(() => fetch(`${stack.url}/_stack/requests`, { method: "DELETE", headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } }));
+    await fetch(`${stack.url}/_stack/requests`, { method: "DELETE", headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } });
     await view();
     const logged = (await (
       await fetch(`${stack.url}/_stack/requests`, { headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } })

@@ -9,8 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { startStack, type RunningStack } from "../../../stack/server.ts";
-import { ensurePgliteTemplate, MIGRATIONS_DIR } from "../../support/template.ts";
+import { startTestStack, type TestStack } from "../../support/stack.ts";
 import { appUrl, ENV_FILE, ENVIRONMENTS, type EnvironmentName, type RunningEnvironment } from "./environments.ts";
 
 const SERVER_BUILD = path.resolve("build/server/index.js");
@@ -19,7 +18,7 @@ if (!fs.existsSync(SERVER_BUILD)) {
   process.exit(1);
 }
 
-const stacks: RunningStack[] = [];
+const stacks: TestStack[] = [];
 const apps: ChildProcess[] = [];
 
 async function waitForHttp(url: string, timeoutMs: number) {
@@ -38,7 +37,7 @@ async function waitForHttp(url: string, timeoutMs: number) {
 
 const running: Partial<Record<EnvironmentName, RunningEnvironment>> = {};
 
-async function startEnvironment(name: EnvironmentName, template: Blob) {
+async function startEnvironment(name: EnvironmentName) {
   const { stackPort, jwtExpiry, backend } = ENVIRONMENTS[name];
   const url = appUrl(name);
   if (backend === "none") {
@@ -49,17 +48,7 @@ async function startEnvironment(name: EnvironmentName, template: Blob) {
     await startApp(name, running[name]!);
     return;
   }
-  const stack = await startStack({
-    host: "127.0.0.1",
-    port: stackPort,
-    dataDir: null,
-    seedFile: null,
-    migrationsDir: MIGRATIONS_DIR,
-    template,
-    skipMigrations: true,
-    quiet: true,
-    auth: { siteUrl: url, jwtExpiry, tokenRequestsPerMinute: 100_000, bcryptCost: 4 },
-  });
+  const stack = await startTestStack({ port: stackPort, auth: { siteUrl: url, jwtExpiry } });
   stacks.push(stack);
   const environment: RunningEnvironment = {
     appUrl: url,
@@ -115,7 +104,6 @@ process.on("SIGTERM", () => void stop(0));
 
 fs.mkdirSync(path.dirname(ENV_FILE), { recursive: true });
 fs.rmSync(ENV_FILE, { force: true });
-const template = new Blob([fs.readFileSync(await ensurePgliteTemplate())]);
 // One after the other: the last app answering (Playwright's readiness URL) means everything is up.
-for (const name of Object.keys(ENVIRONMENTS) as EnvironmentName[]) await startEnvironment(name, template);
+for (const name of Object.keys(ENVIRONMENTS) as EnvironmentName[]) await startEnvironment(name);
 console.log("[e2e] ready");
