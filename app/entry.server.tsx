@@ -1,6 +1,12 @@
 import { PassThrough } from "node:stream";
 import crypto from "node:crypto";
-import type { ActionFunctionArgs, AppLoadContext, EntryContext, HandleDocumentRequestFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type {
+  ActionFunctionArgs,
+  AppLoadContext,
+  EntryContext,
+  HandleDocumentRequestFunction,
+  LoaderFunctionArgs,
+} from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
@@ -8,7 +14,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { env } from "~/lib/env.server";
 import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
-import { applySecurityHeaders } from "~/lib/security-headers.server";
+import { errorIdForThisRequest, runWithRequestId } from "~/lib/request-id.server";
+import { applySecurityHeaders, BASELINE_HEADERS, STATIC_FILE_HEADERS } from "~/lib/security-headers.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
@@ -40,7 +47,12 @@ const handleRequest: HandleDocumentRequestFunction = (
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
           pipe(body);
         },
         onShellError(error: unknown) {
@@ -60,21 +72,31 @@ export default handleRequest;
 
 /** Data responses (single fetch `.data` requests) get the same headers as documents. */
 export function handleDataRequest(response: Response, _args: LoaderFunctionArgs | ActionFunctionArgs) {
-  applySecurityHeaders(response.headers, { nonce: crypto.randomBytes(16).toString("base64"), backendUrl: env.SUPABASE_URL, dev });
+  applySecurityHeaders(response.headers, {
+    nonce: crypto.randomBytes(16).toString("base64"),
+    backendUrl: env.SUPABASE_URL,
+    dev,
+  });
   return response;
 }
+
+/** For the production server (server.mjs reads them from the build): headers of static files and of every other response. */
+export const serverHeaders = { static: STATIC_FILE_HEADERS, baseline: BASELINE_HEADERS };
+/** For the production server: handles a request under its id (see request-id.server). */
+export { runWithRequestId };
 
 /** Ids of unexpected errors per request (the load context is one object per request). */
 const errorIds = new WeakMap<object, string>();
 
 /**
  * Unexpected errors: logged with an id; a server-rendered error page shows
- * the same id (the page itself never gets the details). Aborted requests are
- * not errors.
+ * the same id (the page itself never gets the details). The id is the
+ * request's id when the server gives one (server.mjs: its access log line
+ * and X-Request-Id carry it too). Aborted requests are not errors.
  */
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
-  const id = crypto.randomUUID().slice(0, 8);
+  const id = errorIdForThisRequest();
   if (context) errorIds.set(context, id);
   console.error(`[error ${id}] ${request.method} ${new URL(request.url).pathname}`, error);
 }

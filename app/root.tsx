@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunction,
   useLocation,
   useNavigate,
   useNavigation,
@@ -17,7 +18,14 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
-import { announceSignIn, announceUserUpdate, getBrowserClient, handleAuthEvent, isOwnUserUpdate } from "~/lib/browser-auth";
+import {
+  announceSignIn,
+  announceUserUpdate,
+  getBrowserClient,
+  handleAuthEvent,
+  isOwnUserUpdate,
+} from "~/lib/browser-auth";
+import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
@@ -41,7 +49,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return data(
     {
       env: publicEnv,
-      user: user ? { id: user.id, email: user.email, displayName: user.displayName } : null,
+      user: user
+        ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath }
+        : null,
       flash,
     },
     { headers: client.headers },
@@ -49,6 +59,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** A live page's refresh (someone else changed a task) leaves the root's data alone: see live-refresh.ts. */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  !isLiveRefresh(args) && args.defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -83,7 +97,7 @@ export default function App() {
   );
 }
 
-/** Starts the browser client after hydration and wires PRODUCT.md §1's event table to this tab. */
+/** Starts the browser client after hydration and wires docs/product.md §1's event table to this tab. */
 function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
   const serverUserId = user?.id ?? null;
   const navigate = useNavigate();
@@ -95,22 +109,24 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
   useEffect(() => {
     let unsubscribe: (() => void) | null = null;
     let cancelled = false;
-    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then((client) => {
-      if (cancelled) return;
-      const { data: subscription } = client.auth.onAuthStateChange((event, session) => {
-        if (isOwnUserUpdate(event)) return;
-        // Run outside the auth lock: navigation may call the client again.
-        setTimeout(() =>
-          handleAuthEvent(client, event, session, {
-            serverUserId: () => latest.current.serverUserId,
-            revalidate: () => latest.current.revalidator.revalidate(),
-            navigate: (to) => latest.current.navigate(to),
-            pathname: () => latest.current.pathname,
-          }),
-        );
-      });
-      unsubscribe = () => subscription.subscription.unsubscribe();
-    });
+    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(
+      (client) => {
+        if (cancelled) return;
+        const { data: subscription } = client.auth.onAuthStateChange((event, session) => {
+          if (isOwnUserUpdate(event)) return;
+          // Run outside the auth lock: navigation may call the client again.
+          setTimeout(() =>
+            handleAuthEvent(client, event, session, {
+              serverUserId: () => latest.current.serverUserId,
+              revalidate: () => latest.current.revalidator.revalidate(),
+              navigate: (to) => latest.current.navigate(to),
+              pathname: () => latest.current.pathname,
+            }),
+          );
+        });
+        unsubscribe = () => subscription.subscription.unsubscribe();
+      },
+    );
     return () => {
       cancelled = true;
       unsubscribe?.();
@@ -124,7 +140,9 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     const previous = previousUserId.current;
     previousUserId.current = serverUserId;
     if (!serverUserId || previous === serverUserId) return;
-    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(announceSignIn);
+    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(
+      announceSignIn,
+    );
   }, [serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
 
   // When a form post of this tab changed the name or email shown, tell the
@@ -132,17 +150,23 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
   // caused here, or the tabs would keep announcing to each other.
   const navigation = useNavigation();
   const submitting = useRef(false);
-  const shownUser = user ? `${user.id} ${user.displayName ?? ""} ${user.email}` : null;
+  const shownUser = user ? `${user.id} ${user.displayName ?? ""} ${user.email} ${user.avatarPath ?? ""}` : null;
   const previousShownUser = useRef(shownUser);
   useEffect(() => {
     const previous = previousShownUser.current;
     previousShownUser.current = shownUser;
-    if (!submitting.current || !serverUserId || previous === shownUser || !previous?.startsWith(`${serverUserId} `)) return;
-    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(announceUserUpdate);
+    if (!submitting.current || !serverUserId || previous === shownUser || !previous?.startsWith(`${serverUserId} `))
+      return;
+    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(
+      announceUserUpdate,
+    );
   }, [shownUser, serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
   // Declared after the effect above: on the render that ends a submission, that effect still sees it.
   useEffect(() => {
-    submitting.current = navigation.state !== "idle" && navigation.formMethod !== undefined && navigation.formMethod.toUpperCase() !== "GET";
+    submitting.current =
+      navigation.state !== "idle" &&
+      navigation.formMethod !== undefined &&
+      navigation.formMethod.toUpperCase() !== "GET";
   }, [navigation.state, navigation.formMethod]);
 }
 

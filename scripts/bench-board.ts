@@ -38,10 +38,18 @@ try {
   const handle = createRequestHandler(build, "production");
 
   // One owner, one team; a project per size, its tasks written straight into the database.
-  const admin = createClient(stack.url, stack.serviceRoleKey, { auth: { persistSession: false }, realtime: { transport: WebSocket as never } });
+  const admin = createClient(stack.url, stack.serviceRoleKey, {
+    auth: { persistSession: false },
+    realtime: { transport: WebSocket as never },
+  });
   const email = `bench-${Date.now()}@example.com`;
   const password = "bench-password-1";
-  const { data: created, error: userError } = await admin.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: { display_name: "Bench Owner" } });
+  const { data: created, error: userError } = await admin.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+    user_metadata: { display_name: "Bench Owner" },
+  });
   if (userError || !created.user) throw userError ?? new Error("no user");
   const userId = created.user.id;
 
@@ -55,7 +63,9 @@ try {
   });
   const { error: signInError } = await ssr.auth.signInWithPassword({ email, password });
   if (signInError) throw signInError;
-  const { data: team, error: teamError } = await ssr.rpc("create_team", { name: "Bench", slug: "bench" }).single<{ id: string }>();
+  const { data: team, error: teamError } = await ssr
+    .rpc("create_team", { name: "Bench", slug: "bench" })
+    .single<{ id: string }>();
   if (teamError || !team) throw teamError;
   const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
 
@@ -86,7 +96,8 @@ try {
       const response = await handle(new Request(url, { headers: { cookie } }), {});
       const html = await response.text();
       const ms = performance.now() - started;
-      if (response.status !== 200 || !html.includes(`${size} tasks`)) throw new Error(`board ${key}: ${response.status}`);
+      if (response.status !== 200 || !html.includes(`${size} tasks`))
+        throw new Error(`board ${key}: ${response.status}`);
       return ms;
     };
     for (let w = 0; w < WARMUP; w++) await view();
@@ -95,10 +106,15 @@ try {
     for (let r = 0; r < RUNS; r++) times.push(await view());
     times.sort((a, b) => a - b);
 
-    await fetch(`${stack.url}/_stack/requests`, { method: "DELETE", headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } });
+    await fetch(`${stack.url}/_stack/requests`, {
+      method: "DELETE",
+      headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` },
+    });
     await view();
     const logged = (await (
-      await fetch(`${stack.url}/_stack/requests`, { headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` } })
+      await fetch(`${stack.url}/_stack/requests`, {
+        headers: { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` },
+      })
     ).json()) as Array<{ path: string; ms: number; search: string }>;
     if (process.env.BENCH_DEBUG) for (const l of logged) console.error(l.path, l.search.slice(0, 120), l.ms.toFixed(1));
 

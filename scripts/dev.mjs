@@ -47,7 +47,11 @@ function prefixed(stream, label, color) {
 }
 
 function run(label, color, command, args, env) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["inherit", "pipe", "pipe"] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["inherit", "pipe", "pipe"],
+  });
   prefixed(child.stdout, label, color);
   prefixed(child.stderr, label, color);
   child.on("exit", (code, signal) => {
@@ -66,7 +70,9 @@ function stop(code = 0) {
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
   }, 5000);
   force.unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() => process.exit(code));
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once("exit", r)) : null))).then(() =>
+    process.exit(code),
+  );
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
@@ -91,7 +97,8 @@ async function waitFor(url, timeoutMs) {
 }
 
 const appEnv = {};
-const hosted = setting("SUPABASE_URL") && setting("SUPABASE_ANON_KEY") && !/127\.0\.0\.1|localhost/.test(setting("SUPABASE_URL"));
+const hosted =
+  setting("SUPABASE_URL") && setting("SUPABASE_ANON_KEY") && !/127\.0\.0\.1|localhost/.test(setting("SUPABASE_URL"));
 
 if (!hosted) {
   const url = setting("SUPABASE_URL") || STACK_URL;
@@ -107,7 +114,9 @@ if (!hosted) {
   const keysFile = path.join(DATA_DIR, "keys.json");
   const keys = fs.existsSync(keysFile) ? JSON.parse(fs.readFileSync(keysFile, "utf8")) : null;
   if (!keys && !setting("SUPABASE_ANON_KEY")) {
-    console.error(`[dev] no keys in ${keysFile}; is the running stack using another data folder? Set SUPABASE_ANON_KEY in .env.`);
+    console.error(
+      `[dev] no keys in ${keysFile}; is the running stack using another data folder? Set SUPABASE_ANON_KEY in .env.`,
+    );
     stop(1);
   }
   appEnv.SUPABASE_URL = setting("SUPABASE_URL") || url;
@@ -119,5 +128,8 @@ appEnv.SESSION_SECRET = setting("SESSION_SECRET") || "dev-only-secret-change-me-
 
 if (!stopping) {
   console.log(`[dev] app on http://localhost:5173 (backend ${appEnv.SUPABASE_URL ?? setting("SUPABASE_URL")})`);
-  run("[app]  ", "35", bin("remix"), ["vite:dev", "--host", "localhost", "--port", "5173", "--strictPort"], { ...fromDotenv, ...appEnv });
+  run("[app]  ", "35", bin("remix"), ["vite:dev", "--host", "localhost", "--port", "5173", "--strictPort"], {
+    ...fromDotenv,
+    ...appEnv,
+  });
 }

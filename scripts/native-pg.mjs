@@ -11,9 +11,13 @@ import path from "node:path";
 function findBin(name) {
   const candidates = [
     ...(process.env.PG_BIN ? [path.join(process.env.PG_BIN, name)] : []),
-    ...fs.existsSync("/usr/lib/postgresql")
-      ? fs.readdirSync("/usr/lib/postgresql").sort().reverse().map((v) => `/usr/lib/postgresql/${v}/bin/${name}`)
-      : [],
+    ...(fs.existsSync("/usr/lib/postgresql")
+      ? fs
+          .readdirSync("/usr/lib/postgresql")
+          .sort()
+          .reverse()
+          .map((v) => `/usr/lib/postgresql/${v}/bin/${name}`)
+      : []),
   ];
   for (const c of candidates) if (fs.existsSync(c)) return c;
   const which = spawnSync("which", [name], { encoding: "utf8" });
@@ -47,8 +51,14 @@ export async function startNativePostgres() {
   const port = await freePort();
   run(initdb, ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale"]);
   run(pgCtl, [
-    "-D", dataDir, "-l", path.join(dir, "server.log"), "-w", "start",
-    "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200`,
+    "-D",
+    dataDir,
+    "-l",
+    path.join(dir, "server.log"),
+    "-w",
+    "start",
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200`,
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

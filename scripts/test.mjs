@@ -41,9 +41,12 @@ function readVitest(label, file, exitCode) {
   totals.failed += report.numFailedTests;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   // A file that failed to load has no tests but is a failure all the same.
-  const brokenFiles = (report.testResults ?? []).filter((f) => f.status === "failed" && f.assertionResults.length === 0);
+  const brokenFiles = (report.testResults ?? []).filter(
+    (f) => f.status === "failed" && f.assertionResults.length === 0,
+  );
   totals.failed += brokenFiles.length;
-  for (const f of brokenFiles) problems.push(`${label}: ${path.relative(process.cwd(), f.name)} failed to run: ${f.message?.split("\n")[0]}`);
+  for (const f of brokenFiles)
+    problems.push(`${label}: ${path.relative(process.cwd(), f.name)} failed to run: ${f.message?.split("\n")[0]}`);
   if (exitCode !== 0 && report.numFailedTests === 0 && brokenFiles.length === 0) {
     problems.push(`${label}: exited ${exitCode} with no failed test`);
     totals.failed += 1;
@@ -97,9 +100,14 @@ if (want("postgres")) {
 
 if (want("e2e") && fs.existsSync("playwright.config.ts") && fs.existsSync("tests/e2e")) {
   const file = path.join(reportDir, "playwright.json");
-  const code = run("end-to-end (Playwright, Chromium)", "node_modules/.bin/playwright", ["test", "--reporter=list,json"], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: file,
-  });
+  const code = run(
+    "end-to-end (Playwright, Chromium)",
+    "node_modules/.bin/playwright",
+    ["test", "--reporter=list,json"],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+    },
+  );
   readPlaywright(file, code);
 }
 

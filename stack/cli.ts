@@ -1,16 +1,23 @@
 /**
- * npm run stack [-- start|status|reset] [--port N] [--data-dir DIR] [--config FILE]
+ * npm run stack [-- start|status|functions|reset] [--port N] [--data-dir DIR] [--config FILE] [--latency 20ms]
  *
- * start   serve the local Supabase-compatible API (default)
- * status  print API_URL, ANON_KEY, SERVICE_ROLE_KEY, INBOX_URL (and DB_URL) as KEY=value lines
- * reset   wipe the data folder, then start fresh
+ * start      serve the local Supabase-compatible API (default)
+ * status     print API_URL, ANON_KEY, SERVICE_ROLE_KEY, INBOX_URL, SMTP_URL (and DB_URL) as KEY=value lines
+ * functions  list the Edge Functions in supabase/functions, their URLs and whether they verify the JWT
+ * reset      wipe the data folder, then start fresh
+ * gen types  write the database's TypeScript types (as `supabase gen types typescript`) to
+ *            app/lib/database.types.ts (--out FILE); --check only says whether the file is up to date
+ *
+ * --latency delays every API request by this much (a hosted backend's round trip, for benchmarks)
  */
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig } from "./config.ts";
+import { loadConfig, parseLatency } from "./config.ts";
 import { MigrationError } from "./db/migrate.ts";
 import { DataDirLockedError } from "./db/pglite.ts";
+import { listFunctions } from "./functions/project.ts";
+import { DEFAULT_TYPES_FILE, genTypesCommand } from "./gen/index.ts";
 import { readStoredKeys } from "./keys.ts";
 import { startStack, wipeDataDir } from "./server.ts";
 
@@ -21,6 +28,9 @@ const { values, positionals } = parseArgs({
     host: { type: "string" },
     "data-dir": { type: "string" },
     config: { type: "string" },
+    latency: { type: "string" },
+    out: { type: "string" },
+    check: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -32,21 +42,36 @@ const config = loadConfig({
     port: values.port ? Number(values.port) : undefined,
     host: values.host,
     dataDir: values["data-dir"],
+    latencyMs: values.latency ? parseLatency(values.latency) : undefined,
   },
 });
 const dataDir = path.resolve(config.dataDir ?? ".data/stack");
 const apiUrl = config.apiUrl ?? `http://${config.host}:${config.port}`;
+const smtpUrl = `smtp://${config.host}:${config.smtpPort ?? config.port + 4}`;
 
 function usage() {
-  console.log(`Usage: npm run stack -- [start|status|reset] [--port ${config.port}] [--data-dir .data/stack] [--config file.json]`);
+  console.log(
+    `Usage: npm run stack -- [start|status|functions|reset|gen types] [--port ${config.port}] [--data-dir .data/stack] [--config file.json] [--latency 20ms]`,
+  );
 }
 
 async function start() {
   try {
     const stack = await startStack({ ...config, dataDir });
-    console.log(`\nLocal stack ready on ${stack.url} (${stack.db.kind === "pglite" ? `PGlite in ${dataDir}` : "native PostgreSQL"})`);
-    console.log(`  Inbox:    ${stack.inboxUrl}`);
+    console.log(
+      `\nLocal stack ready on ${stack.url} (${stack.db.kind === "pglite" ? `PGlite in ${dataDir}` : "native PostgreSQL"})`,
+    );
+    console.log(`  Inbox:    ${stack.inboxUrl}   SMTP: ${stack.smtpUrl}`);
+    console.log(
+      `  Functions: ${stack.url}/functions/v1/<name> (${
+        stack.functions
+          .list()
+          .map((f) => f.name)
+          .join(", ") || "none yet"
+      })`,
+    );
     console.log(`  Auth:     ${stack.url}/auth/v1   REST: ${stack.url}/rest/v1`);
+    if (config.latencyMs > 0) console.log(`  Latency:  ${config.latencyMs} ms added to every API request`);
     console.log(`  Keys:     npm run stack -- status\n`);
     const stop = async (signal: string) => {
       console.log(`\n[stack] ${signal}: stopping`);
@@ -86,10 +111,25 @@ async function status() {
     `ANON_KEY=${keys.anonKey}`,
     `SERVICE_ROLE_KEY=${keys.serviceRoleKey}`,
     `INBOX_URL=${apiUrl}/inbox`,
+    `SMTP_URL=${smtpUrl}`,
   ];
   if (config.databaseUrl) lines.push(`DB_URL=${config.databaseUrl}`);
   console.log(lines.join("\n"));
   if (!running) console.error(`# the stack is not answering on ${apiUrl}; start it with: npm run stack`);
+}
+
+function functions() {
+  const list = listFunctions(config.functions.dir, config.functions.configFile);
+  if (list.length === 0) {
+    console.log(`No functions in ${config.functions.dir} (each is a folder with an index.ts).`);
+    return;
+  }
+  const width = Math.max(...list.map((f) => f.name.length));
+  for (const f of list) {
+    console.log(
+      `${f.name.padEnd(width)}  ${apiUrl}/functions/v1/${f.name}  ${f.verifyJwt ? "verify_jwt" : "no JWT check (verify_jwt = false)"}`,
+    );
+  }
 }
 
 async function reset() {
@@ -112,8 +152,16 @@ async function reset() {
 if (values.help) usage();
 else if (command === "start") await start();
 else if (command === "status") await status();
+else if (command === "functions") functions();
 else if (command === "reset") await reset();
-else {
+else if (command === "gen" && positionals[1] === "types") {
+  process.exitCode = await genTypesCommand({
+    migrationsDir: config.migrationsDir,
+    schemas: config.rest.schemas,
+    out: values.out ?? DEFAULT_TYPES_FILE,
+    check: values.check ?? false,
+  });
+} else {
   usage();
   process.exit(2);
 }

@@ -2,14 +2,35 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config.ts";
+import { loadConfig, parseLatency } from "./config.ts";
 
 describe("stack configuration", () => {
   it("uses a hosted project's defaults when nothing is set", () => {
     const config = loadConfig({ file: null, env: {} });
     expect(config.port).toBe(54321);
-    expect(config.auth).toMatchObject({ jwtExpiry: 3600, refreshTokenReuseInterval: 10, flowStateExpiry: 300, otpExpiry: 3600, emailSendInterval: 60 });
-    expect(config.rest).toEqual({ schemas: ["public"], maxRows: 1000 });
+    expect(config.auth).toMatchObject({
+      jwtExpiry: 3600,
+      refreshTokenReuseInterval: 10,
+      flowStateExpiry: 300,
+      otpExpiry: 3600,
+      emailSendInterval: 60,
+    });
+    expect(config.rest).toEqual({
+      schemas: ["public"],
+      maxRows: 1000,
+      statementTimeout: { anon: 3000, authenticated: 8000, service_role: 8000 },
+    });
+    // X-Forwarded-For is believed from nobody unless proxies are named
+    expect(config.trustedProxies).toEqual([]);
+    expect(config.limits).toEqual({
+      jsonDepth: 64,
+      arrayLength: 10_000,
+      stringLength: 131_072,
+      bracketDepth: 128,
+      queryValueLength: 16_384,
+      embedDepth: 4,
+    });
+    expect(config.auth).toMatchObject({ maxOtpAttempts: 5, maxPasswordFailures: 10, passwordFailureWindow: 900 });
   });
 
   it("lets a JSON file, then the environment, then code override the defaults", () => {
@@ -18,14 +39,33 @@ describe("stack configuration", () => {
     fs.writeFileSync(file, JSON.stringify({ auth: { jwtExpiry: 600, autoconfirm: true }, rest: { maxRows: 50 } }));
     const config = loadConfig({
       file,
-      env: { GOTRUE_JWT_EXP: "120", PGRST_DB_SCHEMAS: "public, api", GOTRUE_SMTP_HOST: "smtp.example.test", GOTRUE_SMTP_PORT: "2525" },
+      env: {
+        GOTRUE_JWT_EXP: "120",
+        PGRST_DB_SCHEMAS: "public, api",
+        GOTRUE_SMTP_HOST: "smtp.example.test",
+        GOTRUE_SMTP_PORT: "2525",
+        STACK_TRUSTED_PROXIES: "10.0.0.1, ::1",
+      },
       overrides: { port: 6000 },
     });
     expect(config.auth.jwtExpiry).toBe(120);
     expect(config.auth.autoconfirm).toBe(true);
-    expect(config.rest).toEqual({ schemas: ["public", "api"], maxRows: 50 });
+    expect(config.rest).toEqual({
+      schemas: ["public", "api"],
+      maxRows: 50,
+      statementTimeout: { anon: 3000, authenticated: 8000, service_role: 8000 },
+    });
+    expect(config.trustedProxies).toEqual(["10.0.0.1", "::1"]);
     expect(config.auth.smtp).toEqual({ host: "smtp.example.test", port: 2525, user: undefined, pass: undefined });
     expect(config.port).toBe(6000);
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads a latency for benchmarks as a duration, and refuses anything else", () => {
+    expect(loadConfig({ file: null, env: {} }).latencyMs).toBe(0);
+    expect(loadConfig({ file: null, env: { STACK_LATENCY: "20ms" } }).latencyMs).toBe(20);
+    expect(parseLatency("0.1s")).toBe(100);
+    expect(parseLatency("5")).toBe(5);
+    expect(() => parseLatency("fast")).toThrow(/duration like 20ms/);
   });
 });

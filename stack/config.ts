@@ -1,8 +1,10 @@
 import fs from "node:fs";
+import { DEFAULT_LIMITS, type InputLimits } from "./http/limits.ts";
+import type { RealtimeLimits } from "./realtime/types.ts";
 
 /**
  * The local stack's configuration. Defaults mirror a hosted project's
- * defaults (and PRODUCT.md §9); a JSON file (`supabase/local-stack.json`, or
+ * defaults (and docs/product.md §9); a JSON file (`supabase/local-stack.json`, or
  * `--config <file>`) and then environment variables override them; tests pass
  * overrides in code.
  */
@@ -34,6 +36,27 @@ export interface StackConfig {
   seedFile: string | null;
   /** largest request body any service accepts, in bytes */
   maxBodyBytes: number;
+  /**
+   * addresses of reverse proxies in front of the stack whose X-Forwarded-For
+   * is believed (none by default: a client-sent header is ignored)
+   */
+  trustedProxies: string[];
+  /** sizes and nesting of client input, checked before anything reaches SQL (stack/http/limits.ts) */
+  limits: InputLimits;
+  /** the inbox's SMTP listener; null: the API port + 4 (54325 beside 54321, as Supabase's local Mailpit), or a random port when the API's is random */
+  smtpPort: number | null;
+  functions: {
+    /** supabase/functions: one folder per function with an index.ts */
+    dir: string;
+    /** supabase/config.toml: `[functions.<name>] verify_jwt = false` */
+    configFile: string;
+    /** a request still unanswered after this long is cut off with 546 and its worker stopped */
+    wallClockLimitMs: number;
+    /** largest request body a function accepts, in bytes */
+    maxBodyBytes: number;
+  };
+  /** added before every API request is handled: a hosted backend's network round trip, for benchmarks (0 = none) */
+  latencyMs: number;
   auth: {
     siteUrl: string;
     /** further allowed redirect targets; `*` and `**` globs as in Supabase's allow list */
@@ -51,6 +74,14 @@ export interface StackConfig {
     emailSendInterval: number;
     /** token requests per IP per minute (password, refresh, pkce, otp verify) */
     tokenRequestsPerMinute: number;
+    /**
+     * wrong codes accepted for one address before its outstanding codes and
+     * links are invalidated (a new one must be requested); 0: no limit
+     */
+    maxOtpAttempts: number;
+    /** failed password sign-ins for one address within `passwordFailureWindow` seconds before it is refused with 429; 0: no limit */
+    maxPasswordFailures: number;
+    passwordFailureWindow: number;
     /** emails per hour across the project (Supabase's built-in SMTP limit is low; local default is generous) */
     emailsPerHour: number;
     passwordMinLength: number;
@@ -65,16 +96,55 @@ export interface StackConfig {
     localProvider: boolean;
     externalProviders: Record<string, OAuthProviderConfig>;
     smtp: { host: string; port: number; user?: string; pass?: string; secure?: boolean } | null;
+    /** legacy HS256 secret: tokens signed with it are accepted (hosted still accepts them) */
+    jwtSecret: string | null;
+    /** further signing/verification keys as JWKs (GoTrue's GOTRUE_JWT_KEYS); a key with "sign" in key_ops signs */
+    jwtKeys: import("jose").JWK[];
+    /** a JSON file with such keys (the CLI's signing_keys_path) */
+    signingKeysPath: string | null;
+    /** POST /signup without credentials makes an anonymous user (hosted default: off) */
+    anonymousSignIns: boolean;
+    /** email sign-ups and sign-ins (GOTRUE_EXTERNAL_EMAIL_ENABLED) */
+    emailEnabled: boolean;
+    /** GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED; only the admin API's email_change_current link reads it (the stack's email change is confirmed from the new address alone) */
+    secureEmailChange: boolean;
+    mfa: {
+      maxEnrolledFactors: number;
+      /** a challenge must be verified within this many seconds */
+      challengeExpiry: number;
+      totpEnroll: boolean;
+      totpVerify: boolean;
+      /** WebAuthn factors can be enrolled (stored unverified); challenging them is not supported here */
+      webauthnEnroll: boolean;
+    };
   };
   rest: {
     schemas: string[];
     maxRows: number;
+    /**
+     * statement_timeout per request, by role, in milliseconds (0: none), as
+     * hosted projects set it on the roles (anon 3 s, authenticated 8 s,
+     * service_role the authenticator's 8 s)
+     */
+    statementTimeout: Record<"anon" | "authenticated" | "service_role", number>;
   };
+  storage: {
+    /** largest object any upload may write, in bytes (hosted's free tier: 50 MB); a bucket's own limit can only be lower */
+    fileSizeLimit: number;
+  };
+  /** the Realtime service's bounds (stack/realtime/types.ts) */
+  realtime: RealtimeLimits;
 }
 
-export type StackConfigOverrides = Partial<Omit<StackConfig, "auth" | "rest">> & {
+export type StackConfigOverrides = Partial<
+  Omit<StackConfig, "auth" | "rest" | "functions" | "storage" | "limits" | "realtime">
+> & {
   auth?: Partial<StackConfig["auth"]>;
   rest?: Partial<StackConfig["rest"]>;
+  functions?: Partial<StackConfig["functions"]>;
+  storage?: Partial<StackConfig["storage"]>;
+  limits?: Partial<InputLimits>;
+  realtime?: Partial<StackConfig["realtime"]>;
 };
 
 export function defaultConfig(): StackConfig {
@@ -87,6 +157,17 @@ export function defaultConfig(): StackConfig {
     migrationsDir: "supabase/migrations",
     seedFile: "supabase/seed.sql",
     maxBodyBytes: 1024 * 1024,
+    trustedProxies: [],
+    limits: { ...DEFAULT_LIMITS },
+    smtpPort: null,
+    functions: {
+      dir: "supabase/functions",
+      configFile: "supabase/config.toml",
+      // hosted: a request idle for 150 s gets 504; the worker's own wall clock is 150-400 s
+      wallClockLimitMs: 150_000,
+      maxBodyBytes: 10 * 1024 * 1024,
+    },
+    latencyMs: 0,
     auth: {
       siteUrl: "http://localhost:5173",
       additionalRedirectUrls: ["http://localhost:*/**", "http://127.0.0.1:*/**"],
@@ -100,6 +181,9 @@ export function defaultConfig(): StackConfig {
       emailSendInterval: 60,
       tokenRequestsPerMinute: 300,
       emailsPerHour: 1000,
+      maxOtpAttempts: 5,
+      maxPasswordFailures: 10,
+      passwordFailureWindow: 900,
       passwordMinLength: 8,
       passwordRequiredCharacters: "letters_digits",
       bcryptCost: 10,
@@ -110,10 +194,30 @@ export function defaultConfig(): StackConfig {
       localProvider: true,
       externalProviders: {},
       smtp: null,
+      jwtSecret: null,
+      jwtKeys: [],
+      signingKeysPath: null,
+      anonymousSignIns: false,
+      emailEnabled: true,
+      secureEmailChange: false,
+      mfa: { maxEnrolledFactors: 10, challengeExpiry: 300, totpEnroll: true, totpVerify: true, webauthnEnroll: false },
     },
     rest: {
       schemas: ["public"],
       maxRows: 1000,
+      statementTimeout: { anon: 3000, authenticated: 8000, service_role: 8000 },
+    },
+    storage: {
+      fileSizeLimit: 50 * 1024 * 1024,
+    },
+    realtime: {
+      maxConnections: 500,
+      maxChannelsPerClient: 100,
+      maxEventsPerSecond: 100,
+      maxPayloadBytes: 256 * 1024,
+      maxFrameBytes: 1024 * 1024,
+      maxBufferedBytes: 4 * 1024 * 1024,
+      heartbeatTimeoutMs: 60_000,
     },
   };
 }
@@ -124,6 +228,10 @@ function merge(base: StackConfig, over: StackConfigOverrides): StackConfig {
     ...stripUndefined(over),
     auth: { ...base.auth, ...stripUndefined(over.auth ?? {}) },
     rest: { ...base.rest, ...stripUndefined(over.rest ?? {}) },
+    limits: { ...base.limits, ...stripUndefined(over.limits ?? {}) },
+    functions: { ...base.functions, ...stripUndefined(over.functions ?? {}) },
+    storage: { ...base.storage, ...stripUndefined(over.storage ?? {}) },
+    realtime: { ...base.realtime, ...stripUndefined(over.realtime ?? {}) },
   } as StackConfig;
 }
 
@@ -135,11 +243,21 @@ const num = (v: string | undefined) => (v === undefined || v === "" ? undefined 
 const bool = (v: string | undefined) => (v === undefined || v === "" ? undefined : v === "true" || v === "1");
 const list = (v: string | undefined) => (v === undefined || v === "" ? undefined : v.split(",").map((s) => s.trim()));
 
+/** "20ms", "20" or "0.5s" → milliseconds; anything else is refused. */
+export function parseLatency(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(value);
+  if (!match) throw new Error(`A latency is a duration like 20ms or 0.1s, not "${value}".`);
+  return Number(match[1]) * (match[2] === "s" ? 1000 : 1);
+}
+
 /** Environment variables the stack reads (names follow GoTrue's where it has one). */
 export function configFromEnv(env: Record<string, string | undefined> = process.env): StackConfigOverrides {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     apiUrl: env.STACK_API_URL || undefined,
+    trustedProxies: list(env.STACK_TRUSTED_PROXIES),
+    smtpPort: num(env.STACK_SMTP_PORT),
+    latencyMs: env.STACK_LATENCY ? parseLatency(env.STACK_LATENCY) : undefined,
     auth: {
       siteUrl: env.GOTRUE_SITE_URL || env.SITE_URL || undefined,
       additionalRedirectUrls: list(env.GOTRUE_URI_ALLOW_LIST),
@@ -148,6 +266,23 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       tokenRequestsPerMinute: num(env.GOTRUE_RATE_LIMIT_TOKEN_PER_MINUTE),
       emailSendInterval: num(env.GOTRUE_RATE_LIMIT_EMAIL_INTERVAL),
       emailsPerHour: num(env.GOTRUE_RATE_LIMIT_EMAIL_SENT),
+      disableSignup: bool(env.GOTRUE_DISABLE_SIGNUP),
+      passwordMinLength: num(env.GOTRUE_PASSWORD_MIN_LENGTH),
+      passwordRequiredCharacters: env.GOTRUE_PASSWORD_REQUIRED_CHARACTERS,
+      refreshTokenRotation: bool(env.GOTRUE_SECURITY_REFRESH_TOKEN_ROTATION_ENABLED),
+      refreshTokenReuseInterval: num(env.GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL),
+      otpLength: num(env.GOTRUE_MAILER_OTP_LENGTH),
+      otpExpiry: num(env.GOTRUE_MAILER_OTP_EXP),
+      jwtSecret: env.GOTRUE_JWT_SECRET || undefined,
+      jwtKeys: env.GOTRUE_JWT_KEYS ? (JSON.parse(env.GOTRUE_JWT_KEYS) as import("jose").JWK[]) : undefined,
+      signingKeysPath: env.GOTRUE_JWT_KEYS_PATH || undefined,
+      anonymousSignIns: bool(env.GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED),
+      emailEnabled: bool(env.GOTRUE_EXTERNAL_EMAIL_ENABLED),
+      secureEmailChange: bool(env.GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED),
+      mfa: mfaFromEnv(env),
+      externalProviders: providersFromEnv(env),
+      maxOtpAttempts: num(env.STACK_AUTH_MAX_OTP_ATTEMPTS),
+      maxPasswordFailures: num(env.STACK_AUTH_MAX_PASSWORD_FAILURES),
       smtp: env.GOTRUE_SMTP_HOST
         ? {
             host: env.GOTRUE_SMTP_HOST,
@@ -161,10 +296,44 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       schemas: list(env.PGRST_DB_SCHEMAS),
       maxRows: num(env.PGRST_DB_MAX_ROWS),
     },
+    storage: {
+      fileSizeLimit: num(env.FILE_SIZE_LIMIT),
+    },
+    realtime: {
+      maxConnections: num(env.REALTIME_MAX_CONNECTIONS),
+      maxChannelsPerClient: num(env.REALTIME_MAX_CHANNELS_PER_CLIENT),
+      maxEventsPerSecond: num(env.REALTIME_MAX_EVENTS_PER_SECOND),
+      maxPayloadBytes: num(env.REALTIME_MAX_PAYLOAD_BYTES),
+    },
   };
 }
 
-export function loadConfig(options: { file?: string | null; env?: Record<string, string | undefined>; overrides?: StackConfigOverrides } = {}) {
+/** GOTRUE_EXTERNAL_<NAME>_ENABLED=true with _CLIENT_ID and _SECRET (phone, email, anonymous users are not OAuth providers). */
+function providersFromEnv(env: Record<string, string | undefined>): Record<string, OAuthProviderConfig> | undefined {
+  const out: Record<string, OAuthProviderConfig> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const m = /^GOTRUE_EXTERNAL_([A-Z0-9_]+)_ENABLED$/.exec(key);
+    if (!m || value !== "true" || ["EMAIL", "PHONE", "ANONYMOUS_USERS"].includes(m[1])) continue;
+    const prefix = `GOTRUE_EXTERNAL_${m[1]}_`;
+    out[m[1].toLowerCase()] = { clientId: env[`${prefix}CLIENT_ID`] ?? "", secret: env[`${prefix}SECRET`] ?? "" };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function mfaFromEnv(env: Record<string, string | undefined>): StackConfig["auth"]["mfa"] | undefined {
+  const over = stripUndefined({
+    maxEnrolledFactors: num(env.GOTRUE_MFA_MAX_ENROLLED_FACTORS),
+    challengeExpiry: num(env.GOTRUE_MFA_CHALLENGE_EXPIRY_DURATION),
+    totpEnroll: bool(env.GOTRUE_MFA_TOTP_ENROLL_ENABLED),
+    totpVerify: bool(env.GOTRUE_MFA_TOTP_VERIFY_ENABLED),
+    webauthnEnroll: bool(env.GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED),
+  });
+  return Object.keys(over).length ? { ...defaultConfig().auth.mfa, ...over } : undefined;
+}
+
+export function loadConfig(
+  options: { file?: string | null; env?: Record<string, string | undefined>; overrides?: StackConfigOverrides } = {},
+) {
   let config = defaultConfig();
   const file = options.file ?? (fs.existsSync("supabase/local-stack.json") ? "supabase/local-stack.json" : null);
   if (file) config = merge(config, JSON.parse(fs.readFileSync(file, "utf8")) as StackConfigOverrides);

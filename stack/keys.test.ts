@@ -36,3 +36,36 @@ describe("stack keys", () => {
     expect((await keys.verify(token)).role).toBe("authenticated");
   });
 });
+
+describe("configured keys", () => {
+  it("verifies tokens signed with the legacy HS256 secret, and signs with a configured key that may sign", async () => {
+    const secret = "super-secret-jwt-token-with-at-least-32-characters-long";
+    const { privateKey } = await jose.generateKeyPair("RS256", { extractable: true });
+    const rsa = { ...(await jose.exportJWK(privateKey)), kid: "rsa-1", alg: "RS256", key_ops: ["sign", "verify"] };
+    const keys = await loadOrCreateKeys(null, { jwtSecret: secret, jwtKeys: [rsa] });
+
+    const legacy = await new jose.SignJWT({ role: "service_role" })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode(secret));
+    expect((await keys.verify(legacy)).role).toBe("service_role");
+    const wrongSecret = await new jose.SignJWT({ role: "service_role" })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode("x".repeat(40)));
+    await expect(keys.verify(wrongSecret)).rejects.toThrow();
+
+    const token = await keys.sign({ sub: "u1", role: "authenticated" }, { expiresIn: 60 });
+    expect(jose.decodeProtectedHeader(token)).toMatchObject({ alg: "RS256", kid: "rsa-1" });
+    // the JWKS carries the public half only, so clients verify locally
+    expect(keys.jwks.keys.find((k) => k.kid === "rsa-1")).not.toHaveProperty("d");
+    const { payload } = await jose.jwtVerify(token, jose.createLocalJWKSet(keys.jwks));
+    expect(payload.sub).toBe("u1");
+  });
+
+  it("without configured keys refuses HS256 tokens", async () => {
+    const keys = await loadOrCreateKeys(null);
+    const hs = await new jose.SignJWT({ role: "service_role" })
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode("y".repeat(40)));
+    await expect(keys.verify(hs)).rejects.toThrow();
+  });
+});

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import type { JWK } from "jose";
 import { createAuthService } from "./auth/index.ts";
 import { resolveConfig, type StackConfig, type StackConfigOverrides } from "./config.ts";
 import type { ServiceContext } from "./context.ts";
@@ -11,24 +12,37 @@ import { openPglite } from "./db/pglite.ts";
 import { openPostgres } from "./db/postgres.ts";
 import type { Database } from "./db/types.ts";
 import { isIdentityError, resolveIdentity } from "./http/identity.ts";
+import { crossSiteRefusal, isLocalOnlyPath } from "./http/same-origin.ts";
 import { loadOrCreateKeys, type Keys } from "./keys.ts";
 import { createInbox } from "./mail/inbox.ts";
 import { createMailer } from "./mail/mailer.ts";
-import { RequestLog } from "./request-log.ts";
+import { createRealtimeService, type RealtimeService } from "./realtime/index.ts";
+import { startSmtpListener, type SmtpListener } from "./mail/smtp.ts";
+import { createFunctionsService, type FunctionsService } from "./functions/index.ts";
+import { preciseNow, RequestLog } from "./request-log.ts";
 import { createRestService } from "./rest/index.ts";
+import { createStorageService } from "./storage/index.ts";
 
 export interface RunningStack {
   url: string;
   anonKey: string;
   serviceRoleKey: string;
   inboxUrl: string;
+  /** the inbox's SMTP listener, smtp://host:port */
+  smtpUrl: string;
   dbUrl: string | null;
+  functions: FunctionsService;
   config: StackConfig;
   db: Database;
   keys: Keys;
   server: Server;
   requests: RequestLog;
+  realtime: RealtimeService;
+  /** changes the delay added to every API request (benchmarks measure with and without one) */
+  setLatency(ms: number): void;
   migrations: MigrationReport;
+  /** the folder holding the Storage API's files (inside the data folder, or a temporary one) */
+  storageRoot: string;
   close(): Promise<void>;
 }
 
@@ -42,9 +56,9 @@ export interface StartOptions extends StackConfigOverrides {
 
 const CORS_ALLOW_HEADERS =
   "authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, " +
-  "x-supabase-api-version, x-upsert, cache-control, x-retry-count, x-region";
+  "x-supabase-api-version, x-upsert, x-metadata, cache-control, if-none-match, x-retry-count, x-region";
 const CORS_EXPOSE_HEADERS =
-  "content-range, content-location, location, x-supabase-api-version, x-sb-error-code, preference-applied, retry-after, x-total-count";
+  "content-range, content-location, location, x-supabase-api-version, x-sb-error-code, preference-applied, retry-after, x-total-count, etag, content-disposition, accept-ranges";
 
 export async function startStack(options: StartOptions = {}): Promise<RunningStack> {
   const { template, skipMigrations, quiet, ...overrides } = options;
@@ -71,16 +85,41 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     throw error;
   }
 
-  const keys = await loadOrCreateKeys(config.dataDir);
+  const keys = await loadOrCreateKeys(config.dataDir, {
+    jwtSecret: config.auth.jwtSecret,
+    jwtKeys: [
+      ...config.auth.jwtKeys,
+      ...(config.auth.signingKeysPath
+        ? (JSON.parse(fs.readFileSync(config.auth.signingKeysPath, "utf8")) as JWK[])
+        : []),
+    ],
+  });
   const requests = new RequestLog();
   const app = new Hono();
   let apiUrl = config.apiUrl ?? "";
 
-  // Every response carries CORS headers, as Supabase's gateway adds them.
+  // Every API response carries CORS headers, as Supabase's gateway adds them.
+  // A configured latency delays every API request before it is handled, as a
+  // hosted backend's network round trip would; /_stack (benchmark control) is exempt.
+  let latencyMs = config.latencyMs;
   app.use("*", async (c, next) => {
-    const started = performance.now();
+    const start = preciseNow();
+    const url = new URL(c.req.url);
+    const measured = !url.pathname.startsWith("/_stack");
+    if (measured && latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     const origin = c.req.header("origin");
-    if (c.req.method === "OPTIONS") {
+    // the inbox and /_stack: no CORS, nothing cross-site (stack/http/same-origin.ts)
+    const localOnly = isLocalOnlyPath(url.pathname);
+    if (localOnly) {
+      const refused = c.req.method === "OPTIONS" ? "cross-site preflight" : crossSiteRefusal(c, [config.host]);
+      if (refused)
+        return c.json(
+          {
+            message: `Refused: ${refused}. The local inbox and /_stack answer this machine's own tools and pages only.`,
+          },
+          403,
+        );
+    } else if (c.req.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
         headers: {
@@ -93,18 +132,26 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       });
     }
     await next();
-    c.res.headers.set("access-control-allow-origin", origin ?? "*");
-    c.res.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);
-    if (origin) c.res.headers.append("vary", "origin");
-    const url = new URL(c.req.url);
-    if (!url.pathname.startsWith("/_stack")) {
+    // a body refused for its size was not read to the end: close the connection rather than drain it
+    if (c.res.status === 413) c.res.headers.set("connection", "close");
+    if (!localOnly) {
+      c.res.headers.set("access-control-allow-origin", origin ?? "*");
+      c.res.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);
+      if (origin) c.res.headers.append("vary", "origin");
+    }
+    if (measured) {
+      const end = preciseNow();
+      const errorCode = c.res.headers.get("x-sb-error-code") ?? undefined;
       requests.record({
         at: Date.now(),
+        start,
+        end,
         method: c.req.method,
         path: url.pathname,
         search: url.search,
         status: c.res.status,
-        ms: performance.now() - started,
+        ms: end - start,
+        errorCode,
       });
     }
   });
@@ -120,13 +167,34 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   if (!apiUrl) apiUrl = `http://${config.host}:${address.port}`;
   const ctx: ServiceContext = { db, keys, config, mailer, apiUrl, requests, log };
 
+  let smtp: SmtpListener;
+  try {
+    const smtpPort = config.smtpPort ?? (address.port === 0 || config.port === 0 ? 0 : address.port + 4);
+    smtp = await startSmtpListener(db, { host: config.host, port: smtpPort, log: (m) => log("mail", m) });
+  } catch (error) {
+    server.closeAllConnections?.();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await db.close();
+    throw error;
+  }
+  const functions = createFunctionsService(ctx, { smtp: { host: config.host, port: smtp.port } });
+
   app.get("/", (c) =>
-    c.json({ name: "Teamboard local stack", services: ["/auth/v1", "/rest/v1", "/inbox"], api_url: apiUrl }),
+    c.json({
+      name: "Teamboard local stack",
+      services: ["/auth/v1", "/rest/v1", "/storage/v1", "/realtime/v1", "/functions/v1", "/inbox"],
+      api_url: apiUrl,
+    }),
   );
   app.route("/auth/v1", createAuthService(ctx));
   const rest = await createRestService(ctx);
   app.route("/rest/v1", rest.app);
+  const storage = createStorageService(ctx);
+  app.route("/storage/v1", storage.app);
   app.route("/inbox", createInbox(ctx));
+  app.route("/functions/v1", functions.app);
+  const realtime = await createRealtimeService(ctx, server);
+  app.route("/realtime/v1", realtime.app);
 
   // Request counts for tests and benchmarks (service role only).
   app.on(["GET", "DELETE"], "/_stack/requests", async (c) => {
@@ -137,6 +205,11 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       return c.body(null, 204);
     }
     return c.json(requests.list(Number(c.req.query("since") ?? 0)));
+  });
+  app.get("/_stack/requests/tally", async (c) => {
+    const who = await resolveIdentity(c, keys);
+    if (isIdentityError(who) || who.role !== "service_role") return c.json({ message: "service role required" }, 401);
+    return c.json(requests.tally());
   });
   app.notFound((c) => c.json({ message: "no Route matched with those values" }, 404));
   app.onError((error, c) => {
@@ -150,20 +223,31 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     anonKey: keys.anonKey,
     serviceRoleKey: keys.serviceRoleKey,
     inboxUrl: `${apiUrl}/inbox`,
+    smtpUrl: `smtp://${config.host}:${smtp.port}`,
     dbUrl: db.url,
+    functions,
     config,
     db,
     keys,
     server,
     requests,
+    realtime,
     migrations,
+    storageRoot: storage.store.root,
+    setLatency(ms: number) {
+      latencyMs = ms;
+    },
     async close() {
       if (closed) return;
       closed = true;
       await rest.close?.();
+      await realtime.close();
+      await functions.close();
+      await smtp.close();
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
+      storage.close();
     },
   };
 }

@@ -3,7 +3,9 @@ import { createContext, useContext, useEffect, useId, useRef, useState, type Rea
 import type * as Schemas from "~/lib/schemas";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 
-type SchemaName = { [K in keyof typeof Schemas]: (typeof Schemas)[K] extends import("zod").ZodTypeAny ? K : never }[keyof typeof Schemas];
+type SchemaName = {
+  [K in keyof typeof Schemas]: (typeof Schemas)[K] extends import("zod").ZodTypeAny ? K : never;
+}[keyof typeof Schemas];
 
 /**
  * The schemas (and Zod, ~14 KB gzip) reach the browser after hydration, like
@@ -15,8 +17,8 @@ function loadSchemas() {
 }
 
 /** What an action sends back when a form is rejected. */
-export interface FormFailure {
-  intent?: string;
+export interface FormFailure<I extends string = string> {
+  intent?: I;
   errors: FieldErrors;
   values: FormValues;
 }
@@ -30,6 +32,16 @@ interface FormState {
 }
 
 const FormStateContext = createContext<FormState>({ errors: {}, values: {}, formId: "", firstError: undefined });
+
+/**
+ * The messages of the ValidatedForm around a field: the browser's check, or
+ * the server's answer for this form. Fields given their own `error` (from
+ * the route's action data) show the browser's message first, so a form
+ * stopped before sending still says why.
+ */
+export function useFormErrors(): FieldErrors {
+  return useContext(FormStateContext).errors;
+}
 
 export function isFormFailure(value: unknown): value is FormFailure {
   return typeof value === "object" && value !== null && "errors" in value && "values" in value;
@@ -71,7 +83,9 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   useEffect(() => {
     if (Object.keys(errors).length === 0) return;
     const form = formRef.current;
-    const target = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>("[data-form-alert]");
+    const target =
+      form?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+      form?.querySelector<HTMLElement>("[data-form-alert]");
     target?.focus();
   }, [errors]);
 
@@ -109,7 +123,14 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
 /** `autoFocus` renders the attribute, so a page the server sends back focuses it without JavaScript. */
 export function FormAlert({ id, autoFocus, children }: { id?: string; autoFocus?: boolean; children: ReactNode }) {
   return (
-    <div id={id} className="alert alert-error" role="alert" tabIndex={-1} autoFocus={autoFocus || undefined} data-form-alert>
+    <div
+      id={id}
+      className="alert alert-error"
+      role="alert"
+      tabIndex={-1}
+      autoFocus={autoFocus || undefined}
+      data-form-alert
+    >
       {children}
     </div>
   );
@@ -124,7 +145,13 @@ type FieldProps = {
   hint?: ReactNode;
   required?: boolean;
   inputMode?: "numeric" | "email" | "text";
+  /** phones: "none" for names, addresses and codes that aren't words; "characters" for keys */
+  autoCapitalize?: "none" | "characters" | "words" | "sentences";
+  spellCheck?: boolean;
   maxLength?: number;
+  /** file inputs: the types the picker offers */
+  accept?: string;
+  multiple?: boolean;
   autoFocus?: boolean;
   /** something to show below the message (e.g. a resend button) */
   after?: ReactNode;
@@ -168,7 +195,19 @@ export function Field({ name, label, type = "text", defaultValue, hint, after, .
   );
 }
 
-export function SubmitButton({ children, pendingText, className = "button", name, value }: { children: ReactNode; pendingText?: string; className?: string; name?: string; value?: string }) {
+export function SubmitButton({
+  children,
+  pendingText,
+  className = "button",
+  name,
+  value,
+}: {
+  children: ReactNode;
+  pendingText?: string;
+  className?: string;
+  name?: string;
+  value?: string;
+}) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   return (

@@ -1,10 +1,13 @@
 import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import type { MouseEvent } from "react";
+import { Avatar } from "~/components/avatar";
+import { Fold } from "~/components/fold";
 import { signOutInBrowser } from "~/lib/browser-auth";
 
 export interface HeaderUser {
   email: string;
   displayName: string | null;
+  avatarPath?: string | null;
 }
 
 export function SiteHeader({ user }: { user: HeaderUser | null }) {
@@ -17,25 +20,40 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
         <img src="/favicon.svg" alt="" width={24} height={24} />
         <span>Teamboard</span>
       </Link>
-      <nav aria-label="Main">
-        {user ? (
-          <ul>
-            <li>
-              <NavLink to="/teams">Teams</NavLink>
-            </li>
-            <li>
-              <Form method="get" action="/search" role="search" className="header-search">
-                <input name="q" type="search" aria-label="Search tasks" placeholder="Search tasks" maxLength={200} />
-              </Form>
-            </li>
-            <li>
-              <NavLink to="/account">{user.displayName || user.email}</NavLink>
-            </li>
-            <li>
-              <LogoutButton />
-            </li>
-          </ul>
-        ) : (
+      {user ? (
+        <Fold className="site-menu" summary={<MenuLabel />}>
+          <nav aria-label="Main">
+            <ul>
+              <li>
+                <NavLink to="/teams">Teams</NavLink>
+              </li>
+              <li className="site-menu-search">
+                <Form method="get" action="/search" role="search" aria-label="Site" className="header-search">
+                  <input
+                    name="q"
+                    type="search"
+                    aria-label="Search tasks"
+                    placeholder="Search tasks"
+                    maxLength={200}
+                    enterKeyHint="search"
+                    autoComplete="off"
+                  />
+                </Form>
+              </li>
+              <li>
+                <NavLink to="/account" className="with-avatar site-menu-account">
+                  <Avatar path={user.avatarPath} name={user.displayName || user.email} size={24} />
+                  <span className="site-menu-account-name">{user.displayName || user.email}</span>
+                </NavLink>
+              </li>
+              <li>
+                <LogoutButton />
+              </li>
+            </ul>
+          </nav>
+        </Fold>
+      ) : (
+        <nav aria-label="Main">
           <ul>
             <li>
               <NavLink to="/login">Log in</NavLink>
@@ -46,9 +64,21 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
               </Link>
             </li>
           </ul>
-        )}
-      </nav>
+        </nav>
+      )}
     </header>
+  );
+}
+
+/** Three bars and a word: the menu's button on narrow screens. */
+function MenuLabel() {
+  return (
+    <>
+      <svg className="menu-icon" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false">
+        <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+      </svg>
+      Menu
+    </>
   );
 }
 
@@ -57,7 +87,15 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
  * first so every other open tab hears SIGNED_OUT at once; the POST then only
  * clears what is left and redirects.
  */
-export function LogoutButton({ scope, label = "Log out", className = "link-button" }: { scope?: "global"; label?: string; className?: string }) {
+export function LogoutButton({
+  scope,
+  label = "Log out",
+  className = "link-button",
+}: {
+  scope?: "global";
+  label?: string;
+  className?: string;
+}) {
   const submit = useSubmit();
   async function onClick(event: MouseEvent<HTMLButtonElement>) {
     const form = event.currentTarget.form;

@@ -34,12 +34,18 @@ export function retryAfterSeconds(error: { message?: string }): number {
 }
 
 export function describeAuthError(error: unknown): AuthFailure {
-  if (isBackendUnavailable(error)) return { status: 503, field: null, message: MESSAGES.backendDown, code: "backend_unavailable" };
+  if (isBackendUnavailable(error))
+    return { status: 503, field: null, message: MESSAGES.backendDown, code: "backend_unavailable" };
   if (!isAuthError(error)) return { status: 500, field: null, message: MESSAGES.unexpected, code: "unexpected" };
   const authError = error as AuthError;
   const code = authError.code ?? "";
   if (authError.status === 429 || code.startsWith("over_")) {
-    return { status: 429, field: null, message: MESSAGES.tooManyRequests(retryAfterSeconds(authError)), code: code || "over_request_rate_limit" };
+    return {
+      status: 429,
+      field: null,
+      message: MESSAGES.tooManyRequests(retryAfterSeconds(authError)),
+      code: code || "over_request_rate_limit",
+    };
   }
   switch (code) {
     case "invalid_credentials":
@@ -68,6 +74,11 @@ export function describeAuthError(error: unknown): AuthFailure {
       if (authError.status === 400 && /invalid login credentials/i.test(authError.message)) {
         return { status: 400, field: null, message: MESSAGES.invalidCredentials, code: "invalid_credentials" };
       }
-      return { status: (authError.status ?? 500) >= 500 ? 500 : 400, field: null, message: authError.message || MESSAGES.unexpected, code: code || "unknown" };
+      return {
+        status: (authError.status ?? 500) >= 500 ? 500 : 400,
+        field: null,
+        message: authError.message || MESSAGES.unexpected,
+        code: code || "unknown",
+      };
   }
 }

@@ -1,4 +1,4 @@
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "./supabase-types";
 import { STATUSES, type BoardFilters, type Priority, type Status } from "./board";
 
 /** What a card shows, and nothing more (no description: it can be 10,000 characters). */
@@ -63,9 +63,14 @@ export async function loadColumns(
       if (filters.label) query = query.filter("labels", "cs", arrayLiteral(filters.label));
       if (filters.q) {
         // words anywhere (full text, stemmed) or a piece of the title as typed
-        query = query.or(`search.wfts(english).${quoteFilterValue(filters.q)},title.ilike.${quoteFilterValue(`*${likeEscape(filters.q)}*`)}`);
+        query = query.or(
+          `search.wfts(english).${quoteFilterValue(filters.q)},title.ilike.${quoteFilterValue(`*${likeEscape(filters.q)}*`)}`,
+        );
       }
-      return query.order("position").limit(limits[status] + 1).returns<Card[]>();
+      return query
+        .order("position")
+        .limit(limits[status] + 1)
+        .returns<Card[]>();
     }),
   );
   const failed = results.find((r) => r.error);
@@ -74,7 +79,12 @@ export async function loadColumns(
     error: null,
     columns: STATUSES.map((status, i) => {
       const rows = results[i].data ?? [];
-      return { status, tasks: rows.slice(0, limits[status]), hasMore: rows.length > limits[status], limit: limits[status] };
+      return {
+        status,
+        tasks: rows.slice(0, limits[status]),
+        hasMore: rows.length > limits[status],
+        limit: limits[status],
+      };
     }),
   };
 }

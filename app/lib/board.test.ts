@@ -16,7 +16,7 @@ import { arrayLiteral, likeEscape, quoteFilterValue } from "./board.server";
 
 const card = (id: string, status: Status, position: number) => ({ id, status, position });
 
-describe("canMove (PRODUCT.md §4)", () => {
+describe("canMove (docs/product.md §4)", () => {
   it("allows the forward path, cancelling open tasks, reopening and reordering", () => {
     expect(canMove("backlog", "todo")).toBe(true);
     expect(canMove("todo", "in_progress")).toBe(true);
@@ -39,19 +39,29 @@ describe("canMove (PRODUCT.md §4)", () => {
 describe("parseBoardFilters", () => {
   it("reads assignee, q and label, trimmed", () => {
     const id = "a1000000-0000-4000-8000-000000000003";
-    expect(parseBoardFilters(new URLSearchParams({ assignee: id, q: "  hero ", label: " bug " }))).toEqual({ assignee: id, q: "hero", label: "bug" });
+    expect(parseBoardFilters(new URLSearchParams({ assignee: id, q: "  hero ", label: " bug " }))).toEqual({
+      assignee: id,
+      q: "hero",
+      label: "bug",
+    });
     expect(parseBoardFilters(new URLSearchParams("assignee=me")).assignee).toBe("me");
     expect(parseBoardFilters(new URLSearchParams("assignee=none")).assignee).toBe("none");
   });
   it("ignores what it can't use instead of failing", () => {
-    expect(parseBoardFilters(new URLSearchParams("assignee=robert');drop&q=&label=%20"))).toEqual({ assignee: null, q: null, label: null });
+    expect(parseBoardFilters(new URLSearchParams("assignee=robert');drop&q=&label=%20"))).toEqual({
+      assignee: null,
+      q: null,
+      label: null,
+    });
     expect(parseBoardFilters(new URLSearchParams({ q: "x".repeat(500) })).q).toHaveLength(200);
   });
 });
 
 describe("column limits", () => {
   it("are 200 unless the URL widens one column, in steps of 200, capped", () => {
-    const limits = parseColumnLimits(new URLSearchParams("limit.todo=400&limit.done=250&limit.backlog=-5&limit.canceled=999999"));
+    const limits = parseColumnLimits(
+      new URLSearchParams("limit.todo=400&limit.done=250&limit.backlog=-5&limit.canceled=999999"),
+    );
     expect(limits).toEqual({ backlog: 200, todo: 400, in_progress: 200, done: 400, canceled: COLUMN_MAX_LIMIT });
   });
   it("show more keeps the filters and adds a page", () => {
@@ -85,10 +95,16 @@ describe("grouping and moving cards", () => {
   it("nudge moves between columns and places, never off the board", () => {
     const counts: Record<Status, number> = { backlog: 1, todo: 1, in_progress: 0, done: 3, canceled: 0 };
     const others = (s: Status) => counts[s];
-    expect(nudge({ status: "todo", position: 1 }, "ArrowRight", others)).toEqual({ status: "in_progress", position: 0 });
+    expect(nudge({ status: "todo", position: 1 }, "ArrowRight", others)).toEqual({
+      status: "in_progress",
+      position: 0,
+    });
     expect(nudge({ status: "todo", position: 1 }, "ArrowLeft", others)).toEqual({ status: "backlog", position: 1 });
     expect(nudge({ status: "backlog", position: 0 }, "ArrowLeft", others)).toEqual({ status: "backlog", position: 0 });
-    expect(nudge({ status: "canceled", position: 0 }, "ArrowRight", others)).toEqual({ status: "canceled", position: 0 });
+    expect(nudge({ status: "canceled", position: 0 }, "ArrowRight", others)).toEqual({
+      status: "canceled",
+      position: 0,
+    });
     expect(nudge({ status: "done", position: 2 }, "ArrowDown", others)).toEqual({ status: "done", position: 3 });
     expect(nudge({ status: "done", position: 3 }, "ArrowDown", others)).toEqual({ status: "done", position: 3 });
     expect(nudge({ status: "done", position: 0 }, "ArrowUp", others)).toEqual({ status: "done", position: 0 });

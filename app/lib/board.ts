@@ -1,6 +1,6 @@
 /**
  * The board's pure rules, shared by the loader and the browser: columns,
- * legal moves (PRODUCT.md §4), filters and per-column limits read from the
+ * legal moves (docs/product.md §4), filters and per-column limits read from the
  * URL, and the optimistic placement of a moved card.
  */
 export const STATUSES = ["backlog", "todo", "in_progress", "done", "canceled"] as const;
@@ -17,11 +17,17 @@ export const STATUS_LABELS: Record<Status, string> = {
 export const PRIORITIES = ["none", "low", "medium", "high", "urgent"] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-export const PRIORITY_LABELS: Record<Priority, string> = { none: "No priority", low: "Low", medium: "Medium", high: "High", urgent: "Urgent" };
+export const PRIORITY_LABELS: Record<Priority, string> = {
+  none: "No priority",
+  low: "Low",
+  medium: "Medium",
+  high: "High",
+  urgent: "Urgent",
+};
 
 export const ARCHIVED_MESSAGE = "This project is archived; its tasks are read-only.";
 
-/** PRODUCT.md §9: 200 tasks per column, then "show more" adds as many again. */
+/** docs/product.md §9: 200 tasks per column, then "show more" adds as many again. */
 export const COLUMN_PAGE_SIZE = 200;
 /** A column never asks for more than this in one page view, whatever the URL says. */
 export const COLUMN_MAX_LIMIT = 2000;
@@ -30,10 +36,15 @@ export function isStatus(value: unknown): value is Status {
   return typeof value === "string" && (STATUSES as readonly string[]).includes(value);
 }
 
-/** The transitions of PRODUCT.md §4; staying in a column (reordering) is always allowed. */
+/** The transitions of docs/product.md §4; staying in a column (reordering) is always allowed. */
 export function canMove(from: Status, to: Status): boolean {
   if (from === to) return true;
-  if ((from === "backlog" && to === "todo") || (from === "todo" && to === "in_progress") || (from === "in_progress" && to === "done")) return true;
+  if (
+    (from === "backlog" && to === "todo") ||
+    (from === "todo" && to === "in_progress") ||
+    (from === "in_progress" && to === "done")
+  )
+    return true;
   if (to === "canceled") return from === "backlog" || from === "todo" || from === "in_progress";
   if (to === "todo") return from === "done" || from === "canceled";
   return false;
@@ -51,7 +62,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The board's filters from `?assignee=&q=&label=`; anything malformed is ignored rather than an error. */
 export function parseBoardFilters(params: URLSearchParams): BoardFilters {
   const assigneeRaw = params.get("assignee")?.trim() ?? "";
-  const assignee = assigneeRaw === "me" || assigneeRaw === "none" || UUID.test(assigneeRaw) ? assigneeRaw.toLowerCase() : null;
+  const assignee =
+    assigneeRaw === "me" || assigneeRaw === "none" || UUID.test(assigneeRaw) ? assigneeRaw.toLowerCase() : null;
   const q = params.get("q")?.trim().slice(0, 200) || null;
   const label = params.get("label")?.trim().slice(0, 24) || null;
   return { assignee, q, label };
@@ -88,7 +100,8 @@ export function showMoreSearch(params: URLSearchParams, status: Status, current:
 export function boardSearch(params: URLSearchParams): string {
   const kept = new URLSearchParams();
   for (const [name, value] of params) {
-    if (value.trim() && (name === "assignee" || name === "q" || name === "label" || name.startsWith("limit."))) kept.append(name, value);
+    if (value.trim() && (name === "assignee" || name === "q" || name === "label" || name.startsWith("limit.")))
+      kept.append(name, value);
   }
   const text = kept.toString();
   return text ? `?${text}` : "";
@@ -115,7 +128,12 @@ export function groupByStatus<T extends CardLike>(tasks: readonly T[]): Columns<
  * column and lands at `position` (0-based, clamped) in `status`. Used for the
  * optimistic board and for the keyboard's preview; the server has the last word.
  */
-export function applyMove<T extends CardLike>(columns: Columns<T>, taskId: string, status: Status, position: number | null): Columns<T> {
+export function applyMove<T extends CardLike>(
+  columns: Columns<T>,
+  taskId: string,
+  status: Status,
+  position: number | null,
+): Columns<T> {
   let moved: T | undefined;
   const next = {} as Columns<T>;
   for (const s of STATUSES) {

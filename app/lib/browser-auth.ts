@@ -1,4 +1,5 @@
-import type { AuthChangeEvent, Session, SupabaseClient } from "@supabase/supabase-js";
+import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
+import type { SupabaseClient } from "./supabase-types";
 
 /**
  * The one browser client of this tab, created once from the root loader's
@@ -8,7 +9,9 @@ import type { AuthChangeEvent, Session, SupabaseClient } from "@supabase/supabas
 let clientPromise: Promise<SupabaseClient> | null = null;
 
 export function getBrowserClient(env: { SUPABASE_URL: string; SUPABASE_ANON_KEY: string }): Promise<SupabaseClient> {
-  clientPromise ??= import("./supabase.client").then(({ createClient }) => createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY));
+  clientPromise ??= import("./supabase.client").then(({ createClient }) =>
+    createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY),
+  );
   return clientPromise;
 }
 
@@ -27,8 +30,13 @@ export interface AuthEventHandlers {
 
 const SIGNED_OUT_PAGES = ["/login", "/signup", "/forgot-password", "/auth/"];
 
-/** PRODUCT.md §1: what every open tab does on each auth event. */
-export function handleAuthEvent(client: SupabaseClient, event: AuthChangeEvent, session: Session | null, app: AuthEventHandlers) {
+/** docs/product.md §1: what every open tab does on each auth event. */
+export function handleAuthEvent(
+  client: SupabaseClient,
+  event: AuthChangeEvent,
+  session: Session | null,
+  app: AuthEventHandlers,
+) {
   switch (event) {
     case "SIGNED_IN":
       // Also fired when the client starts with an existing session; only a change of person needs new data.

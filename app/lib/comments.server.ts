@@ -1,4 +1,4 @@
-import type { SupabaseClient } from "@supabase/supabase-js";
+import type { SupabaseClient } from "./supabase-types";
 import { quoteFilterValue } from "./board.server";
 import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
 
@@ -8,7 +8,7 @@ export interface TaskComment {
   created_at: string;
   edited_at: string | null;
   author_id: string | null;
-  author: { display_name: string } | null;
+  author: { display_name: string; avatar_path?: string | null } | null;
 }
 
 /**
@@ -23,7 +23,9 @@ export interface TaskComment {
 export async function listComments(supabase: SupabaseClient, taskId: string, before: CommentCursor | null = null) {
   let query = supabase
     .from("comments")
-    .select("id, body, created_at, edited_at, author_id, author:profiles(display_name)", { count: "exact" })
+    .select("id, body, created_at, edited_at, author_id, author:profiles(display_name, avatar_path)", {
+      count: "exact",
+    })
     .eq("task_id", taskId);
   if (before) {
     const at = quoteFilterValue(before.createdAt);
@@ -45,7 +47,13 @@ export async function addComment(supabase: SupabaseClient, taskId: string, body:
 
 /** Row-level security lets only the author edit; no row back means it wasn't theirs (or is gone). */
 export async function editComment(supabase: SupabaseClient, taskId: string, commentId: string, body: string) {
-  return supabase.from("comments").update({ body }).eq("id", commentId).eq("task_id", taskId).select("id").maybeSingle();
+  return supabase
+    .from("comments")
+    .update({ body })
+    .eq("id", commentId)
+    .eq("task_id", taskId)
+    .select("id")
+    .maybeSingle();
 }
 
 export async function deleteComment(supabase: SupabaseClient, taskId: string, commentId: string) {

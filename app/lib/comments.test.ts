@@ -17,7 +17,14 @@ describe("comment cursors", () => {
     expect(parseCommentCursor(params)).toEqual({ createdAt: "2026-11-22 08:00:00Z", id });
   });
   it("treat anything malformed as the latest page", () => {
-    for (const raw of ["", "nonsense", `2026-11-22T08:00:00Z_not-a-uuid`, `yesterday_${id}`, `2026-13-45T99:99:99Z_${id}`, `2026-11-22T08:00:00Z),id.gt.0_${id}`]) {
+    for (const raw of [
+      "",
+      "nonsense",
+      `2026-11-22T08:00:00Z_not-a-uuid`,
+      `yesterday_${id}`,
+      `2026-13-45T99:99:99Z_${id}`,
+      `2026-11-22T08:00:00Z),id.gt.0_${id}`,
+    ]) {
       expect(parseCommentCursor(new URLSearchParams({ [COMMENTS_CURSOR_PARAM]: raw })), raw).toBeNull();
     }
     expect(parseCommentCursor(new URLSearchParams())).toBeNull();

@@ -28,7 +28,8 @@ export function parseCommentCursor(params: URLSearchParams): CommentCursor | nul
   if (cut < 0) return null;
   const createdAt = raw.slice(0, cut);
   const id = raw.slice(cut + 1);
-  if (!TIMESTAMP.test(createdAt) || !UUID.test(id) || Number.isNaN(Date.parse(createdAt.replace(" ", "T")))) return null;
+  if (!TIMESTAMP.test(createdAt) || !UUID.test(id) || Number.isNaN(Date.parse(createdAt.replace(" ", "T"))))
+    return null;
   return { createdAt, id: id.toLowerCase() };
 }
 
@@ -39,4 +40,19 @@ export function commentsSearch(params: URLSearchParams, oldest: { created_at: st
   else next.delete(COMMENTS_CURSOR_PARAM);
   const text = next.toString();
   return text ? `?${text}` : "";
+}
+
+/**
+ * Comment writes post to the task's own `/comments` route, so a layout can
+ * tell them apart by the form's action alone (the board skips reloading its
+ * columns for them).
+ */
+export const COMMENTS_SEGMENT = "comments";
+
+export function commentsActionPath(taskPath: string): string {
+  return `${taskPath.replace(/\/+$/, "")}/${COMMENTS_SEGMENT}`;
+}
+
+export function isCommentsAction(formAction: string): boolean {
+  return new URL(formAction, "http://app.invalid").pathname.replace(/\/+$/, "").endsWith(`/${COMMENTS_SEGMENT}`);
 }

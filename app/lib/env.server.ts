@@ -10,7 +10,10 @@ const EnvSchema = z.object({
     .string({ required_error: "SUPABASE_URL is missing: the backend's URL, e.g. http://127.0.0.1:54321" })
     .url("SUPABASE_URL must be a URL, e.g. http://127.0.0.1:54321"),
   SUPABASE_ANON_KEY: z
-    .string({ required_error: "SUPABASE_ANON_KEY is missing: the backend's public (anon) key; `npm run stack -- status` prints it" })
+    .string({
+      required_error:
+        "SUPABASE_ANON_KEY is missing: the backend's public (anon) key; `npm run stack -- status` prints it",
+    })
     .min(20, "SUPABASE_ANON_KEY looks too short to be a key"),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
   SESSION_SECRET: z

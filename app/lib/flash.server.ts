@@ -1,4 +1,4 @@
-import { createCookieSessionStorage } from "@remix-run/node";
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { env } from "./env.server";
 
 export interface Flash {
@@ -24,6 +24,12 @@ export async function setFlash(request: Request, headers: Headers, flash: Flash)
   const session = await storage.getSession(request.headers.get("Cookie"));
   session.flash("flash", flash);
   headers.append("Set-Cookie", await storage.commitSession(session));
+}
+
+/** After a successful form: the message for the next page, and the way there. */
+export async function redirectWithSuccess(request: Request, headers: Headers, message: string, to: string) {
+  await setFlash(request, headers, { kind: "success", message });
+  return redirect(to, { headers });
 }
 
 /** Reads the message once; the cookie that clears it goes into `headers`. */

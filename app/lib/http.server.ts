@@ -1,7 +1,8 @@
 import { data } from "@remix-run/node";
-import crypto from "node:crypto";
 import { isBackendUnavailable } from "./auth-errors.server";
 import { MESSAGES } from "./messages";
+import { FORBIDDEN_MESSAGE } from "./permissions";
+import { errorIdForThisRequest } from "./request-id.server";
 
 /**
  * One mapping from a failed backend call to what a loader throws: 503 when
@@ -18,13 +19,18 @@ export function backendError(error: unknown, headers?: Headers): Response {
 }
 
 export function unexpectedError(error: unknown, headers?: Headers): Response {
-  const id = crypto.randomUUID().slice(0, 8);
+  const id = errorIdForThisRequest();
   console.error(`[error ${id}]`, error);
   return new Response(`${MESSAGES.unexpected} (error id ${id})`, { status: 500, headers: withText(headers) });
 }
 
 export function notFound(headers?: Headers): Response {
   return new Response(MESSAGES.notFound, { status: 404, headers: withText(headers) });
+}
+
+/** For loaders: a page the role may not open at all. */
+export function forbidden(headers?: Headers): Response {
+  return new Response(FORBIDDEN_MESSAGE, { status: 403, headers: withText(headers) });
 }
 
 /** For actions: keep the form filled and say the backend is down. */

@@ -1,4 +1,4 @@
-/** The words of PRODUCT.md §8, in one place, so pages and tests agree. */
+/** The words of docs/product.md §8, in one place, so pages and tests agree. */
 export const MESSAGES = {
   invalidCredentials: "Email or password is incorrect.",
   emailNotConfirmed: "Confirm your email first. We can send the link again.",

@@ -7,12 +7,26 @@ export const DEFAULT_REDIRECT = "/teams";
  * or the same tricks percent-encoded or hidden behind control characters —
  * falls back to the default.
  */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback: string = DEFAULT_REDIRECT): string {
-  if (typeof to !== "string" || to.length === 0 || to.length > 2048) return fallback;
-  if (!to.startsWith("/")) return fallback;
-  if (to.startsWith("//") || to.includes("\\")) return fallback;
+export function safeRedirect(
+  to: FormDataEntryValue | string | null | undefined,
+  fallback: string = DEFAULT_REDIRECT,
+): string {
+  if (typeof to !== "string") return fallback;
+  const first = normalizedPath(to);
+  if (first === null) return fallback;
+  // The URL parser rewrites what it is given (`/.//evil` collapses to
+  // `//evil`), so what it returns is checked again: only a path that comes
+  // back unchanged is one every reader will take for ours.
+  return normalizedPath(first) === first ? first : fallback;
+}
+
+/** `to` as the URL parser resolves it on our origin, or null when any reading of it could leave the site. */
+function normalizedPath(to: string): string | null {
+  if (to.length === 0 || to.length > 2048) return null;
+  if (!to.startsWith("/")) return null;
+  if (to.startsWith("//") || to.includes("\\")) return null;
   // Control characters and whitespace are stripped or mangled by browsers in surprising ways.
-  if (hasControlOrSpace(to)) return fallback;
+  if (hasControlOrSpace(to)) return null;
 
   let decoded = to;
   for (let i = 0; i < 3; i++) {
@@ -20,13 +34,13 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
     try {
       next = decodeURIComponent(decoded);
     } catch {
-      return fallback;
+      return null;
     }
     if (next === decoded) break;
     decoded = next;
   }
-  if (decoded.startsWith("//") || decoded.includes("\\") || hasControl(decoded)) return fallback;
-  if (!decoded.startsWith("/")) return fallback;
+  if (decoded.startsWith("//") || decoded.includes("\\") || hasControl(decoded)) return null;
+  if (!decoded.startsWith("/")) return null;
 
   // The last word: the URL parser must agree that it stays on our origin.
   const base = "http://teamboard.invalid";
@@ -34,10 +48,12 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   try {
     url = new URL(to, base);
   } catch {
-    return fallback;
+    return null;
   }
-  if (url.origin !== base) return fallback;
-  return url.pathname + url.search + url.hash;
+  if (url.origin !== base) return null;
+  const result = url.pathname + url.search + url.hash;
+  if (!result.startsWith("/") || result.startsWith("//") || result.includes("\\")) return null;
+  return result;
 }
 
 function hasControl(value: string): boolean {

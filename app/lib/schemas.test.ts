@@ -18,7 +18,10 @@ function form(values: Record<string, string>) {
 
 describe("SignupSchema", () => {
   it("accepts a valid signup and normalises the email", () => {
-    const result = parseForm(SignupSchema, form({ email: "  Ada@Example.COM ", password: "abcdefg1", displayName: " Ada " }));
+    const result = parseForm(
+      SignupSchema,
+      form({ email: "  Ada@Example.COM ", password: "abcdefg1", displayName: " Ada " }),
+    );
     expect(result).toMatchObject({ success: true, data: { email: "ada@example.com", displayName: "Ada" } });
   });
 
@@ -44,7 +47,10 @@ describe("SignupSchema", () => {
   });
 
   it("limits names to 60 characters and emails to 254", () => {
-    const result = parseForm(SignupSchema, form({ email: `${"a".repeat(250)}@b.co`, password: "abcdefg1", displayName: "x".repeat(61) }));
+    const result = parseForm(
+      SignupSchema,
+      form({ email: `${"a".repeat(250)}@b.co`, password: "abcdefg1", displayName: "x".repeat(61) }),
+    );
     expect(result.success ? null : Object.keys(result.errors).sort()).toEqual(["displayName", "email"]);
   });
 });
@@ -77,8 +83,14 @@ describe("ResetPasswordSchema", () => {
 
 describe("ProfileSchema", () => {
   it("lowercases usernames and allows a blank one", () => {
-    expect(parseForm(ProfileSchema, form({ displayName: "Ada", username: "Ada_L" }))).toMatchObject({ success: true, data: { username: "ada_l" } });
-    expect(parseForm(ProfileSchema, form({ displayName: "Ada", username: "" }))).toMatchObject({ success: true, data: { username: undefined } });
+    expect(parseForm(ProfileSchema, form({ displayName: "Ada", username: "Ada_L" }))).toMatchObject({
+      success: true,
+      data: { username: "ada_l" },
+    });
+    expect(parseForm(ProfileSchema, form({ displayName: "Ada", username: "" }))).toMatchObject({
+      success: true,
+      data: { username: undefined },
+    });
   });
   it.each(["ab", "a".repeat(31), "ada-l", "adà"])("rejects the username %s", (username) => {
     expect(parseForm(ProfileSchema, form({ displayName: "Ada", username })).success).toBe(false);

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * One schema per form, used by the action (always) and by the browser (for
- * comfort, before the form is sent). Rules and words follow PRODUCT.md §5.
+ * comfort, before the form is sent). Rules and words follow docs/product.md §5.
  */
 
 const email = z
@@ -53,6 +53,13 @@ export const OtpSchema = z.object({
   next,
 });
 export const ResendSchema = z.object({ email, next });
+/** The log-in page's forms: password (the default when no intent is sent), resend the confirmation, email a link or a code. */
+export const LoginActionSchema = z.discriminatedUnion("intent", [
+  LoginSchema.extend({ intent: z.literal("password") }),
+  ResendSchema.extend({ intent: z.literal("resend") }),
+  EmailSignInSchema.extend({ intent: z.literal("magiclink") }),
+  EmailSignInSchema.extend({ intent: z.literal("code") }),
+]);
 export const ForgotPasswordSchema = z.object({ email });
 
 const newPasswordPair = z
@@ -91,21 +98,25 @@ export type FormValues = Record<string, string>;
 const SECRET_FIELDS = new Set(["password", "confirm", "token"]);
 
 export type FormResult<T> =
-  | { success: true; data: T; values: FormValues }
-  | { success: false; errors: FieldErrors; values: FormValues };
+  { success: true; data: T; values: FormValues } | { success: false; errors: FieldErrors; values: FormValues };
 
 /** What the person typed, without secrets, ready to put back into the form. */
 export function submittedValues(form: FormData | Record<string, unknown>): FormValues {
   const entries = form instanceof FormData ? [...form.entries()] : Object.entries(form);
   const values: FormValues = {};
   for (const [name, value] of entries) {
-    if (typeof value === "string" && !SECRET_FIELDS.has(name) && !name.startsWith("_") && name !== "intent") values[name] = value;
+    if (typeof value === "string" && !SECRET_FIELDS.has(name) && !name.startsWith("_") && name !== "intent")
+      values[name] = value;
   }
   return values;
 }
 
-export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData | Record<string, unknown>): FormResult<z.infer<T>> {
-  const raw = form instanceof FormData ? Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) : form;
+export function parseForm<T extends z.ZodTypeAny>(
+  schema: T,
+  form: FormData | Record<string, unknown>,
+): FormResult<z.infer<T>> {
+  const raw =
+    form instanceof FormData ? Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) : form;
   const values = submittedValues(form);
   const result = schema.safeParse(raw);
   if (result.success) return { success: true, data: result.data, values };
@@ -117,7 +128,34 @@ export function parseForm<T extends z.ZodTypeAny>(schema: T, form: FormData | Re
   return { success: false, errors, values };
 }
 
+/** A schema for a page with several forms: one object per form, told apart by its `intent` literal. */
+export type IntentSchema = z.ZodDiscriminatedUnion<"intent", z.ZodDiscriminatedUnionOption<"intent">[]>;
+
+/**
+ * One form's result, told apart by `intent` first: narrowing on `intent`
+ * says which form it was, then `success` says whether its fields passed.
+ */
+export type IntentResult<T> = T extends { intent: infer I }
+  ? | { success: true; intent: I; data: T; values: FormValues }
+    | { success: false; intent: I; errors: FieldErrors; values: FormValues }
+  : never;
+
+/**
+ * Parses a post to a page with several forms. `null` for an intent the page
+ * doesn't have (the action answers 404); otherwise which form it was and its
+ * parsed fields or their messages, as parseForm.
+ */
+export function parseIntent<S extends IntentSchema>(
+  schema: S,
+  form: FormData | Record<string, unknown>,
+): IntentResult<z.infer<S>> | null {
+  const intent = form instanceof FormData ? form.get("intent") : form.intent;
+  if (typeof intent !== "string" || !schema.optionsMap.has(intent)) return null;
+  return { ...parseForm(schema, form), intent } as IntentResult<z.infer<S>>;
+}
+
 // The product's form schemas, so <ValidatedForm schema="…"> can check them in
 // the browser too (they load after hydration with the rest of this module).
 export { CreateTeamSchema, RenameTeamSchema } from "./teams.schemas";
 export { CommentSchema, CreateProjectSchema, CreateTaskSchema } from "./tasks.schemas";
+export { InviteSchema } from "./invitations.schemas";

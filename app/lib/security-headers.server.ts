@@ -4,7 +4,15 @@
  * scripts), and lets the browser talk only to this origin and the backend
  * (HTTP and the realtime WebSocket).
  */
-export function contentSecurityPolicy({ nonce, backendUrl, dev }: { nonce: string; backendUrl: string; dev: boolean }): string {
+export function contentSecurityPolicy({
+  nonce,
+  backendUrl,
+  dev,
+}: {
+  nonce: string;
+  backendUrl: string;
+  dev: boolean;
+}): string {
   const backend = new URL(backendUrl);
   const backendWs = `${backend.protocol === "https:" ? "wss:" : "ws:"}//${backend.host}`;
   const directives: Record<string, string[]> = {
@@ -26,11 +34,22 @@ export function contentSecurityPolicy({ nonce, backendUrl, dev }: { nonce: strin
     .join("; ");
 }
 
+/** What every response carries, pages or not (the production server sets them on redirects and static files too). */
+export const BASELINE_HEADERS = {
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
+/** Static files (scripts, styles, images): nothing they could run or embed when opened on their own. */
+export const STATIC_FILE_HEADERS = {
+  ...BASELINE_HEADERS,
+  "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+} as const;
+
 export function applySecurityHeaders(headers: Headers, options: { nonce: string; backendUrl: string; dev: boolean }) {
   headers.set("Content-Security-Policy", contentSecurityPolicy(options));
-  headers.set("X-Frame-Options", "DENY");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Content-Type-Options", "nosniff");
+  for (const [name, value] of Object.entries(BASELINE_HEADERS)) headers.set(name, value);
   // Pages depend on who is signed in and may set session cookies: never cache them in shared caches.
   if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-store");
 }

@@ -21,7 +21,14 @@ function fakeBackend(metadataBytes: number): typeof fetch {
       expires_in: 3600,
       expires_at: now + 3600,
       refresh_token: "refresh-token",
-      user: { id: "00000000-0000-0000-0000-000000000001", aud: "authenticated", email: "ada@example.com", user_metadata: { bio: "x".repeat(metadataBytes) }, app_metadata: {}, created_at: new Date().toISOString() },
+      user: {
+        id: "00000000-0000-0000-0000-000000000001",
+        aud: "authenticated",
+        email: "ada@example.com",
+        user_metadata: { bio: "x".repeat(metadataBytes) },
+        app_metadata: {},
+        created_at: new Date().toISOString(),
+      },
     };
     return new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } });
   };
@@ -41,7 +48,9 @@ async function signIn(metadataBytes: number) {
 function parse(setCookie: string) {
   const [pair, ...attributes] = setCookie.split(/;\s*/);
   const name = pair.slice(0, pair.indexOf("="));
-  const attrs = Object.fromEntries(attributes.map((a) => a.split("=") as [string, string?]).map(([k, v]) => [k.toLowerCase(), v ?? true]));
+  const attrs = Object.fromEntries(
+    attributes.map((a) => a.split("=") as [string, string?]).map(([k, v]) => [k.toLowerCase(), v ?? true]),
+  );
   return { name, value: pair.slice(name.length + 1), attrs };
 }
 
@@ -78,12 +87,18 @@ describe("the per-request client's cookies", () => {
 
   it("reads a chunked session back from the Cookie header", async () => {
     const headers = await signIn(8000);
-    const cookieHeader = headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const { supabase } = createRequestClient(new Request("http://localhost/account", { headers: { Cookie: cookieHeader } }), {
-      url: "http://backend.test",
-      anonKey: "anon",
-      fetch: fakeBackend(0),
-    });
+    const cookieHeader = headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const { supabase } = createRequestClient(
+      new Request("http://localhost/account", { headers: { Cookie: cookieHeader } }),
+      {
+        url: "http://backend.test",
+        anonKey: "anon",
+        fetch: fakeBackend(0),
+      },
+    );
     const { data } = await supabase.auth.getSession();
     expect(data.session?.user.user_metadata.bio).toHaveLength(8000);
   });

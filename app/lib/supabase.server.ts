@@ -1,6 +1,10 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { createServerClient as createSupabaseServerClient, parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
-import type { SupabaseClient } from "@supabase/supabase-js";
+import {
+  createServerClient as createSupabaseServerClient,
+  parseCookieHeader,
+  serializeCookieHeader,
+} from "@supabase/ssr";
+import type { Database, SupabaseClient } from "./supabase-types";
 import WebSocket from "ws";
 import { env } from "./env.server";
 
@@ -36,23 +40,77 @@ export function createRequestClient(
   options: { url?: string; anonKey?: string; fetch?: typeof fetch } = {},
 ): RequestClient {
   const headers = new Headers();
-  const supabase = createSupabaseServerClient(options.url ?? env.SUPABASE_URL, options.anonKey ?? env.SUPABASE_ANON_KEY, {
-    cookies: {
-      getAll() {
-        return parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" }));
+  // the last value set for each cookie (a session may be written more than once per request)
+  const setCookies = new Map<string, string>();
+  const supabase = createSupabaseServerClient<Database>(
+    options.url ?? env.SUPABASE_URL,
+    options.anonKey ?? env.SUPABASE_ANON_KEY,
+    {
+      cookies: {
+        getAll() {
+          return parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({
+            name,
+            value: value ?? "",
+          }));
+        },
+        setAll(cookies, cacheHeaders) {
+          for (const { name, value, options } of cookies)
+            setCookies.set(name, serializeCookieHeader(name, value, options));
+          headers.delete("Set-Cookie");
+          for (const cookie of setCookies.values()) headers.append("Set-Cookie", cookie);
+          for (const [name, value] of Object.entries(cacheHeaders ?? {})) headers.set(name, value);
+        },
       },
-      setAll(cookies, cacheHeaders) {
-        for (const { name, value, options } of cookies) {
-          headers.append("Set-Cookie", serializeCookieHeader(name, value, options));
-        }
-        for (const [name, value] of Object.entries(cacheHeaders ?? {})) headers.set(name, value);
-      },
+      global: { fetch: refreshOncePerRequest(options.fetch ?? fetch) },
+      // Node 20 has no global WebSocket; the browser uses its own.
+      realtime: { transport: WebSocket as never },
     },
-    global: options.fetch ? { fetch: options.fetch } : undefined,
-    // Node 20 has no global WebSocket; the browser uses its own.
-    realtime: { transport: WebSocket as never },
-  });
+  );
   return { supabase, headers };
+}
+
+/**
+ * auth-js counts a session as expiring 90 s before its access token ends and
+ * refreshes it before every backend call in that window: with tokens shorter
+ * than 90 s that is every call, and a page with five queries refreshed five
+ * times, one after another (rotating the refresh token each time). Within one
+ * request the first successful refresh is the answer: later refresh calls of
+ * the same client get the same session back without a round trip, while that
+ * session has at least half its life left. A failed refresh is not kept.
+ */
+export function refreshOncePerRequest(baseFetch: typeof fetch): typeof fetch {
+  type Answer = { status: number; statusText: string; headers: [string, string][]; body: string; usableUntil: number };
+  let refreshed: Promise<Answer> | null = null;
+  return async (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    if (!/\/auth\/v1\/token\?(.*&)?grant_type=refresh_token/.test(url)) return baseFetch(input, init);
+    if (refreshed) {
+      // a request slower than half its fresh token's life refreshes again rather than send an expired token
+      const previous = await refreshed.catch(() => null);
+      if (!previous || previous.status !== 200 || Date.now() > previous.usableUntil) refreshed = null;
+    }
+    if (!refreshed) {
+      const obtained = Date.now();
+      refreshed = baseFetch(input, init).then(async (r) => {
+        const body = await r.text();
+        let expiresIn = 0;
+        try {
+          expiresIn = Number((JSON.parse(body) as { expires_in?: number }).expires_in ?? 0);
+        } catch {
+          /* not a session: never reused */
+        }
+        return {
+          status: r.status,
+          statusText: r.statusText,
+          headers: [...r.headers],
+          body,
+          usableUntil: obtained + (expiresIn * 1000) / 2,
+        };
+      });
+    }
+    const answer = await refreshed;
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  };
 }
 
 /** Expires this browser's auth cookies (all chunks), for when the backend can't be told about a sign-out. */

@@ -1,12 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { parseForm } from "./schemas";
-import { CommentSchema, CreateProjectSchema, CreateTaskSchema, isValidDueDate, MoveTaskSchema, parseLabels, TaskFieldsSchema } from "./tasks.schemas";
+import {
+  CommentSchema,
+  CreateProjectSchema,
+  CreateTaskSchema,
+  isValidDueDate,
+  MoveTaskSchema,
+  parseLabels,
+  TaskFieldsSchema,
+} from "./tasks.schemas";
 import { CreateTeamSchema, deleteTeamSchema, ChangeRoleSchema } from "./teams.schemas";
-import { hasRole, permissionsOf, slugify } from "./teams";
+import { hasRole, permissionsOf } from "./permissions";
+import { slugify } from "./teams";
 
 const member = "a1000000-0000-4000-8000-000000000003";
 
-describe("task forms (PRODUCT.md §5)", () => {
+describe("task forms (docs/product.md §5)", () => {
   it("accepts a full task and normalises it", () => {
     const result = parseForm(TaskFieldsSchema, {
       title: "  Fix it ",
@@ -18,12 +27,22 @@ describe("task forms (PRODUCT.md §5)", () => {
     });
     expect(result).toMatchObject({
       success: true,
-      data: { title: "Fix it", description: "line one\nline two", priority: "high", assignee: member, dueOn: "2026-02-28", labels: ["bug", "a11y"] },
+      data: {
+        title: "Fix it",
+        description: "line one\nline two",
+        priority: "high",
+        assignee: member,
+        dueOn: "2026-02-28",
+        labels: ["bug", "a11y"],
+      },
     });
   });
   it("empty optional fields become null or defaults", () => {
     const result = parseForm(CreateTaskSchema, { title: "T", description: "", assignee: "", dueOn: "", labels: "" });
-    expect(result).toMatchObject({ success: true, data: { assignee: null, dueOn: null, labels: [], priority: "none", status: "backlog" } });
+    expect(result).toMatchObject({
+      success: true,
+      data: { assignee: null, dueOn: null, labels: [], priority: "none", status: "backlog" },
+    });
   });
   it("rejects each wrong field with its own message and keeps the values", () => {
     const result = parseForm(TaskFieldsSchema, {
@@ -36,7 +55,14 @@ describe("task forms (PRODUCT.md §5)", () => {
     });
     expect(result.success).toBe(false);
     if (result.success) return;
-    expect(Object.keys(result.errors).sort()).toEqual(["assignee", "description", "dueOn", "labels", "priority", "title"]);
+    expect(Object.keys(result.errors).sort()).toEqual([
+      "assignee",
+      "description",
+      "dueOn",
+      "labels",
+      "priority",
+      "title",
+    ]);
     expect(result.values.title).toBe(" ");
   });
   it("a description counts CRLF line breaks once", () => {
@@ -44,7 +70,10 @@ describe("task forms (PRODUCT.md §5)", () => {
     expect(parseForm(TaskFieldsSchema, { title: "t", description: text }).success).toBe(true);
   });
   it("labels: at most 24 characters each", () => {
-    expect(parseForm(TaskFieldsSchema, { title: "t", labels: "x".repeat(25) })).toMatchObject({ success: false, errors: { labels: "Each label has at most 24 characters." } });
+    expect(parseForm(TaskFieldsSchema, { title: "t", labels: "x".repeat(25) })).toMatchObject({
+      success: false,
+      errors: { labels: "Each label has at most 24 characters." },
+    });
     expect(parseLabels(" a ,, b,a")).toEqual(["a", "b"]);
   });
   it("due dates are real and in range", () => {
@@ -57,31 +86,52 @@ describe("task forms (PRODUCT.md §5)", () => {
   });
   it("moves count places from 1 for people and from 0 for the RPC", () => {
     const id = "b1000000-0000-4000-8000-000000000001";
-    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "1" })).toMatchObject({ success: true, data: { position: 0 } });
-    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "" })).toMatchObject({ success: true, data: { position: null } });
+    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "1" })).toMatchObject({
+      success: true,
+      data: { position: 0 },
+    });
+    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "" })).toMatchObject({
+      success: true,
+      data: { position: null },
+    });
     expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "-1" }).success).toBe(false);
     expect(parseForm(MoveTaskSchema, { taskId: id, status: "later" }).success).toBe(false);
   });
   it("comments are 1–5,000 characters after trimming", () => {
     expect(parseForm(CommentSchema, { body: "   " }).success).toBe(false);
     expect(parseForm(CommentSchema, { body: "x".repeat(5001) }).success).toBe(false);
-    expect(parseForm(CommentSchema, { body: " <b>hi</b>\r\n" })).toMatchObject({ success: true, data: { body: "<b>hi</b>" } });
+    expect(parseForm(CommentSchema, { body: " <b>hi</b>\r\n" })).toMatchObject({
+      success: true,
+      data: { body: "<b>hi</b>" },
+    });
   });
 });
 
 describe("project and team forms", () => {
   it("project keys are 2–10 letters, uppercased", () => {
-    expect(parseForm(CreateProjectSchema, { key: "web", name: "Website" })).toMatchObject({ success: true, data: { key: "WEB", description: "" } });
+    expect(parseForm(CreateProjectSchema, { key: "web", name: "Website" })).toMatchObject({
+      success: true,
+      data: { key: "WEB", description: "" },
+    });
     expect(parseForm(CreateProjectSchema, { key: "W", name: "x" }).success).toBe(false);
     expect(parseForm(CreateProjectSchema, { key: "WEB1", name: "x" }).success).toBe(false);
     expect(parseForm(CreateProjectSchema, { key: "WEB", name: "x".repeat(81) }).success).toBe(false);
   });
   it("team slugs follow the rules; empty means 'from the name'; new is reserved", () => {
-    expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "" })).toMatchObject({ success: true, data: { slug: undefined } });
-    expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "Acme-Co" })).toMatchObject({ success: true, data: { slug: "acme-co" } });
+    expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "" })).toMatchObject({
+      success: true,
+      data: { slug: undefined },
+    });
+    expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "Acme-Co" })).toMatchObject({
+      success: true,
+      data: { slug: "acme-co" },
+    });
     expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "-acme" }).success).toBe(false);
     expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "ab" }).success).toBe(false);
-    expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "new" })).toMatchObject({ success: false, errors: { slug: "That slug is reserved." } });
+    expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "new" })).toMatchObject({
+      success: false,
+      errors: { slug: "That slug is reserved." },
+    });
     expect(parseForm(CreateTeamSchema, { name: " ", slug: "" }).success).toBe(false);
     expect(slugify("Ünïcode & Co. — Team!")).toBe("unicode-co-team");
   });
@@ -91,10 +141,15 @@ describe("project and team forms", () => {
     expect(parseForm(deleteTeamSchema("acme"), { confirm: "acme " }).success).toBe(true);
     expect(parseForm(deleteTeamSchema("acme"), { confirm: "Acme" }).success).toBe(false);
   });
-  it("permissions follow the matrix of PRODUCT.md §6", () => {
+  it("permissions follow the matrix of docs/product.md §6", () => {
     expect(permissionsOf("viewer")).toMatchObject({ editTasks: false, comment: false, manageProjects: false });
     expect(permissionsOf("member")).toMatchObject({ editTasks: true, deleteTasks: false, manageMembers: false });
-    expect(permissionsOf("admin")).toMatchObject({ deleteTasks: true, manageMembers: true, renameTeam: true, ownTeam: false });
+    expect(permissionsOf("admin")).toMatchObject({
+      deleteTasks: true,
+      manageMembers: true,
+      renameTeam: true,
+      ownTeam: false,
+    });
     expect(permissionsOf("owner").ownTeam).toBe(true);
     expect(hasRole("admin", "member")).toBe(true);
     expect(hasRole("member", "admin")).toBe(false);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PRIORITIES, STATUSES } from "./board";
 
-/** Forms of projects, tasks and comments (PRODUCT.md §5), for the server and the browser. */
+/** Forms of projects, tasks and comments (docs/product.md §5), for the server and the browser. */
 
 /** Browsers send textarea line breaks as CRLF; the limits count characters a person sees. */
 const plainText = (max: number, message: string) =>
@@ -17,7 +17,11 @@ export const CreateProjectSchema = z.object({
     .trim()
     .toUpperCase()
     .regex(/^[A-Z]{2,10}$/, "A key is 2–10 letters, like WEB."),
-  name: z.string({ required_error: "Enter a project name." }).trim().min(1, "Enter a project name.").max(80, "A project name has at most 80 characters."),
+  name: z
+    .string({ required_error: "Enter a project name." })
+    .trim()
+    .min(1, "Enter a project name.")
+    .max(80, "A project name has at most 80 characters."),
   description: plainText(10_000, "A description has at most 10,000 characters.").transform((value) => value.trim()),
 });
 
@@ -43,7 +47,13 @@ export function isValidDueDate(value: string): boolean {
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && value >= "2000-01-01" && value <= "2100-12-31";
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    value >= "2000-01-01" &&
+    value <= "2100-12-31"
+  );
 }
 
 const dueOn = z
@@ -87,7 +97,10 @@ export const MoveTaskSchema = z.object({
     .string()
     .default("")
     .transform((value) => value.trim())
-    .refine((value) => value === "" || /^\d{1,6}$/.test(value), "Enter a place of 1 or more, or leave it empty for the end.")
+    .refine(
+      (value) => value === "" || /^\d{1,6}$/.test(value),
+      "Enter a place of 1 or more, or leave it empty for the end.",
+    )
     .transform((value) => (value === "" ? null : Math.max(0, Number(value) - 1))),
 });
 
@@ -106,3 +119,26 @@ const body = z
 export const CommentSchema = z.object({ body });
 export const EditCommentSchema = z.object({ commentId: z.string().uuid(), body });
 export const DeleteCommentSchema = z.object({ commentId: z.string().uuid() });
+
+// One schema per page with several forms, each form told apart by its `intent`.
+
+/** The board: archive or unarchive the project, or a card's drag and drop. */
+export const BoardActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("archive") }),
+  z.object({ intent: z.literal("unarchive") }),
+  BoardMoveSchema.extend({ intent: z.literal("move") }),
+]);
+
+/** The task panel: its fields, its status and place (the task is the URL's), or deleting it. */
+export const TaskActionSchema = z.discriminatedUnion("intent", [
+  TaskFieldsSchema.extend({ intent: z.literal("update") }),
+  MoveTaskSchema.omit({ taskId: true }).extend({ intent: z.literal("move") }),
+  z.object({ intent: z.literal("delete-task") }),
+]);
+
+/** A task's comments: a new one, or the author's edit, or a delete (the comment is a hidden field). */
+export const CommentActionSchema = z.discriminatedUnion("intent", [
+  CommentSchema.extend({ intent: z.literal("comment") }),
+  EditCommentSchema.extend({ intent: z.literal("edit-comment") }),
+  DeleteCommentSchema.extend({ intent: z.literal("delete-comment") }),
+]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ASSIGNABLE_ROLES } from "./teams";
 
-/** Forms of the teams, members and settings pages (PRODUCT.md §5), for the server and the browser. */
+/** Forms of the teams, members and settings pages (docs/product.md §5), for the server and the browser. */
 
 const teamName = z
   .string({ required_error: "Enter a team name." })
@@ -47,4 +47,13 @@ export function deleteTeamSchema(teamSlug: string) {
       .trim()
       .refine((value) => value === teamSlug, `Type ${teamSlug} to confirm.`),
   });
+}
+
+/** The settings page's forms: rename (admins), transfer and delete (the owner). */
+export function settingsActionSchema(teamSlug: string) {
+  return z.discriminatedUnion("intent", [
+    RenameTeamSchema.extend({ intent: z.literal("rename") }),
+    TransferOwnershipSchema.extend({ intent: z.literal("transfer") }),
+    deleteTeamSchema(teamSlug).extend({ intent: z.literal("delete") }),
+  ]);
 }

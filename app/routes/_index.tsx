@@ -17,7 +17,10 @@ export default function Index() {
     <>
       <section className="hero">
         <h1>Your team's work, on one board</h1>
-        <p>Teamboard is a small task tracker for teams: split work into projects, move tasks across a board, discuss them, and see teammates' changes as they happen.</p>
+        <p>
+          Teamboard is a small task tracker for teams: split work into projects, move tasks across a board, discuss
+          them, and see teammates' changes as they happen.
+        </p>
         <div className="form-actions">
           <Link to="/signup" className="button">
             Sign up free

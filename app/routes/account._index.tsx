@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { isBackendUnavailable } from "~/lib/auth-errors.server";
@@ -8,8 +8,11 @@ import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
 import { backendError, backendUnavailableResult } from "~/lib/http.server";
-import { getProfile, isUsernameTaken, updateProfile } from "~/lib/profiles.server";
+import { Avatar } from "~/components/avatar";
+import { AVATAR_TYPES } from "~/lib/avatars";
+import { getProfile, isUsernameTaken, removeAvatar, saveProfile } from "~/lib/profiles.server";
 import { parseForm, ProfileSchema } from "~/lib/schemas";
+import { chosenFiles } from "~/lib/storage.server";
 import { createServerClient } from "~/lib/supabase.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -18,28 +21,53 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { data: profile, error } = await getProfile(client.supabase, user.id);
   if (error) throw backendError(error, client.headers);
   return data(
-    { displayName: profile?.display_name ?? user.displayName ?? "", username: profile?.username ?? "", email: user.email },
+    {
+      displayName: profile?.display_name ?? user.displayName ?? "",
+      username: profile?.username ?? "",
+      email: user.email,
+      avatarPath: profile?.avatar_path ?? null,
+    },
     { headers: client.headers },
   );
 }
 
+/** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
+const MAX_BODY_BYTES = 25 * 1024 * 1024;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const client = createServerClient({ request, context });
   const user = await requireUser(client, request);
-  const result = parseForm(ProfileSchema, await request.formData());
-  if (!result.success) return formFailure(result, client.headers);
-  const { error } = await updateProfile(client.supabase, user.id, {
-    display_name: result.data.displayName,
-    username: result.data.username ?? null,
-  });
-  if (error) {
-    if (isUsernameTaken(error)) return formFailure({ errors: { username: "That username is taken." }, values: result.values }, client.headers);
-    if (isBackendUnavailable(error)) return backendUnavailableResult(result.values, client.headers);
-    throw backendError(error, client.headers);
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+    return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} }, client.headers);
   }
-  // The header shows the name from the access token's claims; keep them in step (a new token carries it).
-  const { error: metaError } = await client.supabase.auth.updateUser({ data: { display_name: result.data.displayName } });
-  if (!metaError) await client.supabase.auth.refreshSession();
+  const form = await request.formData();
+  if (form.get("intent") === "remove-avatar") {
+    const removed = await removeAvatar(client.supabase, user.id);
+    if (removed.error) {
+      if (isBackendUnavailable(removed.error)) return backendUnavailableResult({}, client.headers);
+      throw backendError(removed.error, client.headers);
+    }
+    await client.supabase.auth.refreshSession();
+    await setFlash(request, client.headers, { kind: "success", message: "Your avatar is removed." });
+    throw redirect("/account", { headers: client.headers });
+  }
+  const result = parseForm(ProfileSchema, form);
+  if (!result.success) return formFailure(result, client.headers);
+  const saved = await saveProfile(client.supabase, user.id, {
+    displayName: result.data.displayName,
+    username: result.data.username,
+    avatar: chosenFiles(form, "avatar")[0] ?? null,
+  });
+  if (saved.field)
+    return formFailure({ errors: { [saved.field]: saved.message }, values: result.values }, client.headers);
+  if (saved.error) {
+    if (isUsernameTaken(saved.error))
+      return formFailure({ errors: { username: "That username is taken." }, values: result.values }, client.headers);
+    if (isBackendUnavailable(saved.error)) return backendUnavailableResult(result.values, client.headers);
+    throw backendError(saved.error, client.headers);
+  }
+  // The header shows the name and avatar from the access token's claims; a refreshed token carries the new ones.
+  await client.supabase.auth.refreshSession();
   await setFlash(request, client.headers, { kind: "success", message: "Your profile is saved." });
   throw redirect("/account", { headers: client.headers });
 }
@@ -51,11 +79,47 @@ export default function Profile() {
     <section className="card" aria-labelledby="profile-title">
       <h1 id="profile-title">Profile</h1>
       <p className="muted">Signed in as {profile.email}.</p>
-      <ValidatedForm schema="ProfileSchema" result={actionData}>
-        <Field name="displayName" label="Display name" autoComplete="name" defaultValue={profile.displayName} maxLength={60} />
-        <Field name="username" label="Username" autoComplete="username" defaultValue={profile.username} hint="3–30 characters: a–z, 0–9 and _." maxLength={30} />
+      <div className="with-avatar" data-current-avatar>
+        <Avatar path={profile.avatarPath} name={profile.displayName || profile.email} size={64} />
+        <span className="muted">
+          {profile.avatarPath ? "Your avatar" : "No avatar yet: your initials show instead."}
+        </span>
+      </div>
+      <ValidatedForm schema="ProfileSchema" result={actionData} encType="multipart/form-data">
+        <Field
+          name="displayName"
+          label="Display name"
+          autoComplete="name"
+          defaultValue={profile.displayName}
+          maxLength={60}
+        />
+        <Field
+          name="username"
+          label="Username"
+          autoComplete="username"
+          defaultValue={profile.username}
+          hint="3–30 characters: a–z, 0–9 and _."
+          maxLength={30}
+          autoCapitalize="none"
+          spellCheck={false}
+        />
+        <Field
+          name="avatar"
+          label="New avatar"
+          type="file"
+          accept={Object.keys(AVATAR_TYPES).join(",")}
+          hint="PNG, JPEG, WebP or GIF, up to 2 MB."
+        />
         <SubmitButton className="button">Save profile</SubmitButton>
       </ValidatedForm>
+      {profile.avatarPath ? (
+        <Form method="post" className="inline-form">
+          <input type="hidden" name="intent" value="remove-avatar" />
+          <button type="submit" className="link-button">
+            Remove avatar
+          </button>
+        </Form>
+      ) : null}
     </section>
   );
 }

@@ -21,7 +21,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = parseForm(EmailChangeSchema, await request.formData());
   if (!result.success) return formFailure(result, client.headers);
   if (result.data.email === user.email) {
-    return formFailure({ errors: { email: "That is already your email address." }, values: result.values }, client.headers);
+    return formFailure(
+      { errors: { email: "That is already your email address." }, values: result.values },
+      client.headers,
+    );
   }
   const { error } = await client.supabase.auth.updateUser(
     { email: result.data.email },

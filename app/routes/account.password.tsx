@@ -35,7 +35,13 @@ export default function ChangePassword() {
       <h1 id="password-title">Password</h1>
       <ValidatedForm schema="PasswordChangeSchema" result={actionData}>
         <input type="hidden" name="username" autoComplete="username" value={email} />
-        <Field name="password" label="New password" type="password" autoComplete="new-password" hint="At least 8 characters, with a letter and a digit." />
+        <Field
+          name="password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 8 characters, with a letter and a digit."
+        />
         <Field name="confirm" label="New password, again" type="password" autoComplete="new-password" />
         <SubmitButton className="button">Change password</SubmitButton>
       </ValidatedForm>

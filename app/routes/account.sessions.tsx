@@ -38,8 +38,8 @@ export default function Sessions() {
       <h1 id="sessions-title">Sessions</h1>
       {actionData?.errors.form ? <FormAlert>{actionData.errors.form}</FormAlert> : null}
       <p>
-        Signed in on a computer you no longer use, or lost a phone? End those sessions here. They stop working as soon as their current access
-        token runs out (at most an hour).
+        Signed in on a computer you no longer use, or lost a phone? End those sessions here. They stop working as soon
+        as their current access token runs out (at most an hour).
       </p>
       <div className="form-actions">
         <Form method="post">

@@ -27,7 +27,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (failure.status === 503 || failure.status === 500) throw backendError(error, headers);
     throw redirect("/auth/error?reason=expired", { headers });
   }
-  if ((data as { redirectType?: string | null }).redirectType === "recovery") throw redirect("/reset-password", { headers });
+  if ((data as { redirectType?: string | null }).redirectType === "recovery")
+    throw redirect("/reset-password", { headers });
   throw redirect(safeRedirect(url.searchParams.get("next")), { headers });
 }
 

@@ -20,7 +20,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { supabase, headers } = createServerClient({ request, context });
   const result = parseForm(ForgotPasswordSchema, await request.formData());
   if (!result.success) return formFailure(result, headers);
-  const { error } = await supabase.auth.resetPasswordForEmail(result.data.email, { redirectTo: `${originOf(request)}/reset-password` });
+  const { error } = await supabase.auth.resetPasswordForEmail(result.data.email, {
+    redirectTo: `${originOf(request)}/reset-password`,
+  });
   if (error) {
     const failure = describeAuthError(error);
     // Unknown addresses are not revealed; only throttling and outages are.
@@ -36,7 +38,8 @@ export default function ForgotPassword() {
       <div className="auth-page card" role="status">
         <h1>Check your email</h1>
         <p>
-          If <strong>{actionData.sent}</strong> has a Teamboard account, we sent it a link to choose a new password. The link works for an hour.
+          If <strong>{actionData.sent}</strong> has a Teamboard account, we sent it a link to choose a new password. The
+          link works for an hour.
         </p>
         <p>
           <Link to="/login">Back to log in</Link>

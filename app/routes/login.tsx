@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { Field, HiddenNext, SubmitButton, ValidatedForm, type FormFailure } from "~/components/form";
+import { CodeForm } from "~/components/auth/code-form";
+import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { oauthProviders } from "~/lib/auth-settings.server";
 import { requireAnonymous } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
-import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { EmailSignInSchema, LoginSchema, OtpSchema, parseForm, ResendSchema, submittedValues } from "~/lib/schemas";
-import { resendConfirmation, sendSignInEmail, startOAuth } from "~/lib/sign-in.server";
+import { LoginActionSchema, parseIntent, submittedValues } from "~/lib/schemas";
+import { resendConfirmation, sendSignInEmail } from "~/lib/sign-in.server";
 import { createServerClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "Log in · Teamboard" }];
@@ -18,110 +18,87 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
   await requireAnonymous(client);
   const next = new URL(request.url).searchParams.get("next");
-  return data({ next: next ? safeRedirect(next) : null, providers: await oauthProviders() }, { headers: client.headers });
+  return data(
+    { next: next ? safeRedirect(next) : null, providers: await oauthProviders() },
+    { headers: client.headers },
+  );
 }
 
+/**
+ * The log-in page's own forms (see LoginActionSchema). The code form posts to
+ * /login/code and the provider buttons to /login/oauth, routes of their own.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const { supabase, headers } = createServerClient({ request, context });
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "password");
+  const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
+  const parsed = parseIntent(LoginActionSchema, { ...fields, intent: fields.intent ?? "password" });
+  if (!parsed) return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) }, headers);
   const origin = originOf(request);
 
-  switch (intent) {
+  switch (parsed.intent) {
     case "password": {
-      const result = parseForm(LoginSchema, form);
-      if (!result.success) return formFailure({ intent, ...result }, headers);
-      const { error } = await supabase.auth.signInWithPassword({ email: result.data.email, password: result.data.password });
-      if (error) return authFailure(describeAuthError(error), { intent, values: result.values }, headers);
-      throw redirect(safeRedirect(result.data.next), { headers });
+      if (!parsed.success) return formFailure(parsed, headers);
+      const { error } = await supabase.auth.signInWithPassword({
+        email: parsed.data.email,
+        password: parsed.data.password,
+      });
+      if (error)
+        return authFailure(describeAuthError(error), { intent: parsed.intent, values: parsed.values }, headers);
+      throw redirect(safeRedirect(parsed.data.next), { headers });
     }
     case "magiclink":
     case "code": {
-      const result = parseForm(EmailSignInSchema, form);
-      if (!result.success) return formFailure({ intent, ...result }, headers);
-      const failure = await sendSignInEmail(supabase, result.data.email, `${origin}${safeRedirect(result.data.next)}`);
-      if (failure) return authFailure(failure, { intent, values: result.values }, headers);
-      return data({ intent, sent: result.data.email }, { headers });
-    }
-    case "verify-code": {
-      const result = parseForm(OtpSchema, form);
-      if (!result.success) return formFailure({ intent, ...result, extra: { sent: String(form.get("email") ?? "") } }, headers);
-      const { error } = await supabase.auth.verifyOtp({ email: result.data.email, token: result.data.token, type: "email" });
-      if (error) {
-        const failure = describeAuthError(error);
-        const message = failure.status === 400 ? MESSAGES.invalidCode : failure.message;
-        return authFailure({ ...failure, field: failure.status === 400 ? "token" : null, message }, { intent, values: result.values, extra: { sent: result.data.email } }, headers);
-      }
-      throw redirect(safeRedirect(result.data.next), { headers });
+      if (!parsed.success) return formFailure(parsed, headers);
+      const failure = await sendSignInEmail(supabase, parsed.data.email, `${origin}${safeRedirect(parsed.data.next)}`);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values }, headers);
+      return data({ intent: parsed.intent, sent: parsed.data.email }, { headers });
     }
     case "resend": {
-      const result = parseForm(ResendSchema, form);
-      if (!result.success) return formFailure({ intent: "password", ...result }, headers);
-      const failure = await resendConfirmation(supabase, result.data.email, `${origin}${safeRedirect(result.data.next)}`);
-      if (failure) return authFailure(failure, { intent: "password", values: result.values }, headers);
-      return data({ intent: "password", resent: result.data.email, values: result.values }, { headers });
+      // its answer shows with the password form it belongs to
+      const intent = "password" as const;
+      if (!parsed.success) return formFailure({ ...parsed, intent }, headers);
+      const failure = await resendConfirmation(
+        supabase,
+        parsed.data.email,
+        `${origin}${safeRedirect(parsed.data.next)}`,
+      );
+      if (failure) return authFailure(failure, { intent, values: parsed.values }, headers);
+      return data({ intent, resent: parsed.data.email, values: parsed.values }, { headers });
     }
-    case "oauth": {
-      const provider = String(form.get("provider") ?? "");
-      if (!(await oauthProviders()).includes(provider)) return formFailure({ intent, errors: { form: "That sign-in provider isn't available." }, values: {} }, headers);
-      const next = safeRedirect(form.get("next"));
-      const started = await startOAuth(supabase, provider, `${origin}/auth/callback?${new URLSearchParams({ next })}`);
-      if ("url" in started) throw redirect(started.url, { headers });
-      return authFailure(started, { intent, values: {} }, headers);
-    }
-    default:
-      return formFailure({ intent, errors: { form: "Unknown action." }, values: submittedValues(form) }, headers);
   }
 }
 
 export default function Login() {
   const { next, providers } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as (Partial<FormFailure> & { intent?: string; sent?: string; resent?: string; code?: string }) | undefined;
+  const actionData = useActionData<typeof action>();
   const signupHref = next ? `/signup?${new URLSearchParams({ next })}` : "/signup";
-  const codeSentTo = actionData && (actionData.intent === "code" || actionData.intent === "verify-code") ? actionData.sent : undefined;
+  const sent = actionData && "sent" in actionData ? actionData : null;
+  const failure = actionData && "errors" in actionData ? actionData : null;
+  const codeSentTo = sent?.intent === "code" ? sent.sent : undefined;
 
-  if (codeSentTo) {
-    return (
-      <div className="auth-page">
-        <h1>Enter your code</h1>
-        <p className="lead" role="status">
-          We emailed a 6-digit code to <strong>{codeSentTo}</strong>. It works for an hour.
-        </p>
-        <div className="card">
-          <ValidatedForm schema="OtpSchema" result={actionData} intent="verify-code">
-            <HiddenNext next={next} />
-            <input type="hidden" name="email" value={codeSentTo} />
-            <Field name="token" label="Code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} autoFocus />
-            <SubmitButton className="button button-block">Log in</SubmitButton>
-          </ValidatedForm>
-          <p className="muted">
-            Wrong address or no email? <Link to={next ? `/login?${new URLSearchParams({ next })}` : "/login"}>Start again</Link>
-          </p>
-        </div>
-      </div>
-    );
-  }
-
-  const notConfirmed = actionData?.intent === "password" && actionData.code === "email_not_confirmed";
-  const emailValue = actionData?.values?.email;
+  if (codeSentTo) return <CodeForm sentTo={codeSentTo} next={next} />;
+  const notConfirmed = failure?.intent === "password" && "code" in failure && failure.code === "email_not_confirmed";
+  const resent = actionData && "resent" in actionData ? actionData.resent : null;
+  const emailValue = actionData && "values" in actionData ? actionData.values.email : undefined;
   return (
     <div className="auth-page">
       <h1>Log in</h1>
       <p className="lead">
         New to Teamboard? <Link to={signupHref}>Create an account</Link>
       </p>
-      {actionData?.resent ? (
+      {resent ? (
         <div className="alert alert-success" role="status">
-          We sent a new confirmation link to {actionData.resent}.
+          We sent a new confirmation link to {resent}.
         </div>
       ) : null}
-      {actionData?.intent === "magiclink" && actionData.sent ? (
+      {sent?.intent === "magiclink" ? (
         <div className="alert alert-success" role="status">
-          Check your email: we sent a sign-in link to {actionData.sent}.
+          Check your email: we sent a sign-in link to {sent.sent}.
         </div>
       ) : null}
       <div className="card">
-        <ValidatedForm schema="LoginSchema" result={actionData} intent="password">
+        <ValidatedForm schema="LoginSchema" result={failure} intent="password">
           <HiddenNext next={next} />
           <Field name="email" label="Email" type="email" autoComplete="email" />
           <Field name="password" label="Password" type="password" autoComplete="current-password" />
@@ -147,7 +124,10 @@ export default function Login() {
       <p className="divider">or</p>
       <div className="card">
         <h2>Log in without a password</h2>
-        <ValidatedForm schema="EmailSignInSchema" result={actionData?.intent === "code" ? actionData : actionData?.intent === "magiclink" ? actionData : undefined}>
+        <ValidatedForm
+          schema="EmailSignInSchema"
+          result={failure?.intent === "code" || failure?.intent === "magiclink" ? failure : undefined}
+        >
           <HiddenNext next={next} />
           <Field name="email" label="Email" type="email" autoComplete="email" defaultValue={emailValue} />
           <div className="form-actions">
@@ -164,8 +144,7 @@ export default function Login() {
       {providers.length > 0 ? (
         <div className="card">
           {providers.map((provider) => (
-            <Form method="post" key={provider}>
-              <input type="hidden" name="intent" value="oauth" />
+            <Form method="post" action="/login/oauth" key={provider}>
               <input type="hidden" name="provider" value={provider} />
               <HiddenNext next={next} />
               <button type="submit" className="button button-secondary button-block">

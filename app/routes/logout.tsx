@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { clearAuthCookies, createServerClient } from "~/lib/supabase.server";
 
 /** GET /logout does nothing (signing out is a POST, so a link or prefetch can't do it). */
@@ -22,5 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     kind: "info",
     message: scope === "global" ? "You're logged out on every device." : "You're logged out.",
   });
-  throw redirect("/login", { headers });
+  // `next`: log in again and go back there (an invitation opened while signed in as someone else)
+  const next = form.get("next");
+  throw redirect(next ? `/login?${new URLSearchParams({ next: safeRedirect(next) })}` : "/login", { headers });
 }

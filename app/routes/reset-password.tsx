@@ -16,7 +16,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
   const user = await getUser(client);
   if (!user) {
-    await setFlash(request, client.headers, { kind: "info", message: "Your reset link has run out. Ask for a new one here." });
+    await setFlash(request, client.headers, {
+      kind: "info",
+      message: "Your reset link has run out. Ask for a new one here.",
+    });
     throw redirect("/forgot-password", { headers: client.headers });
   }
   return data({ email: user.email }, { headers: client.headers });
@@ -45,7 +48,13 @@ export default function ResetPassword() {
       <div className="card">
         <ValidatedForm schema="ResetPasswordSchema" result={actionData}>
           <input type="hidden" name="username" autoComplete="username" value={email} />
-          <Field name="password" label="New password" type="password" autoComplete="new-password" hint="At least 8 characters, with a letter and a digit." />
+          <Field
+            name="password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            hint="At least 8 characters, with a letter and a digit."
+          />
           <Field name="confirm" label="New password, again" type="password" autoComplete="new-password" />
           <SubmitButton className="button button-block">Save the new password</SubmitButton>
         </ValidatedForm>

@@ -12,7 +12,9 @@ import boardStyles from "~/styles/board.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.q ? `“${data.q}” · Search · Teamboard` : "Search · Teamboard" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.q ? `“${data.q}” · Search · Teamboard` : "Search · Teamboard" },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
@@ -35,10 +37,18 @@ export default function Search() {
   return (
     <section aria-labelledby="search-title" className="search-page">
       <h1 id="search-title">Search tasks</h1>
-      <Form method="get" role="search" className="search-form" key={q}>
+      <Form method="get" role="search" aria-labelledby="search-title" className="search-form" key={q}>
         <label htmlFor="search-page-q">Words to find in titles and descriptions</label>
         <div className="search-row">
-          <input id="search-page-q" name="q" type="search" defaultValue={q} maxLength={200} />
+          <input
+            id="search-page-q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            maxLength={200}
+            enterKeyHint="search"
+            autoComplete="off"
+          />
           <button type="submit" className="button">
             Search
           </button>

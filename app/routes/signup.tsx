@@ -34,9 +34,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (error) return authFailure(describeAuthError(error), { values: result.values }, headers);
   // For an address that is already confirmed, the backend answers with a
   // look-alike user without identities (so addresses can't be probed by API);
-  // the form can say so, as PRODUCT.md §8 asks.
+  // the form can say so, as docs/product.md §8 asks.
   if (signUp.user && signUp.user.identities?.length === 0) {
-    return formFailure({ errors: { email: MESSAGES.userAlreadyExists }, values: result.values, extra: { code: "user_already_exists" } }, headers);
+    return formFailure(
+      { errors: { email: MESSAGES.userAlreadyExists }, values: result.values, extra: { code: "user_already_exists" } },
+      headers,
+    );
   }
   if (signUp.session) throw redirect(next, { headers });
   return data({ sent: email }, { headers });
@@ -50,9 +53,12 @@ export default function Signup() {
       <div className="auth-page card" role="status">
         <h1>Check your email</h1>
         <p>
-          We sent a confirmation link to <strong>{actionData.sent}</strong>. Follow it to finish signing up; it works for an hour.
+          We sent a confirmation link to <strong>{actionData.sent}</strong>. Follow it to finish signing up; it works
+          for an hour.
         </p>
-        <p className="muted">No email after a minute? Check your spam folder, or <Link to="/signup">try again</Link>.</p>
+        <p className="muted">
+          No email after a minute? Check your spam folder, or <Link to="/signup">try again</Link>.
+        </p>
       </div>
     );
   }
@@ -68,7 +74,13 @@ export default function Signup() {
           <HiddenNext next={next} />
           <Field name="displayName" label="Your name" autoComplete="name" maxLength={60} />
           <Field name="email" label="Email" type="email" autoComplete="email" />
-          <Field name="password" label="Password" type="password" autoComplete="new-password" hint="At least 8 characters, with a letter and a digit." />
+          <Field
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="new-password"
+            hint="At least 8 characters, with a letter and a digit."
+          />
           <SubmitButton className="button button-block" pendingText="Creating your account…">
             Sign up
           </SubmitButton>

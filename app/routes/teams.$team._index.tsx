@@ -2,17 +2,13 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { requireUser } from "~/lib/auth.server";
 import { PRIORITY_LABELS, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
 import { backendError, notFound } from "~/lib/http.server";
-import { createServerClient } from "~/lib/supabase.server";
-import { requireTeam } from "~/lib/teams.server";
+import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
+export async function loader(args: LoaderFunctionArgs) {
+  const { client, team } = await requireTeamContext(args);
   const { overview, error } = await teamOverview(client.supabase, team.id);
   if (error) {
     if (error.code === "PT404" || error.code === "P0002") throw notFound(client.headers);

@@ -1,81 +1,164 @@
+import { Avatar } from "~/components/avatar";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
-import { FormAlert } from "~/components/form";
+import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form";
 import { formState } from "~/components/task/fields";
-import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { formFailure } from "~/lib/forms.server";
-import { backendError, notFound } from "~/lib/http.server";
-import { parseForm, submittedValues } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
-import { ASSIGNABLE_ROLES, hasRole, pageSearch, parsePage, permissionsOf, ROLE_LABELS } from "~/lib/teams";
-import { ChangeRoleSchema, RemoveMemberSchema } from "~/lib/teams.schemas";
-import { changeRole, forbiddenResult, leaveTeam, listMembers, removeMember, requireTeam, writeFailure } from "~/lib/teams.server";
+import { writeFailure } from "~/lib/db-errors.server";
+import { forbiddenResult, formFailure } from "~/lib/forms.server";
+import { backendError, backendUnavailableResult, notFound } from "~/lib/http.server";
+import { membersActionSchema } from "~/lib/invitations.schemas";
+import { formatDate } from "~/lib/invitations";
+import {
+  findPendingInvitation,
+  listPendingInvitations,
+  revokeInvitation,
+  sendInvitation,
+} from "~/lib/invitations.server";
+import { pageSearch, parsePage } from "~/lib/paging";
+import { can, permissionsOf } from "~/lib/permissions";
+import { parseIntent } from "~/lib/schemas";
+import { requireTeamContext } from "~/lib/team-context.server";
+import { ASSIGNABLE_ROLES, ROLE_LABELS } from "~/lib/teams";
+import { changeRole, leaveTeam, listMembers, removeMember } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Members · Teamboard" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  const { error, items: members, paging } = await listMembers(client.supabase, team.id, parsePage(new URL(request.url).searchParams));
+export async function loader(args: LoaderFunctionArgs) {
+  const { client, user, team } = await requireTeamContext(args);
+  const {
+    error,
+    items: members,
+    paging,
+  } = await listMembers(client.supabase, team.id, parsePage(new URL(args.request.url).searchParams));
   if (error) throw backendError(error, client.headers);
-  return data({ members, paging, userId: user.id, myRole: team.role, can: permissionsOf(team.role) }, { headers: client.headers });
+  const can = permissionsOf(team.role);
+  let invitations: Awaited<ReturnType<typeof listPendingInvitations>>["items"] = [];
+  if (can.manageMembers) {
+    const pending = await listPendingInvitations(client.supabase, team.id);
+    if (pending.error) throw backendError(pending.error, client.headers);
+    invitations = pending.items;
+  }
+  return data({ members, paging, invitations, userId: user.id, myRole: team.role, can }, { headers: client.headers });
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const values = submittedValues(form);
+const ANSWERED = "That invitation was already answered or withdrawn.";
 
-  if (intent === "leave") {
+export async function action(args: ActionFunctionArgs) {
+  const { client, user, team } = await requireTeamContext(args);
+  const { request } = args;
+  const parsed = parseIntent(membersActionSchema(), await request.formData());
+  if (!parsed) throw notFound(client.headers);
+  const { intent, values } = parsed;
+  const done = async (message: string, to: string) => {
+    await setFlash(request, client.headers, { kind: "success", message });
+    throw redirect(to, { headers: client.headers });
+  };
+  const membersPath = `/teams/${team.slug}/members`;
+
+  if (parsed.intent === "leave") {
     const { error } = await leaveTeam(client.supabase, team.id);
     if (error) return writeFailure(error, { intent, values }, client.headers);
-    await setFlash(request, client.headers, { kind: "success", message: `You left ${team.name}.` });
-    throw redirect("/teams", { headers: client.headers });
+    return done(`You left ${team.name}.`, "/teams");
   }
 
-  if (intent === "role" || intent === "remove") {
-    if (!hasRole(team.role, "admin")) return forbiddenResult(client.headers, { intent, values });
-    if (intent === "role") {
-      const result = parseForm(ChangeRoleSchema, form);
-      if (!result.success) return formFailure({ intent, ...result }, client.headers);
-      if (result.data.userId === user.id) return formFailure({ intent, errors: { form: "You can't change your own role." }, values }, client.headers);
-      const { data: changed, error } = await changeRole(client.supabase, team.id, result.data.userId, result.data.role);
+  // every other form is an admin's
+  if (!can(team.role, "manageMembers")) return forbiddenResult(client.headers, { intent, values });
+  if (!parsed.success) return formFailure(parsed, client.headers);
+
+  switch (parsed.intent) {
+    case "revoke": {
+      const { data: revoked, error } = await revokeInvitation(client.supabase, team.id, parsed.data.invitationId);
       if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!changed) return forbiddenResult(client.headers, { intent, values });
-      await setFlash(request, client.headers, { kind: "success", message: `The role is now ${ROLE_LABELS[result.data.role].toLowerCase()}.` });
-    } else {
-      const result = parseForm(RemoveMemberSchema, form);
-      if (!result.success) return formFailure({ intent, ...result }, client.headers);
-      const { data: removed, error } = await removeMember(client.supabase, team.id, result.data.userId);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!removed) return forbiddenResult(client.headers, { intent, values });
-      await setFlash(request, client.headers, { kind: "success", message: "The member is removed from the team." });
+      if (!revoked) return formFailure({ intent, errors: { form: ANSWERED }, values }, client.headers);
+      return done(`The invitation to ${revoked.email} is withdrawn.`, membersPath);
     }
-    // back to the page the form was on
-    const page = parsePage(new URL(request.url).searchParams);
-    throw redirect(`/teams/${team.slug}/members${pageSearch(new URLSearchParams(), page)}`, { headers: client.headers });
-  }
 
+    case "invite":
+    case "resend": {
+      let invite: { email: string; role: (typeof ASSIGNABLE_ROLES)[number] };
+      if (parsed.intent === "resend") {
+        const { data: pending, error } = await findPendingInvitation(
+          client.supabase,
+          team.id,
+          parsed.data.invitationId,
+        );
+        if (error) return writeFailure(error, { intent, values }, client.headers);
+        if (!pending || pending.role === "owner")
+          return formFailure({ intent, errors: { form: ANSWERED }, values }, client.headers);
+        invite = { email: pending.email, role: pending.role };
+      } else {
+        invite = { email: parsed.data.email, role: parsed.data.role };
+      }
+      const sent = await sendInvitation(client.supabase, { teamId: team.id, ...invite });
+      if (!sent.ok) {
+        if (sent.unavailable) return backendUnavailableResult(values, client.headers);
+        if (sent.status === 404) throw notFound(client.headers);
+        if (sent.status === 403) return forbiddenResult(client.headers, { intent, values });
+        const field =
+          sent.code === "invalid_role"
+            ? "role"
+            : sent.code === "invalid_email" || sent.code === "already_member"
+              ? "email"
+              : "form";
+        const status = sent.status === 429 ? 429 : sent.status === 502 ? 503 : 400;
+        return formFailure(
+          { intent, errors: { [intent === "resend" ? "form" : field]: sent.message }, values },
+          client.headers,
+          status,
+        );
+      }
+      return done(
+        `${intent === "resend" ? "A new invitation link went" : "An invitation went"} to ${sent.email}. It is valid for 7 days.`,
+        membersPath,
+      );
+    }
+
+    case "role":
+    case "remove": {
+      if (parsed.intent === "role") {
+        if (parsed.data.userId === user.id)
+          return formFailure({ intent, errors: { form: "You can't change your own role." }, values }, client.headers);
+        const { data: changed, error } = await changeRole(
+          client.supabase,
+          team.id,
+          parsed.data.userId,
+          parsed.data.role,
+        );
+        if (error) return writeFailure(error, { intent, values }, client.headers);
+        if (!changed) return forbiddenResult(client.headers, { intent, values });
+        await setFlash(request, client.headers, {
+          kind: "success",
+          message: `The role is now ${ROLE_LABELS[parsed.data.role].toLowerCase()}.`,
+        });
+      } else {
+        const { data: removed, error } = await removeMember(client.supabase, team.id, parsed.data.userId);
+        if (error) return writeFailure(error, { intent, values }, client.headers);
+        if (!removed) return forbiddenResult(client.headers, { intent, values });
+        await setFlash(request, client.headers, { kind: "success", message: "The member is removed from the team." });
+      }
+      // back to the page the form was on
+      const page = parsePage(new URL(request.url).searchParams);
+      throw redirect(`${membersPath}${pageSearch(new URLSearchParams(), page)}`, { headers: client.headers });
+    }
+  }
   throw notFound(client.headers);
 }
 
 export default function Members() {
-  const { members, paging, userId, myRole, can } = useLoaderData<typeof loader>();
+  const { members, paging, invitations, userId, myRole, can } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const failure = formState(actionData).errors.form;
+  const state = formState(actionData);
+  const invitingFailed = actionData && "intent" in actionData && actionData.intent === "invite";
+  const failure = invitingFailed ? undefined : state.errors.form;
   return (
     <section aria-labelledby="members-title">
       <h1 id="members-title">Members</h1>
       {failure ? <FormAlert>{failure}</FormAlert> : null}
-      <table className="members-table">
+      <table className="members-table stack-table">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -89,11 +172,13 @@ export default function Members() {
             return (
               <tr key={member.userId}>
                 <td>
-                  {member.displayName}
+                  <Avatar path={member.avatarPath} name={member.displayName} size={24} /> {member.displayName}
                   {member.userId === userId ? <span className="muted"> (you)</span> : null}
                   {member.username ? <span className="muted small"> @{member.username}</span> : null}
                 </td>
-                <td data-role-of={member.displayName}>{ROLE_LABELS[member.role]}</td>
+                <td data-role-of={member.displayName} data-label="Role">
+                  {ROLE_LABELS[member.role]}
+                </td>
                 {can.manageMembers ? (
                   <td>
                     {editable ? (
@@ -118,7 +203,11 @@ export default function Members() {
                         <Form method="post" className="inline-form">
                           <input type="hidden" name="intent" value="remove" />
                           <input type="hidden" name="userId" value={member.userId} />
-                          <button type="submit" className="link-button danger-link" aria-label={`Remove ${member.displayName}`}>
+                          <button
+                            type="submit"
+                            className="link-button danger-link"
+                            aria-label={`Remove ${member.displayName}`}
+                          >
                             Remove
                           </button>
                         </Form>
@@ -147,7 +236,98 @@ export default function Members() {
       ) : (
         <p className="muted small">As the owner you can't leave; transfer ownership in Settings first.</p>
       )}
-      {can.manageMembers ? <p className="muted small">Inviting people by email comes with invitations.</p> : null}
+      {can.manageMembers ? <Invitations invitations={invitations} result={actionData} /> : null}
+    </section>
+  );
+}
+
+type LoadedInvitation = ReturnType<typeof useLoaderData<typeof loader>>["invitations"][number];
+
+/** Admins and the owner: invite by email, and the invitations still waiting (resend, withdraw). */
+function Invitations({ invitations, result }: { invitations: LoadedInvitation[]; result: unknown }) {
+  const sentBack = formState(result, "invite");
+  const role = sentBack.values.role;
+  return (
+    <section aria-labelledby="invite-title" className="invitations">
+      <h2 id="invite-title">Invite someone</h2>
+      <ValidatedForm schema="InviteSchema" intent="invite" result={result} className="invite-form">
+        <Field name="email" label="Email address" type="email" autoComplete="off" maxLength={254} />
+        <div className="field">
+          <label htmlFor="invite-role">Role</label>
+          <select
+            id="invite-role"
+            name="role"
+            defaultValue={role ?? "member"}
+            key={role ?? "member"}
+            aria-invalid={sentBack.errors.role ? true : undefined}
+            aria-describedby={sentBack.errors.role ? "invite-role-error" : undefined}
+          >
+            {ASSIGNABLE_ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+          {sentBack.errors.role ? (
+            <p className="field-error" id="invite-role-error">
+              {sentBack.errors.role}
+            </p>
+          ) : null}
+        </div>
+        <SubmitButton pendingText="Sending…">Send invitation</SubmitButton>
+      </ValidatedForm>
+      <h2 id="pending-title">Pending invitations</h2>
+      {invitations.length === 0 ? (
+        <p className="muted">No invitations waiting for an answer.</p>
+      ) : (
+        <table className="members-table" aria-labelledby="pending-title">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Expires</th>
+              <th scope="col">Change</th>
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.map((invitation) => (
+              <tr key={invitation.id} data-invitation={invitation.email}>
+                <td>{invitation.email}</td>
+                <td>{ROLE_LABELS[invitation.role]}</td>
+                <td>
+                  <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>
+                </td>
+                <td>
+                  <div className="member-actions">
+                    <Form method="post" className="inline-form">
+                      <input type="hidden" name="intent" value="resend" />
+                      <input type="hidden" name="invitationId" value={invitation.id} />
+                      <button
+                        type="submit"
+                        className="button button-small button-secondary"
+                        aria-label={`Resend the invitation to ${invitation.email}`}
+                      >
+                        Resend
+                      </button>
+                    </Form>
+                    <Form method="post" className="inline-form">
+                      <input type="hidden" name="intent" value="revoke" />
+                      <input type="hidden" name="invitationId" value={invitation.id} />
+                      <button
+                        type="submit"
+                        className="link-button danger-link"
+                        aria-label={`Withdraw the invitation to ${invitation.email}`}
+                      >
+                        Withdraw
+                      </button>
+                    </Form>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </section>
   );
 }

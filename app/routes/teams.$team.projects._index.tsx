@@ -3,27 +3,31 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
-import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
+import { pageOf, pageRange, parsePage, PROJECTS_PAGE_SIZE } from "~/lib/paging";
 import { listProjects } from "~/lib/projects.server";
-import { createServerClient } from "~/lib/supabase.server";
-import { pageOf, pageRange, parsePage, PROJECTS_PAGE_SIZE } from "~/lib/teams";
-import { requireTeam } from "~/lib/teams.server";
+import { requireTeamContext } from "~/lib/team-context.server";
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `Projects · ${data.team.name} · Teamboard` : "Projects · Teamboard" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Projects · ${data.team.name} · Teamboard` : "Projects · Teamboard" },
+];
 
 /** Every project of the team, a page at a time: where the sidebar's "All projects" leads once there are more than it lists. */
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  const searchParams = new URL(request.url).searchParams;
+export async function loader(args: LoaderFunctionArgs) {
+  const { client, team } = await requireTeamContext(args);
+  const searchParams = new URL(args.request.url).searchParams;
   const showArchived = searchParams.get("archived") === "1";
   const page = parsePage(searchParams);
-  const { data: rows, error } = await listProjects(client.supabase, team.id, { includeArchived: showArchived, ...pageRange(page, PROJECTS_PAGE_SIZE) });
+  const { data: rows, error } = await listProjects(client.supabase, team.id, {
+    includeArchived: showArchived,
+    ...pageRange(page, PROJECTS_PAGE_SIZE),
+  });
   if (error) throw backendError(error, client.headers);
   const { items: projects, paging } = pageOf(rows ?? [], page, PROJECTS_PAGE_SIZE);
-  return data({ team: { slug: team.slug, name: team.name }, projects, paging, showArchived }, { headers: client.headers });
+  return data(
+    { team: { slug: team.slug, name: team.name }, projects, paging, showArchived },
+    { headers: client.headers },
+  );
 }
 
 export default function Projects() {
@@ -36,7 +40,8 @@ export default function Projects() {
         <p className="muted">
           {paging.hasPrevious ? (
             <>
-              No projects on this page. <Link to={`${base}/projects${showArchived ? "?archived=1" : ""}`}>Back to the first page</Link>
+              No projects on this page.{" "}
+              <Link to={`${base}/projects${showArchived ? "?archived=1" : ""}`}>Back to the first page</Link>
             </>
           ) : (
             "No projects yet."

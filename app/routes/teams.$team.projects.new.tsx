@@ -4,32 +4,27 @@ import { useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { formState, TextAreaField } from "~/components/task/fields";
-import { requireUser } from "~/lib/auth.server";
+import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
-import { formFailure } from "~/lib/forms.server";
+import { forbiddenResult, formFailure } from "~/lib/forms.server";
+import { can } from "~/lib/permissions";
 import { createProject } from "~/lib/projects.server";
 import { parseForm } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
-import { hasRole } from "~/lib/teams";
+import { requireTeamContext } from "~/lib/team-context.server";
 import { CreateProjectSchema } from "~/lib/tasks.schemas";
-import { forbiddenResult, requireRoleOrThrow, requireTeam, writeFailure } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "New project · Teamboard" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  requireRoleOrThrow(team, "admin", client.headers);
+export async function loader(args: LoaderFunctionArgs) {
+  const { client } = await requireTeamContext(args, { need: "manageProjects" });
   return data(null, { headers: client.headers });
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
+export async function action(args: ActionFunctionArgs) {
+  const { client, team } = await requireTeamContext(args);
+  const { request } = args;
   const result = parseForm(CreateProjectSchema, await request.formData());
-  if (!hasRole(team.role, "admin")) return forbiddenResult(client.headers, { values: result.values });
+  if (!can(team.role, "manageProjects")) return forbiddenResult(client.headers, { values: result.values });
   if (!result.success) return formFailure(result, client.headers);
   const { data: project, error } = await createProject(client.supabase, team.id, result.data);
   if (error) {
@@ -47,9 +42,24 @@ export default function NewProject() {
     <section className="card narrow" aria-labelledby="new-project-title">
       <h1 id="new-project-title">New project</h1>
       <ValidatedForm schema="CreateProjectSchema" result={actionData}>
-        <Field name="name" label="Project name" maxLength={80} autoFocus />
-        <Field name="key" label="Key" hint="2–10 letters; tasks are named after it, like WEB-12. It can't be changed later." maxLength={10} />
-        <TextAreaField name="description" label="Description (optional)" value={values.description} error={errors.description} maxLength={10_000} rows={3} />
+        <Field name="name" label="Project name" autoComplete="off" maxLength={80} autoFocus />
+        <Field
+          name="key"
+          label="Key"
+          hint="2–10 letters; tasks are named after it, like WEB-12. It can't be changed later."
+          maxLength={10}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+        />
+        <TextAreaField
+          name="description"
+          label="Description (optional)"
+          value={values.description}
+          error={errors.description}
+          maxLength={10_000}
+          rows={3}
+        />
         <SubmitButton pendingText="Creating…">Create project</SubmitButton>
       </ValidatedForm>
     </section>

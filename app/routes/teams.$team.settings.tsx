@@ -4,32 +4,20 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { formState, SelectField } from "~/components/task/fields";
-import { requireUser } from "~/lib/auth.server";
+import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
-import { formFailure } from "~/lib/forms.server";
+import { forbiddenResult, formFailure } from "~/lib/forms.server";
 import { backendError, notFound } from "~/lib/http.server";
-import { parseForm, submittedValues } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
-import { hasRole } from "~/lib/teams";
-import { deleteTeamSchema, RenameTeamSchema, TransferOwnershipSchema } from "~/lib/teams.schemas";
-import {
-  deleteTeam,
-  forbiddenResult,
-  listMemberNames,
-  renameTeam,
-  requireRoleOrThrow,
-  requireTeam,
-  transferOwnership,
-  writeFailure,
-} from "~/lib/teams.server";
+import { can } from "~/lib/permissions";
+import { parseIntent } from "~/lib/schemas";
+import { requireTeamContext } from "~/lib/team-context.server";
+import { settingsActionSchema } from "~/lib/teams.schemas";
+import { deleteTeam, listMemberNames, renameTeam, transferOwnership } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Team settings · Teamboard" }];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  requireRoleOrThrow(team, "admin", client.headers);
+export async function loader(args: LoaderFunctionArgs) {
+  const { client, user, team } = await requireTeamContext(args, { need: "renameTeam" });
   let others: Array<{ id: string; name: string }> = [];
   if (team.role === "owner") {
     const { members, error } = await listMemberNames(client.supabase, team.id);
@@ -39,46 +27,52 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return data({ team, others }, { headers: client.headers });
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const values = submittedValues(form);
+export async function action(args: ActionFunctionArgs) {
+  const { client, team } = await requireTeamContext(args);
+  const { request } = args;
+  const parsed = parseIntent(settingsActionSchema(team.slug), await request.formData());
+  if (!parsed) throw notFound(client.headers);
+  const { values } = parsed;
 
-  if (intent === "rename") {
-    if (!hasRole(team.role, "admin")) return forbiddenResult(client.headers, { intent, values });
-    const result = parseForm(RenameTeamSchema, form);
-    if (!result.success) return formFailure({ intent, ...result }, client.headers);
-    const { data: renamed, error } = await renameTeam(client.supabase, team.id, result.data.name);
-    if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
-    if (!renamed) return forbiddenResult(client.headers, { intent, values });
-    await setFlash(request, client.headers, { kind: "success", message: `The team is now called ${result.data.name}.` });
-    throw redirect(`/teams/${team.slug}/settings`, { headers: client.headers });
+  switch (parsed.intent) {
+    case "rename": {
+      const { intent } = parsed;
+      if (!can(team.role, "renameTeam")) return forbiddenResult(client.headers, { intent, values });
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const { data: renamed, error } = await renameTeam(client.supabase, team.id, parsed.data.name);
+      if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
+      if (!renamed) return forbiddenResult(client.headers, { intent, values });
+      await setFlash(request, client.headers, {
+        kind: "success",
+        message: `The team is now called ${parsed.data.name}.`,
+      });
+      throw redirect(`/teams/${team.slug}/settings`, { headers: client.headers });
+    }
+
+    case "transfer": {
+      const { intent } = parsed;
+      if (!can(team.role, "ownTeam")) return forbiddenResult(client.headers, { intent, values });
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const { error } = await transferOwnership(client.supabase, team.id, parsed.data.newOwnerId);
+      if (error) return writeFailure(error, { intent, values, field: "newOwnerId" }, client.headers);
+      await setFlash(request, client.headers, {
+        kind: "success",
+        message: "Ownership is transferred; you are an admin now.",
+      });
+      throw redirect(`/teams/${team.slug}/members`, { headers: client.headers });
+    }
+
+    case "delete": {
+      const { intent } = parsed;
+      if (!can(team.role, "ownTeam")) return forbiddenResult(client.headers, { intent, values });
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const { data: deleted, error } = await deleteTeam(client.supabase, team.id);
+      if (error) return writeFailure(error, { intent, values }, client.headers);
+      if (!deleted) return forbiddenResult(client.headers, { intent, values });
+      await setFlash(request, client.headers, { kind: "success", message: `${team.name} is deleted.` });
+      throw redirect("/teams", { headers: client.headers });
+    }
   }
-
-  if (intent === "transfer") {
-    if (team.role !== "owner") return forbiddenResult(client.headers, { intent, values });
-    const result = parseForm(TransferOwnershipSchema, form);
-    if (!result.success) return formFailure({ intent, ...result }, client.headers);
-    const { error } = await transferOwnership(client.supabase, team.id, result.data.newOwnerId);
-    if (error) return writeFailure(error, { intent, values, field: "newOwnerId" }, client.headers);
-    await setFlash(request, client.headers, { kind: "success", message: "Ownership is transferred; you are an admin now." });
-    throw redirect(`/teams/${team.slug}/members`, { headers: client.headers });
-  }
-
-  if (intent === "delete") {
-    if (team.role !== "owner") return forbiddenResult(client.headers, { intent, values });
-    const result = parseForm(deleteTeamSchema(team.slug), form);
-    if (!result.success) return formFailure({ intent, ...result }, client.headers);
-    const { data: deleted, error } = await deleteTeam(client.supabase, team.id);
-    if (error) return writeFailure(error, { intent, values }, client.headers);
-    if (!deleted) return forbiddenResult(client.headers, { intent, values });
-    await setFlash(request, client.headers, { kind: "success", message: `${team.name} is deleted.` });
-    throw redirect("/teams", { headers: client.headers });
-  }
-
   throw notFound(client.headers);
 }
 
@@ -92,7 +86,7 @@ export default function TeamSettings() {
       <section className="card" aria-labelledby="rename-title">
         <h2 id="rename-title">Name</h2>
         <ValidatedForm schema="RenameTeamSchema" intent="rename" result={actionData}>
-          <Field name="name" label="Team name" defaultValue={team.name} maxLength={60} />
+          <Field name="name" label="Team name" defaultValue={team.name} autoComplete="off" maxLength={60} />
           <SubmitButton className="button button-small">Rename team</SubmitButton>
         </ValidatedForm>
       </section>
@@ -108,7 +102,10 @@ export default function TeamSettings() {
                   name="newOwnerId"
                   label="New owner"
                   hint="You stay in the team as an admin."
-                  options={[{ value: "", label: "Choose a member" }, ...others.map((m) => ({ value: m.id, label: m.name }))]}
+                  options={[
+                    { value: "", label: "Choose a member" },
+                    ...others.map((m) => ({ value: m.id, label: m.name })),
+                  ]}
                   value={transfer.values.newOwnerId ?? ""}
                   error={transfer.errors.newOwnerId}
                 />
@@ -120,7 +117,13 @@ export default function TeamSettings() {
             <h2 id="delete-title">Delete team</h2>
             <p>Its projects, tasks and comments are deleted for everyone. This can't be undone.</p>
             <ValidatedForm intent="delete" result={actionData}>
-              <Field name="confirm" label={`Type ${team.slug} to confirm`} autoComplete="off" />
+              <Field
+                name="confirm"
+                label={`Type ${team.slug} to confirm`}
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+              />
               <SubmitButton className="button button-danger button-small">Delete this team</SubmitButton>
             </ValidatedForm>
           </section>

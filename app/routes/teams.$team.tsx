@@ -1,31 +1,51 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  Link,
+  NavLink,
+  Outlet,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
+import { Fold } from "~/components/fold";
 import { PendingNotice } from "~/components/board/pending";
-import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
+import { SIDEBAR_PROJECTS } from "~/lib/paging";
+import { permissionsOf } from "~/lib/permissions";
 import { listProjects } from "~/lib/projects.server";
-import { createServerClient } from "~/lib/supabase.server";
-import { permissionsOf, ROLE_LABELS, SIDEBAR_PROJECTS } from "~/lib/teams";
-import { requireTeam } from "~/lib/teams.server";
+import { requireTeamContext } from "~/lib/team-context.server";
+import { ROLE_LABELS } from "~/lib/teams";
 import boardStyles from "~/styles/board.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data ? `${data.team.name} · Teamboard` : "Teamboard" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.team.name} · Teamboard` : "Teamboard" },
+];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  const showArchived = new URL(request.url).searchParams.get("archived") === "1";
+export async function loader(args: LoaderFunctionArgs) {
+  const { client, team } = await requireTeamContext(args);
+  const showArchived = new URL(args.request.url).searchParams.get("archived") === "1";
   // bounded: the first SIDEBAR_PROJECTS, and one more to know whether to link to the rest
-  const { data: projects, error } = await listProjects(client.supabase, team.id, { includeArchived: showArchived, from: 0, to: SIDEBAR_PROJECTS });
+  const { data: projects, error } = await listProjects(client.supabase, team.id, {
+    includeArchived: showArchived,
+    from: 0,
+    to: SIDEBAR_PROJECTS,
+  });
   if (error) throw backendError(error, client.headers);
   const rows = projects ?? [];
   return data(
-    { team, projects: rows.slice(0, SIDEBAR_PROJECTS), moreProjects: rows.length > SIDEBAR_PROJECTS, showArchived, can: permissionsOf(team.role) },
+    {
+      team,
+      projects: rows.slice(0, SIDEBAR_PROJECTS),
+      moreProjects: rows.length > SIDEBAR_PROJECTS,
+      showArchived,
+      can: permissionsOf(team.role),
+    },
     { headers: client.headers },
   );
 }
@@ -35,11 +55,26 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
  * form changes — not for the board's filters or opening a task, which would
  * cost a backend round trip for a list that didn't move.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, currentParams, nextParams, formMethod, formAction, formData, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  currentUrl,
+  nextUrl,
+  currentParams,
+  nextParams,
+  formMethod,
+  formAction,
+  formData,
+  defaultShouldRevalidate,
+}) => {
   if (formMethod && formMethod !== "GET") {
     // work on tasks and comments leaves the project list as it was; archiving doesn't
     const intent = String(formData?.get("intent") ?? "");
-    if (formAction?.includes("/projects/") && !formAction.endsWith("/projects/new") && intent !== "archive" && intent !== "unarchive") return false;
+    if (
+      formAction?.includes("/projects/") &&
+      !formAction.endsWith("/projects/new") &&
+      intent !== "archive" &&
+      intent !== "unarchive"
+    )
+      return false;
     return defaultShouldRevalidate;
   }
   if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
@@ -52,6 +87,40 @@ function sectionOf(pathname: string) {
   return pathname.replace(/\/+$/, "").split("/").slice(0, 5).join("/");
 }
 
+/** Where in the team this page is, for the folded menu's button: "Members", a project's name… */
+function placeName(pathname: string, base: string, projects: Array<{ key: string; name: string }>) {
+  const [section, key] = pathname.slice(base.length).split("/").filter(Boolean);
+  if (!section) return "Overview";
+  if (section === "members") return "Members";
+  if (section === "settings") return "Settings";
+  if (section === "projects" && !key) return "All projects";
+  if (section === "projects" && key === "new") return "New project";
+  if (section === "projects") return projects.find((p) => p.key === key)?.name ?? key;
+  return null;
+}
+
+function TeamMenuLabel({ team, place }: { team: string; place: string | null }) {
+  return (
+    <>
+      <span className="fold-summary-title">{team}</span>
+      {place ? <span className="fold-summary-place">{place}</span> : null}
+      <span className="fold-summary-action">
+        Team menu
+        <svg className="chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
+          <path
+            d="M2 4l4 4 4-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </span>
+    </>
+  );
+}
+
 export default function TeamLayout() {
   const { team, projects, moreProjects, showArchived, can } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -59,7 +128,11 @@ export default function TeamLayout() {
   const [searchParams] = useSearchParams();
   const base = `/teams/${team.slug}`;
   const target = navigation.location?.pathname;
-  const pending = navigation.state !== "idle" && !!target && target.startsWith(base) && sectionOf(target) !== sectionOf(location.pathname);
+  const pending =
+    navigation.state !== "idle" &&
+    !!target &&
+    target.startsWith(base) &&
+    sectionOf(target) !== sectionOf(location.pathname);
   const archivedToggle = new URLSearchParams(searchParams);
   if (showArchived) archivedToggle.delete("archived");
   else archivedToggle.set("archived", "1");
@@ -67,62 +140,67 @@ export default function TeamLayout() {
   return (
     <div className="team-shell">
       <aside className="team-sidebar" aria-label={`${team.name} navigation`} data-team-sidebar>
-        <p className="team-sidebar-name">
-          <Link to={base}>{team.name}</Link>
-          <span className="role-badge">{ROLE_LABELS[team.role]}</span>
-        </p>
-        <nav aria-label="Team">
-          <ul>
-            <li>
-              <NavLink to={base} end>
-                Overview
-              </NavLink>
-            </li>
-            <li>
-              <NavLink to={`${base}/members`}>Members</NavLink>
-            </li>
-            {can.renameTeam ? (
+        <Fold
+          className="team-menu"
+          summary={<TeamMenuLabel team={team.name} place={placeName(location.pathname, base, projects)} />}
+        >
+          <p className="team-sidebar-name">
+            <Link to={base}>{team.name}</Link>
+            <span className="role-badge">{ROLE_LABELS[team.role]}</span>
+          </p>
+          <nav aria-label="Team">
+            <ul>
               <li>
-                <NavLink to={`${base}/settings`}>Settings</NavLink>
-              </li>
-            ) : null}
-          </ul>
-        </nav>
-        <nav aria-labelledby="projects-heading">
-          <h2 id="projects-heading" className="sidebar-heading">
-            Projects
-          </h2>
-          {projects.length === 0 ? <p className="muted small">No projects yet.</p> : null}
-          <ul>
-            {projects.map((project) => (
-              <li key={project.id}>
-                <NavLink to={`${base}/projects/${project.key}`}>
-                  <span className="project-key">{project.key}</span> {project.name}
-                  {project.archived_at ? <span className="muted small"> (archived)</span> : null}
+                <NavLink to={base} end>
+                  Overview
                 </NavLink>
               </li>
-            ))}
-          </ul>
-          {moreProjects ? (
+              <li>
+                <NavLink to={`${base}/members`}>Members</NavLink>
+              </li>
+              {can.renameTeam ? (
+                <li>
+                  <NavLink to={`${base}/settings`}>Settings</NavLink>
+                </li>
+              ) : null}
+            </ul>
+          </nav>
+          <nav aria-labelledby="projects-heading">
+            <h2 id="projects-heading" className="sidebar-heading">
+              Projects
+            </h2>
+            {projects.length === 0 ? <p className="muted small">No projects yet.</p> : null}
+            <ul>
+              {projects.map((project) => (
+                <li key={project.id}>
+                  <NavLink to={`${base}/projects/${project.key}`}>
+                    <span className="project-key">{project.key}</span> {project.name}
+                    {project.archived_at ? <span className="muted small"> (archived)</span> : null}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            {moreProjects ? (
+              <p className="small">
+                <NavLink to={`${base}/projects${showArchived ? "?archived=1" : ""}`} end>
+                  All projects
+                </NavLink>
+              </p>
+            ) : null}
             <p className="small">
-              <NavLink to={`${base}/projects${showArchived ? "?archived=1" : ""}`} end>
-                All projects
-              </NavLink>
-            </p>
-          ) : null}
-          <p className="small">
-            <Link to={{ search: `?${archivedToggle}` }} preventScrollReset>
-              {showArchived ? "Hide archived projects" : "Show archived projects"}
-            </Link>
-          </p>
-          {can.manageProjects ? (
-            <p>
-              <Link to={`${base}/projects/new`} className="button button-small button-secondary">
-                New project
+              <Link to={{ search: `?${archivedToggle}` }} preventScrollReset>
+                {showArchived ? "Hide archived projects" : "Show archived projects"}
               </Link>
             </p>
-          ) : null}
-        </nav>
+            {can.manageProjects ? (
+              <p>
+                <Link to={`${base}/projects/new`} className="button button-small button-secondary">
+                  New project
+                </Link>
+              </p>
+            ) : null}
+          </nav>
+        </Fold>
       </aside>
       <div className="team-content" aria-busy={pending || undefined}>
         <PendingNotice pending={pending} />

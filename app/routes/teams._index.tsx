@@ -6,8 +6,11 @@ import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
-import { parsePage, ROLE_LABELS } from "~/lib/teams";
-import { listMyPendingInvitations, listMyTeams } from "~/lib/teams.server";
+import { parsePage } from "~/lib/paging";
+import { ROLE_LABELS } from "~/lib/teams";
+import { formatDate } from "~/lib/invitations";
+import { listMyInvitations } from "~/lib/invitations.server";
+import { listMyTeams } from "~/lib/teams.server";
 import boardStyles from "~/styles/board.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
@@ -18,10 +21,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const client = createServerClient({ request, context });
   const user = await requireUser(client, request);
   const page = parsePage(new URL(request.url).searchParams);
-  const [mine, invitations] = await Promise.all([listMyTeams(client.supabase, user.id, page), listMyPendingInvitations(client.supabase)]);
+  const [mine, invitations] = await Promise.all([
+    listMyTeams(client.supabase, user.id, page),
+    listMyInvitations(client.supabase),
+  ]);
   if (mine.error) throw backendError(mine.error, client.headers);
   if (invitations.error) throw backendError(invitations.error, client.headers);
-  return data({ teams: mine.items, paging: mine.paging, invitations: invitations.data ?? [] }, { headers: client.headers });
+  return data({ teams: mine.items, paging: mine.paging, invitations: invitations.items }, { headers: client.headers });
 }
 
 export default function Teams() {
@@ -60,9 +66,11 @@ export default function Teams() {
         ) : (
           <ul>
             {invitations.map((invitation) => (
-              <li key={invitation.id}>
-                An invitation to join a team as {ROLE_LABELS[invitation.role].toLowerCase()}, valid until{" "}
-                {new Date(invitation.expires_at).toLocaleDateString("en-GB", { dateStyle: "medium", timeZone: "UTC" })}. Open the link in the email to accept it.
+              <li key={invitation.id} data-invitation-team={invitation.teamName}>
+                <strong>{invitation.teamName}</strong>: {invitation.inviterName ?? "Someone"} invited you as{" "}
+                {ROLE_LABELS[invitation.role].toLowerCase()}, valid until{" "}
+                <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>. Open the link in the
+                email to accept or decline it.
               </li>
             ))}
           </ul>

@@ -10,7 +10,8 @@ import { parseForm } from "~/lib/schemas";
 import { createServerClient } from "~/lib/supabase.server";
 import { slugify } from "~/lib/teams";
 import { CreateTeamSchema, SLUG_RULE } from "~/lib/teams.schemas";
-import { createTeam, writeFailure } from "~/lib/teams.server";
+import { writeFailure } from "~/lib/db-errors.server";
+import { createTeam } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Create a team · Teamboard" }];
 
@@ -30,8 +31,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return formFailure({ errors: { slug: `Choose a slug: ${SLUG_RULE}` }, values: result.values }, client.headers);
   }
   const { data: team, error } = await createTeam(client.supabase, result.data.name, slug);
-  if (error) return writeFailure(error, { values: result.values, field: error.code === "22023" && /name/i.test(error.message) ? "name" : "slug" }, client.headers);
-  await setFlash(request, client.headers, { kind: "success", message: `${result.data.name} is ready. Create its first project.` });
+  if (error)
+    return writeFailure(
+      error,
+      { values: result.values, field: error.code === "22023" && /name/i.test(error.message) ? "name" : "slug" },
+      client.headers,
+    );
+  await setFlash(request, client.headers, {
+    kind: "success",
+    message: `${result.data.name} is ready. Create its first project.`,
+  });
   throw redirect(`/teams/${team.slug}`, { headers: client.headers });
 }
 
@@ -41,8 +50,20 @@ export default function NewTeam() {
     <section className="card narrow" aria-labelledby="new-team-title">
       <h1 id="new-team-title">Create a team</h1>
       <ValidatedForm schema="CreateTeamSchema" result={actionData}>
-        <Field name="name" label="Team name" maxLength={60} autoFocus />
-        <Field name="slug" label="Address" hint={<>teamboard/teams/<b>your-slug</b>: {SLUG_RULE} Leave it empty to make one from the name.</>} maxLength={40} />
+        <Field name="name" label="Team name" autoComplete="off" maxLength={60} autoFocus />
+        <Field
+          name="slug"
+          label="Address"
+          hint={
+            <>
+              teamboard/teams/<b>your-slug</b>: {SLUG_RULE} Leave it empty to make one from the name.
+            </>
+          }
+          maxLength={40}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+        />
         <SubmitButton pendingText="Creating…">Create team</SubmitButton>
       </ValidatedForm>
     </section>

@@ -22,7 +22,10 @@ export function generateOtp(length: number): string {
 }
 
 export function tokenHash(emailOrPhone: string, otp: string): string {
-  return crypto.createHash("sha224").update(emailOrPhone + otp).digest("hex");
+  return crypto
+    .createHash("sha224")
+    .update(emailOrPhone + otp)
+    .digest("hex");
 }
 
 /** 429 over_email_send_rate_limit when the last email of this kind went out too recently. */
@@ -135,10 +138,10 @@ export async function prepareEmail(
     case "recovery": {
       if (enforce) checkSendInterval(user.recovery_sent_at, cfg.emailSendInterval);
       stored = prefix + tokenHash(email, otp);
-      await q.query("update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1", [
-        user.id,
-        stored,
-      ]);
+      await q.query(
+        "update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1",
+        [user.id, stored],
+      );
       await saveOneTimeToken(q, user.id, "recovery_token", stored, email);
       break;
     }

@@ -13,7 +13,12 @@ describe("renderError", () => {
 
   it("gives the original shape without a version, weak_password reasons in both", () => {
     const r = renderError(weakPassword("too short", ["length"]), undefined);
-    expect(r.body).toEqual({ code: 422, error_code: "weak_password", msg: "too short", weak_password: { reasons: ["length"] } });
+    expect(r.body).toEqual({
+      code: 422,
+      error_code: "weak_password",
+      msg: "too short",
+      weak_password: { reasons: ["length"] },
+    });
     expect(renderError(weakPassword("too short", ["length"]), "2025-06-01").body).toEqual({
       code: "weak_password",
       message: "too short",

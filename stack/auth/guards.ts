@@ -1,6 +1,6 @@
 import type { Context } from "hono";
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { ServiceContext } from "../context.ts";
+import { clientIp } from "../http/client-ip.ts";
 import { AuthError, forbidden } from "./errors.ts";
 import { findUserById, isBanned, isUuid, type UserRow } from "./users.ts";
 
@@ -40,7 +40,10 @@ function jwtReason(error: unknown): string {
 
 export async function verifiedClaims(ctx: ServiceContext, token: string): Promise<Record<string, unknown>> {
   if (token.split(".").length !== 3) {
-    throw forbidden("bad_jwt", "invalid JWT: unable to parse or verify signature, token is malformed: token contains an invalid number of segments");
+    throw forbidden(
+      "bad_jwt",
+      "invalid JWT: unable to parse or verify signature, token is malformed: token contains an invalid number of segments",
+    );
   }
   try {
     return (await ctx.keys.verify(token)) as Record<string, unknown>;
@@ -72,20 +75,11 @@ const ADMIN_ROLES = new Set(["service_role", "supabase_admin"]);
 
 export async function requireAdmin(ctx: ServiceContext, c: Context): Promise<Record<string, unknown>> {
   const claims = await verifiedClaims(ctx, bearer(c));
-  if (typeof claims.role !== "string" || !ADMIN_ROLES.has(claims.role)) throw forbidden("not_admin", "User not allowed");
+  if (typeof claims.role !== "string" || !ADMIN_ROLES.has(claims.role))
+    throw forbidden("not_admin", "User not allowed");
   return claims;
 }
 
-export function clientIp(c: Context): string {
-  const forwarded = c.req.header("x-forwarded-for");
-  if (forwarded) return forwarded.split(",")[0].trim();
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
-
-export function requestMeta(c: Context) {
-  return { userAgent: c.req.header("user-agent") ?? null, ip: clientIp(c) };
+export function requestMeta(ctx: ServiceContext, c: Context) {
+  return { userAgent: c.req.header("user-agent") ?? null, ip: clientIp(c, ctx.config.trustedProxies) };
 }

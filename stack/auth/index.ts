@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
 import { mountAdminRoutes } from "./admin.ts";
 import { AuthError, errorResponse, OAuthStyleError } from "./errors.ts";
+import { mountDisabledFeatureRoutes } from "./disabled.ts";
+import { mountMfaRoutes } from "./mfa.ts";
 import { mountOAuthRoutes } from "./oauth.ts";
 import { SlidingWindowLimiter } from "./rate-limit.ts";
 import { mountPublicRoutes } from "./routes.ts";
@@ -11,6 +13,7 @@ import { mountPublicRoutes } from "./routes.ts";
  *
  *   routes.ts     sign-up, /token, /otp, /verify, /recover, /resend, /user, /logout, /settings
  *   admin.ts      /admin/users, /admin/generate_link, /invite (service role only)
+ *   mfa.ts        /factors (TOTP enroll, challenge, verify, unenroll) and /admin/users/:id/factors
  *   oauth.ts      /authorize, /callback and the built-in `local` provider's consent page
  *   sessions.ts   sessions, access and refresh tokens
  *   pkce.ts       PKCE flow state
@@ -25,19 +28,28 @@ export function createAuthService(ctx: ServiceContext): Hono {
 
   app.onError((error, c) => {
     if (!(error instanceof AuthError) && !(error instanceof OAuthStyleError)) {
-      ctx.log("auth", `unexpected error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? error.stack : String(error)}`);
+      ctx.log(
+        "auth",
+        `unexpected error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? error.stack : String(error)}`,
+      );
     }
     return errorResponse(c, error);
   });
 
   app.get("/health", (c) =>
-    c.json({ version: "teamboard-local", name: "GoTrue", description: "GoTrue is a user registration and authentication API" }),
+    c.json({
+      version: "teamboard-local",
+      name: "GoTrue",
+      description: "GoTrue is a user registration and authentication API",
+    }),
   );
   app.get("/.well-known/jwks.json", (c) => {
     c.header("cache-control", "public, max-age=600");
     return c.json(ctx.keys.jwks);
   });
 
+  mountDisabledFeatureRoutes(app, ctx);
+  mountMfaRoutes(app, ctx);
   mountAdminRoutes(app, ctx);
   mountPublicRoutes(app, ctx, limiter);
   mountOAuthRoutes(app, ctx);

@@ -7,7 +7,15 @@ import { createFlowState, validatePkceParams } from "./pkce.ts";
 import { readBody } from "./params.ts";
 import { errorRedirect, redirectFor, sessionRedirect, validateEmail } from "./routes.ts";
 import { issueSession } from "./sessions.ts";
-import { addProvider, confirmUser, findUserByEmail, findUserById, insertIdentity, insertUser, type UserRow } from "./users.ts";
+import {
+  addProvider,
+  confirmUser,
+  findUserByEmail,
+  findUserById,
+  insertIdentity,
+  insertUser,
+  type UserRow,
+} from "./users.ts";
 
 /**
  * Sign-in with an external provider: GET /authorize sends the browser to the
@@ -35,8 +43,13 @@ async function readState(ctx: ServiceContext, token: string | undefined): Promis
   if (!token) throw badRequest("bad_oauth_state", "OAuth state parameter missing");
   try {
     const claims = await ctx.keys.verify(token);
-    if (claims.aud !== "oauth-state" || typeof claims.provider !== "string" || typeof claims.referrer !== "string") throw new Error();
-    return { provider: claims.provider, referrer: claims.referrer, flow_state_id: (claims.flow_state_id as string | null) ?? null };
+    if (claims.aud !== "oauth-state" || typeof claims.provider !== "string" || typeof claims.referrer !== "string")
+      throw new Error();
+    return {
+      provider: claims.provider,
+      referrer: claims.referrer,
+      flow_state_id: (claims.flow_state_id as string | null) ?? null,
+    };
   } catch {
     throw badRequest("bad_oauth_state", "OAuth callback with invalid state");
   }
@@ -100,7 +113,12 @@ async function userForIdentity(
 }
 
 /** Signs the user in for the flow `state` describes and returns where the browser goes next. */
-async function completeSignIn(ctx: ServiceContext, c: Context, state: OAuthState, user: (q: Queryable) => Promise<UserRow>) {
+async function completeSignIn(
+  ctx: ServiceContext,
+  c: Context,
+  state: OAuthState,
+  user: (q: Queryable) => Promise<UserRow>,
+) {
   return ctx.db.transaction(async (tx) => {
     const u = await user(tx);
     if (state.flow_state_id) {
@@ -114,7 +132,7 @@ async function completeSignIn(ctx: ServiceContext, c: Context, state: OAuthState
       url.searchParams.set("code", rows[0].auth_code);
       return url.toString();
     }
-    const session = await issueSession(ctx, tx, u, "oauth", requestMeta(c));
+    const session = await issueSession(ctx, tx, u, "oauth", requestMeta(ctx, c));
     return sessionRedirect(state.referrer, session, {});
   });
 }
@@ -129,7 +147,8 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
     const referrer = redirectFor(ctx, c);
     const configured = cfg.externalProviders[provider];
     const isLocal = provider === "local" && cfg.localProvider;
-    if (!isLocal && !configured) throw badRequest("validation_failed", `Unsupported provider: provider ${provider} could not be found`);
+    if (!isLocal && !configured)
+      throw badRequest("validation_failed", `Unsupported provider: provider ${provider} could not be found`);
     validatePkceParams(method, challenge);
     let flowStateId: string | null = null;
     if (challenge) {
@@ -145,8 +164,10 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
       ).id;
     }
     const state = await signState(ctx, { provider, referrer, flow_state_id: flowStateId });
-    if (isLocal) return c.redirect(`${ctx.apiUrl}/auth/v1/local-provider/consent?state=${encodeURIComponent(state)}`, 302);
-    if (!configured.authorizeUrl) throw badRequest("validation_failed", `Provider ${provider} has no authorizeUrl configured`);
+    if (isLocal)
+      return c.redirect(`${ctx.apiUrl}/auth/v1/local-provider/consent?state=${encodeURIComponent(state)}`, 302);
+    if (!configured.authorizeUrl)
+      throw badRequest("validation_failed", `Provider ${provider} has no authorizeUrl configured`);
     const u = new URL(configured.authorizeUrl);
     u.searchParams.set("client_id", configured.clientId);
     u.searchParams.set("redirect_uri", `${ctx.apiUrl}/auth/v1/callback`);
@@ -158,14 +179,16 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
   });
 
   app.get("/local-provider/consent", async (c) => {
-    if (!cfg.localProvider) throw badRequest("validation_failed", "Unsupported provider: provider local could not be found");
+    if (!cfg.localProvider)
+      throw badRequest("validation_failed", "Unsupported provider: provider local could not be found");
     const state = c.req.query("state") ?? "";
     await readState(ctx, state);
     return c.html(consentPage(state));
   });
 
   app.post("/local-provider/consent", async (c) => {
-    if (!cfg.localProvider) throw badRequest("validation_failed", "Unsupported provider: provider local could not be found");
+    if (!cfg.localProvider)
+      throw badRequest("validation_failed", "Unsupported provider: provider local could not be found");
     const form = new URLSearchParams(await readBody(c, ctx.config.maxBodyBytes));
     const stateToken = form.get("state") ?? "";
     const state = await readState(ctx, stateToken);
@@ -181,18 +204,26 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
       const next = await completeSignIn(ctx, c, state, (tx) => userForIdentity(tx, "local", email, email, data));
       return c.redirect(next, 302);
     } catch (error) {
-      if (error instanceof AuthError) return c.redirect(errorRedirect(state.referrer, error, Boolean(state.flow_state_id)), 302);
+      if (error instanceof AuthError)
+        return c.redirect(errorRedirect(state.referrer, error, Boolean(state.flow_state_id)), 302);
       throw error;
     }
   });
 
   const callback = async (c: Context) => {
-    const params = c.req.method === "POST" ? new URLSearchParams(await readBody(c, ctx.config.maxBodyBytes)) : new URL(c.req.url).searchParams;
+    const params =
+      c.req.method === "POST"
+        ? new URLSearchParams(await readBody(c, ctx.config.maxBodyBytes))
+        : new URL(c.req.url).searchParams;
     const state = await readState(ctx, params.get("state") ?? undefined);
     const provider = cfg.externalProviders[state.provider];
     try {
       if (params.get("error")) {
-        throw new AuthError(400, "bad_oauth_callback", params.get("error_description") ?? params.get("error") ?? "OAuth error");
+        throw new AuthError(
+          400,
+          "bad_oauth_callback",
+          params.get("error_description") ?? params.get("error") ?? "OAuth error",
+        );
       }
       if (!provider?.tokenUrl || !provider.userInfoUrl) throw badRequest("validation_failed", "Unsupported provider");
       const tokenRes = await fetch(provider.tokenUrl, {
@@ -207,16 +238,22 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
         }),
       });
       const tokens = (await tokenRes.json().catch(() => ({}))) as { access_token?: string };
-      if (!tokenRes.ok || !tokens.access_token) throw badRequest("bad_oauth_callback", "Unable to exchange external code");
-      const infoRes = await fetch(provider.userInfoUrl, { headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" } });
+      if (!tokenRes.ok || !tokens.access_token)
+        throw badRequest("bad_oauth_callback", "Unable to exchange external code");
+      const infoRes = await fetch(provider.userInfoUrl, {
+        headers: { authorization: `Bearer ${tokens.access_token}`, accept: "application/json" },
+      });
       const info = (await infoRes.json().catch(() => ({}))) as Record<string, unknown>;
       const email = typeof info.email === "string" ? info.email.toLowerCase() : "";
       if (!email) throw unprocessableEmail();
       const providerId = String(info.sub ?? info.id ?? email);
-      const next = await completeSignIn(ctx, c, state, (tx) => userForIdentity(tx, state.provider, providerId, email, info));
+      const next = await completeSignIn(ctx, c, state, (tx) =>
+        userForIdentity(tx, state.provider, providerId, email, info),
+      );
       return c.redirect(next, 302);
     } catch (error) {
-      if (error instanceof AuthError) return c.redirect(errorRedirect(state.referrer, error, Boolean(state.flow_state_id)), 302);
+      if (error instanceof AuthError)
+        return c.redirect(errorRedirect(state.referrer, error, Boolean(state.flow_state_id)), 302);
       throw error;
     }
   };

@@ -27,7 +27,9 @@ describe("decodeParams", () => {
   it("fails like Go's decoder on malformed JSON and wrong types", () => {
     expect(failure("{").code).toBe("bad_json");
     expect(failure("").message).toBe("Could not parse request body as JSON: unexpected end of JSON input");
-    expect(failure("[]").message).toBe("Could not parse request body as JSON: json: cannot unmarshal array into Go value of type api.SignupParams");
+    expect(failure("[]").message).toBe(
+      "Could not parse request body as JSON: json: cannot unmarshal array into Go value of type api.SignupParams",
+    );
     expect(failure('{"email":1}').message).toBe(
       "Could not parse request body as JSON: json: cannot unmarshal number into Go struct field SignupParams.email of type string",
     );

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { BodyTooLargeError, DEFAULT_LIMITS, parseJsonWithLimits, readBodyLimited } from "../http/limits.ts";
 import { AuthError, badRequest } from "./errors.ts";
 
 /**
@@ -29,12 +30,14 @@ function jsonKind(v: unknown): string {
   return typeof v === "boolean" ? "bool" : typeof v;
 }
 
+/** The body as text, read no further than `maxBytes` (stack/http/limits.ts). */
 export async function readBody(c: Context, maxBytes: number): Promise<string> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const buf = await c.req.arrayBuffer();
-  if (buf.byteLength > maxBytes) throw tooLarge(maxBytes);
-  return new TextDecoder().decode(buf);
+  try {
+    return new TextDecoder().decode(await readBodyLimited(c.req.raw, maxBytes));
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge(maxBytes);
+    throw error;
+  }
 }
 
 function tooLarge(maxBytes: number) {
@@ -46,11 +49,12 @@ export function decodeParams<S extends Spec>(text: string, typeName: string, spe
   let raw: unknown;
   const parseFail = (detail: string) => badRequest("bad_json", `Could not parse request body as JSON: ${detail}`);
   if (text.trim() === "") throw parseFail("unexpected end of JSON input");
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw parseFail("invalid character in JSON input");
-  }
+  // nesting and sizes are bounded before anything is parsed, stored or stringified again
+  const parsed = parseJsonWithLimits(text, DEFAULT_LIMITS);
+  if (parsed.ok) raw = parsed.value;
+  else if ("violation" in parsed)
+    throw parseFail(`${parsed.violation.message.toLowerCase()} (${parsed.violation.details})`);
+  else throw parseFail("invalid character in JSON input");
   if (raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
     throw parseFail(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type api.${typeName}`);
   }
@@ -88,6 +92,11 @@ export function decodeParams<S extends Spec>(text: string, typeName: string, spe
   return out as Out<S>;
 }
 
-export async function readParams<S extends Spec>(c: Context, maxBytes: number, typeName: string, spec: S): Promise<Out<S>> {
+export async function readParams<S extends Spec>(
+  c: Context,
+  maxBytes: number,
+  typeName: string,
+  spec: S,
+): Promise<Out<S>> {
   return decodeParams(await readBody(c, maxBytes), typeName, spec);
 }

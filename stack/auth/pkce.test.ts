@@ -9,7 +9,9 @@ describe("PKCE", () => {
     expect(verifierMismatch(s256(verifier), "s256", verifier)).toBeNull();
     expect(verifierMismatch(s256(verifier), "S256", verifier)).toBeNull();
     expect(verifierMismatch(verifier, "plain", verifier)).toBeNull();
-    expect(verifierMismatch(s256(verifier), "s256", `${verifier}x`)).toBe("code challenge does not match previously saved code verifier");
+    expect(verifierMismatch(s256(verifier), "s256", `${verifier}x`)).toBe(
+      "code challenge does not match previously saved code verifier",
+    );
     expect(verifierMismatch(verifier, "md5", verifier)).toBe("code challenge method not supported");
   });
 

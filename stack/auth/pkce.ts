@@ -22,10 +22,14 @@ export function validatePkceParams(method: string, challenge: string) {
     throw badRequest("validation_failed", "code challenge has to be between 43 and 128 characters");
   }
   if (!/^[a-zA-Z._~0-9-]+$/.test(challenge)) {
-    throw badRequest("validation_failed", "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes");
+    throw badRequest(
+      "validation_failed",
+      "code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes",
+    );
   }
   const m = method.toLowerCase();
-  if (m !== "s256" && m !== "plain") throw badRequest("validation_failed", `unsupported code_challenge method "${method}"`);
+  if (m !== "s256" && m !== "plain")
+    throw badRequest("validation_failed", `unsupported code_challenge method "${method}"`);
 }
 
 export function s256(verifier: string): string {
@@ -39,12 +43,21 @@ export function verifierMismatch(challenge: string, method: string, verifier: st
   if (expected === null) return "code challenge method not supported";
   const a = Buffer.from(challenge);
   const b = Buffer.from(expected);
-  return a.length === b.length && crypto.timingSafeEqual(a, b) ? null : "code challenge does not match previously saved code verifier";
+  return a.length === b.length && crypto.timingSafeEqual(a, b)
+    ? null
+    : "code challenge does not match previously saved code verifier";
 }
 
 export async function createFlowState(
   q: Queryable,
-  input: { providerType: string; authenticationMethod: string; codeChallenge: string; codeChallengeMethod: string; userId: string | null; referrer?: string | null },
+  input: {
+    providerType: string;
+    authenticationMethod: string;
+    codeChallenge: string;
+    codeChallengeMethod: string;
+    userId: string | null;
+    referrer?: string | null;
+  },
 ): Promise<{ id: string; authCode: string }> {
   const id = crypto.randomUUID();
   const authCode = crypto.randomUUID();
@@ -52,8 +65,16 @@ export async function createFlowState(
     `insert into auth.flow_state (id, user_id, auth_code, code_challenge_method, code_challenge, provider_type,
        created_at, updated_at, authentication_method, referrer)
      values ($1, $2, $3, $4, $5, $6, now(), now(), $7, $8)`,
-    [id, input.userId, authCode, input.codeChallengeMethod.toLowerCase(), input.codeChallenge, input.providerType,
-      input.authenticationMethod, input.referrer ?? null],
+    [
+      id,
+      input.userId,
+      authCode,
+      input.codeChallengeMethod.toLowerCase(),
+      input.codeChallenge,
+      input.providerType,
+      input.authenticationMethod,
+      input.referrer ?? null,
+    ],
   );
   return { id, authCode };
 }
@@ -66,12 +87,19 @@ export async function issueAuthCode(q: Queryable, userId: string, method: string
     [userId, method],
   );
   if (!rows[0]) throw unprocessable("flow_state_not_found", "No valid flow state found for user.");
-  await q.query("update auth.flow_state set auth_code_issued_at = now(), updated_at = now() where id = $1", [rows[0].id]);
+  await q.query("update auth.flow_state set auth_code_issued_at = now(), updated_at = now() where id = $1", [
+    rows[0].id,
+  ]);
   return rows[0].auth_code;
 }
 
 /** grant_type=pkce */
-export async function pkceGrant(ctx: ServiceContext, authCode: string, codeVerifier: string, meta: { userAgent?: string | null; ip?: string | null }): Promise<SessionResponse> {
+export async function pkceGrant(
+  ctx: ServiceContext,
+  authCode: string,
+  codeVerifier: string,
+  meta: { userAgent?: string | null; ip?: string | null },
+): Promise<SessionResponse> {
   if (!authCode || !codeVerifier) {
     throw badRequest("validation_failed", "invalid request: both auth code and code verifier should be non-empty");
   }

@@ -5,10 +5,37 @@ describe("SlidingWindowLimiter", () => {
   it("allows `limit` events per key per window", () => {
     let now = 0;
     const limiter = new SlidingWindowLimiter(2, 60_000, () => now);
-    expect([limiter.allow("a"), limiter.allow("a"), limiter.allow("a"), limiter.allow("b")]).toEqual([true, true, false, true]);
+    expect([limiter.allow("a"), limiter.allow("a"), limiter.allow("a"), limiter.allow("b")]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
     now = 59_999;
     expect(limiter.allow("a")).toBe(false);
     now = 60_001;
     expect(limiter.allow("a")).toBe(true);
+  });
+});
+
+describe("FailureCounter", () => {
+  it("counts failures per key in a sliding window and can be reset", async () => {
+    const { FailureCounter } = await import("./rate-limit.ts");
+    let now = 0;
+    const counter = new FailureCounter(3, 1000, () => now);
+    expect([
+      counter.record("a"),
+      counter.record("a"),
+      counter.reached("a"),
+      counter.record("a"),
+      counter.reached("a"),
+    ]).toEqual([1, 2, false, 3, true]);
+    expect(counter.reached("b")).toBe(false);
+    now = 1001;
+    expect(counter.reached("a")).toBe(false);
+    counter.record("a");
+    counter.reset("a");
+    expect(counter.count("a")).toBe(0);
+    expect(new FailureCounter(0, 1000).reached("a")).toBe(false);
   });
 });

@@ -33,3 +33,46 @@ export class SlidingWindowLimiter {
     }
   }
 }
+
+/**
+ * Failed attempts per account (a lowercased email address), in memory: how
+ * many failures in the last `windowMs`. Rate limits per IP cannot stop a
+ * guesser who changes address; these stop guessing one account's code or
+ * password from anywhere.
+ */
+export class FailureCounter {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    readonly limit: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  count(key: string): number {
+    const since = this.now() - this.windowMs;
+    const list = (this.failures.get(key) ?? []).filter((t) => t > since);
+    if (list.length) this.failures.set(key, list);
+    else this.failures.delete(key);
+    return list.length;
+  }
+
+  /** true once `limit` failures are counted for `key` */
+  reached(key: string): boolean {
+    return this.limit > 0 && this.count(key) >= this.limit;
+  }
+
+  /** Records a failure; returns the count in the window, this one included. */
+  record(key: string): number {
+    const n = this.count(key) + 1;
+    this.failures.set(key, [...(this.failures.get(key) ?? []), this.now()]);
+    if (this.failures.size > 10_000) {
+      for (const k of [...this.failures.keys()]) this.count(k);
+    }
+    return n;
+  }
+
+  reset(key: string) {
+    this.failures.delete(key);
+  }
+}

@@ -1,18 +1,27 @@
 /**
  * Where links and OAuth flows may send people back to: the site URL (same
- * scheme and host; any port on loopback), or an entry of the allow list,
- * whose globs treat `.` and `/` as separators (`*` stays within one segment,
- * `**` crosses them), as Supabase's allow list does. Anything else falls back
- * to the site URL.
+ * scheme and host; any port on loopback), or an entry of the allow list, as
+ * Supabase's allow list works: globs where `*` stays within one segment
+ * (`.`-separated in the host, `/`-separated in the path) and `**` crosses
+ * them. Anything else falls back to the site URL.
+ *
+ * The target is parsed first and its parts are matched separately (scheme,
+ * host, port, then path with query and fragment), never the raw string: in
+ * `http://localhost:@1572395042/cb` the text after `localhost:` is userinfo and
+ * the host is 93.184.216.34. Userinfo is refused outright, and so is a host
+ * that the URL parser had to rewrite (hex, octal or dotless IPv4 forms,
+ * percent-encoding, non-ASCII), because what a person reads is then not
+ * where the browser goes.
  */
 export interface RedirectConfig {
   siteUrl: string;
   additionalRedirectUrls: string[];
 }
 
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export function globToRegExp(pattern: string): RegExp {
+export function globToRegExp(pattern: string, separators = "./"): RegExp {
+  const notSep = `[^${separators.replace(/[\\\]^-]/g, "\\$&")}]`;
   let out = "";
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
@@ -21,45 +30,105 @@ export function globToRegExp(pattern: string): RegExp {
         out += ".*";
         i++;
       } else {
-        out += "[^./]*";
+        out += `${notSep}*`;
       }
     } else if (ch === "?") {
-      out += "[^./]";
+      out += notSep;
     } else {
       out += ch.replace(/[\\^$+.()|[\]{}]/g, "\\$&");
     }
   }
-  return new RegExp(`^${out}$`);
+  return new RegExp(`^${out}$`, "s");
 }
 
-function parse(url: string): URL | null {
+interface Parts {
+  scheme: string;
+  host: string;
+  port: string;
+  /** path + query + fragment */
+  rest: string;
+}
+
+const AUTHORITY = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
+
+/** A target URL in parts, or null when it is malformed, carries userinfo or has a host the parser rewrote. */
+function targetParts(raw: string): Parts | null {
+  let url: URL;
   try {
-    return new URL(url);
+    url = new URL(raw);
   } catch {
     return null;
   }
+  if (url.username !== "" || url.password !== "") return null;
+  const m = AUTHORITY.exec(raw.trim());
+  if (!m) return null;
+  const authority = m[2];
+  if (authority.includes("@")) return null;
+  const rawHost = (
+    authority.startsWith("[") ? authority.slice(0, authority.indexOf("]") + 1) : authority.replace(/:[^:]*$/, "")
+  ).toLowerCase();
+  if (rawHost === "" || rawHost !== url.hostname) return null;
+  return {
+    scheme: url.protocol.slice(0, -1),
+    host: url.hostname,
+    port: url.port,
+    rest: (url.pathname || "/") + url.search + url.hash,
+  };
+}
+
+/** An allow-list entry in parts (globs kept); its path defaults to "/" (exactly). */
+function patternParts(pattern: string): Parts | null {
+  const m = AUTHORITY.exec(pattern.trim());
+  if (!m || m[2].includes("@")) return null;
+  const authority = m[2];
+  let host = authority;
+  let port = "";
+  if (authority.startsWith("[")) {
+    const end = authority.indexOf("]");
+    host = authority.slice(0, end + 1);
+    port = authority.slice(end + 1).replace(/^:/, "");
+  } else if (authority.includes(":")) {
+    host = authority.slice(0, authority.lastIndexOf(":"));
+    port = authority.slice(authority.lastIndexOf(":") + 1);
+  }
+  return { scheme: m[1].toLowerCase(), host: host.toLowerCase(), port, rest: m[3] === "" ? "/" : m[3] };
+}
+
+function matches(pattern: string, target: Parts): boolean {
+  const p = patternParts(pattern);
+  if (!p || p.scheme !== target.scheme) return false;
+  if (!globToRegExp(p.host, ".").test(target.host)) return false;
+  // "*" as the port matches any port, none included
+  if (!(p.port === target.port || (p.port !== "" && globToRegExp(p.port, "").test(target.port)))) return false;
+  return globToRegExp(p.rest, "/").test(target.rest);
 }
 
 export function isRedirectUrlValid(config: RedirectConfig, redirectUrl: string | null | undefined): boolean {
   if (!redirectUrl) return false;
-  const base = parse(config.siteUrl);
-  const target = parse(redirectUrl);
-  if (!base || !target) return false;
+  const target = targetParts(redirectUrl);
+  if (!target) return false;
+  let base: URL;
+  try {
+    base = new URL(config.siteUrl);
+  } catch {
+    return false;
+  }
   if (
-    base.hostname === target.hostname &&
-    base.protocol === target.protocol &&
-    (base.port === target.port || LOOPBACK_NAMES.has(target.hostname))
+    base.hostname === target.host &&
+    base.protocol === `${target.scheme}:` &&
+    (base.port === target.port || LOOPBACK_NAMES.has(target.host))
   ) {
     return true;
   }
-  const isHttp = target.protocol === "http:" || target.protocol === "https:";
-  if (/^[0-9]+$/.test(target.hostname)) return false;
-  if (isHttp && !/^(\[[0-9a-f:.]+\]|[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?)$/.test(target.hostname)) return false;
-  return config.additionalRedirectUrls.some((pattern) => globToRegExp(pattern).test(redirectUrl));
+  return config.additionalRedirectUrls.some((pattern) => matches(pattern, target));
 }
 
 /** The redirect target for a request: redirect_to when allowed, else the Referer when allowed, else the site URL. */
-export function resolveRedirect(config: RedirectConfig, redirectTo: string | null | undefined, referer?: string | null): string {
+export function resolveRedirect(
+  config: RedirectConfig,
+  redirectTo: string | null | undefined,
+  referer?: string | null,
+): string {
   if (isRedirectUrlValid(config, redirectTo)) return redirectTo as string;
   if (isRedirectUrlValid(config, referer)) return referer as string;
   return config.siteUrl;

@@ -2,13 +2,15 @@ import crypto from "node:crypto";
 import type { Context, Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
 import type { OutgoingMail } from "../mail/mailer.ts";
-import { prepareEmail } from "./emails.ts";
+import { idTokenGrant, web3Grant } from "./disabled.ts";
+import { checkHourlyEmailLimit, checkSendInterval, generateOtp, prepareEmail, tokenHash } from "./emails.ts";
 import { AuthError, badRequest, errorResponse, forbidden, tooManyRequests, unprocessable } from "./errors.ts";
-import { clientIp, requestMeta, requireUser } from "./guards.ts";
+import { clientIp } from "../http/client-ip.ts";
+import { requestMeta, requireUser } from "./guards.ts";
 import { readParams } from "./params.ts";
 import { checkPasswordStrength, comparePassword, hashPassword } from "./passwords.ts";
 import { issueAuthCode, pkceGrant, validatePkceParams, PKCE_PREFIX } from "./pkce.ts";
-import type { SlidingWindowLimiter } from "./rate-limit.ts";
+import { FailureCounter, type SlidingWindowLimiter } from "./rate-limit.ts";
 import { resolveRedirect } from "./redirects.ts";
 import { issueSession, logout, refreshGrant, type LogoutScope, type SessionResponse } from "./sessions.ts";
 import {
@@ -23,12 +25,24 @@ import {
   userJson,
   type UserRow,
 } from "./users.ts";
-import { applyVerification, authMethodForType, verifyEmailAndCode, verifyTokenHash, VERIFY_TYPES, type VerifyType } from "./verify.ts";
+import {
+  applyVerification,
+  authMethodForType,
+  invalidateCodes,
+  verifyEmailAndCode,
+  verifyTokenHash,
+  VERIFY_TYPES,
+  type VerifyType,
+} from "./verify.ts";
 
 export function validateEmail(email: string): string {
   if (email === "") throw badRequest("validation_failed", "An email address is required");
   if (email.length > 255) throw badRequest("validation_failed", "An email address is too long");
-  if (!/^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(email)) {
+  if (
+    !/^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(
+      email,
+    )
+  ) {
     throw badRequest("validation_failed", "Unable to validate email address: invalid format");
   }
   return email.toLowerCase();
@@ -53,8 +67,15 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
   const cfg = ctx.config.auth;
   const maxBody = ctx.config.maxBodyBytes;
 
+  // failures per account: wrong codes invalidate the code, wrong passwords lock the address for a while
+  const otpFailures = new FailureCounter(cfg.maxOtpAttempts, cfg.otpExpiry * 1000);
+  const passwordFailures = new FailureCounter(cfg.maxPasswordFailures, cfg.passwordFailureWindow * 1000);
+  // compared against when the address has no password, so both cases take one bcrypt comparison
+  let dummyHash: Promise<string> | null = null;
+
   const limitTokens = (c: Context) => {
-    if (!limiter.allow(clientIp(c))) throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
+    if (!limiter.allow(clientIp(c, ctx.config.trustedProxies)))
+      throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
   };
 
   // ---- sign-up -------------------------------------------------------------
@@ -96,7 +117,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       if (cfg.autoconfirm) {
         await confirmUser(tx, userId);
         user = (await findUserById(tx, userId)) as UserRow;
-        return issueSession(ctx, tx, user, "password", requestMeta(c));
+        return issueSession(ctx, tx, user, "password", requestMeta(ctx, c));
       }
       const prepared = await prepareEmail(ctx, tx, user, "signup", { challenge: p, redirectTo });
       mails.push(prepared.mail);
@@ -139,50 +160,86 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       code_challenge_method: "string",
       channel: "string",
     });
+    if (p.email === "" && p.phone === "") return json(c, await anonymousSignup(c, p.data ?? {}));
     return json(c, await signup(c, p));
   });
+
+  /** POST /signup without an email or phone: an anonymous user and a session, when the project allows them. */
+  async function anonymousSignup(c: Context, data: Record<string, unknown>): Promise<SessionResponse> {
+    if (!cfg.anonymousSignIns) throw unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled");
+    if (cfg.disableSignup) throw unprocessable("signup_disabled", "Signups not allowed for this instance");
+    return ctx.db.transaction(async (tx) => {
+      const id = crypto.randomUUID();
+      await tx.query(
+        `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, raw_app_meta_data, raw_user_meta_data,
+           created_at, updated_at, is_sso_user, is_anonymous, confirmation_token, recovery_token, email_change_token_new, email_change)
+         values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', null, '', '{}'::jsonb, $2,
+           now(), now(), false, true, '', '', '', '')`,
+        [id, JSON.stringify(data)],
+      );
+      return issueSession(ctx, tx, (await findUserById(tx, id)) as UserRow, "anonymous", requestMeta(ctx, c));
+    });
+  }
 
   // ---- tokens --------------------------------------------------------------
   app.post("/token", async (c) => {
     const grantType = c.req.query("grant_type") ?? "";
+    if (grantType === "web3") web3Grant();
+    if (grantType === "id_token") return idTokenGrant(ctx, c);
     if (!["password", "refresh_token", "pkce"].includes(grantType)) {
       throw badRequest("invalid_credentials", "unsupported_grant_type");
     }
     limitTokens(c);
     let session: SessionResponse;
     if (grantType === "password") {
-      const p = await readParams(c, maxBody, "PasswordGrantParams", { email: "string", phone: "string", password: "string" });
+      const p = await readParams(c, maxBody, "PasswordGrantParams", {
+        email: "string",
+        phone: "string",
+        password: "string",
+      });
       session = await passwordGrant(c, p);
     } else if (grantType === "refresh_token") {
       const p = await readParams(c, maxBody, "RefreshTokenGrantParams", { refresh_token: "string" });
       session = await refreshGrant(ctx, p.refresh_token);
     } else {
       const p = await readParams(c, maxBody, "PKCEGrantParams", { auth_code: "string", code_verifier: "string" });
-      session = await pkceGrant(ctx, p.auth_code, p.code_verifier, requestMeta(c));
+      session = await pkceGrant(ctx, p.auth_code, p.code_verifier, requestMeta(ctx, c));
     }
     return json(c, session);
   });
 
-  async function passwordGrant(c: Context, p: { email: string; phone: string; password: string }): Promise<SessionResponse> {
+  async function passwordGrant(
+    c: Context,
+    p: { email: string; phone: string; password: string },
+  ): Promise<SessionResponse> {
     if (p.email !== "" && p.phone !== "") {
       throw badRequest("validation_failed", "Only an email address or phone number should be provided on login.");
     }
     if (p.phone !== "") throw unprocessable("phone_provider_disabled", "Phone logins are disabled");
     if (p.email === "") throw badRequest("validation_failed", "missing email or phone");
-    const invalid = () => badRequest("invalid_credentials", "Invalid login credentials");
+    const account = p.email.toLowerCase();
+    if (passwordFailures.reached(account))
+      throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
     const user = await findUserByEmail(ctx.db, p.email);
-    if (!user || !user.encrypted_password) throw invalid();
+    dummyHash ??= hashPassword(randomPassword(), cfg.bcryptCost);
+    const hash = user?.encrypted_password || (await dummyHash);
+    const ok = (await comparePassword(p.password, hash)) && !!user?.encrypted_password;
+    if (!user || !ok) {
+      passwordFailures.record(account);
+      throw badRequest("invalid_credentials", "Invalid login credentials");
+    }
+    passwordFailures.reset(account);
+    // only someone who knows the password learns that the account is banned
     if (isBanned(user)) throw badRequest("user_banned", "User is banned");
-    const ok = await comparePassword(p.password, user.encrypted_password);
-    if (!ok) throw invalid();
     let weak: { message: string; reasons: string[] } | undefined;
     try {
       checkPasswordStrength(p.password, cfg);
     } catch (e) {
-      if (e instanceof AuthError && e.extra.weakPasswordReasons) weak = { message: e.message, reasons: e.extra.weakPasswordReasons };
+      if (e instanceof AuthError && e.extra.weakPasswordReasons)
+        weak = { message: e.message, reasons: e.extra.weakPasswordReasons };
     }
     if (!isConfirmed(user)) throw badRequest("email_not_confirmed", "Email not confirmed");
-    const session = await ctx.db.transaction((tx) => issueSession(ctx, tx, user, "password", requestMeta(c)));
+    const session = await ctx.db.transaction((tx) => issueSession(ctx, tx, user, "password", requestMeta(ctx, c)));
     if (weak) session.weak_password = weak;
     return session;
   }
@@ -199,8 +256,10 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       code_challenge_method: "string",
     });
     const createUser = p.create_user ?? true;
-    if (p.email !== "" && p.phone !== "") throw badRequest("validation_failed", "Only an email address or phone number should be provided");
-    if (p.email !== "" && p.channel !== "") throw badRequest("validation_failed", "Channel should only be specified with Phone OTP");
+    if (p.email !== "" && p.phone !== "")
+      throw badRequest("validation_failed", "Only an email address or phone number should be provided");
+    if (p.email !== "" && p.channel !== "")
+      throw badRequest("validation_failed", "Channel should only be specified with Phone OTP");
     validatePkceParams(p.code_challenge_method, p.code_challenge);
     if (p.phone !== "") throw badRequest("phone_provider_disabled", "Unsupported phone provider");
     if (p.email === "") throw badRequest("validation_failed", "One of email or phone must be set");
@@ -234,11 +293,20 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     const email = validateEmail(p.email);
     const user = await findUserByEmail(ctx.db, email);
     if (!user || !isConfirmed(user)) {
-      await signup(c, { email, phone: "", password: randomPassword(), data: p.data, code_challenge: "", code_challenge_method: "" });
+      await signup(c, {
+        email,
+        phone: "",
+        password: randomPassword(),
+        data: p.data,
+        code_challenge: "",
+        code_challenge_method: "",
+      });
       return json(c, {});
     }
     const redirectTo = redirectFor(ctx, c);
-    const mail = await ctx.db.transaction(async (tx) => (await prepareEmail(ctx, tx, user, "magiclink", { redirectTo })).mail);
+    const mail = await ctx.db.transaction(
+      async (tx) => (await prepareEmail(ctx, tx, user, "magiclink", { redirectTo })).mail,
+    );
     await sendAll(ctx, [mail]);
     return json(c, {});
   });
@@ -273,15 +341,36 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       throw badRequest("validation_failed", "Only the token_hash and type should be provided");
     }
     if (!(VERIFY_TYPES as readonly string[]).includes(p.type)) {
-      throw badRequest("validation_failed", p.token_hash ? "Invalid email verification type" : "Unsupported verification type");
+      throw badRequest(
+        "validation_failed",
+        p.token_hash ? "Invalid email verification type" : "Unsupported verification type",
+      );
     }
-    const session = await ctx.db.transaction(async (tx) => {
-      const found = p.token_hash
-        ? await verifyTokenHash(ctx, tx, p.type, p.token_hash)
-        : await verifyEmailAndCode(ctx, tx, p.type, email, p.token);
-      const user = await applyVerification(tx, found.user, found.type);
-      return issueSession(ctx, tx, user, "otp", requestMeta(c));
-    });
+    let session: SessionResponse;
+    try {
+      session = await ctx.db.transaction(async (tx) => {
+        const found = p.token_hash
+          ? await verifyTokenHash(ctx, tx, p.type, p.token_hash)
+          : await verifyEmailAndCode(ctx, tx, p.type, email, p.token);
+        const user = await applyVerification(tx, found.user, found.type);
+        return issueSession(ctx, tx, user, "otp", requestMeta(ctx, c));
+      });
+    } catch (error) {
+      // A wrong code counts against the address; after too many, its codes
+      // and links are void (the answer stays the same, so guessing on learns nothing).
+      if (
+        email &&
+        error instanceof AuthError &&
+        error.code === "otp_expired" &&
+        otpFailures.record(email) >= otpFailures.limit &&
+        otpFailures.limit > 0
+      ) {
+        await invalidateCodes(ctx.db, email);
+        otpFailures.reset(email);
+      }
+      throw error;
+    }
+    if (email) otpFailures.reset(email);
     return json(c, session);
   });
 
@@ -301,10 +390,13 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
           try {
             return { code: await issueAuthCode(tx, user.id, authMethodForType(found.type)) };
           } catch (e) {
-            throw badRequest("flow_state_not_found", `No associated flow state found. ${e instanceof Error ? e.message : ""}`.trim());
+            throw badRequest(
+              "flow_state_not_found",
+              `No associated flow state found. ${e instanceof Error ? e.message : ""}`.trim(),
+            );
           }
         }
-        return { session: await issueSession(ctx, tx, user, "otp", requestMeta(c)), type: found.type };
+        return { session: await issueSession(ctx, tx, user, "otp", requestMeta(ctx, c)), type: found.type };
       });
       if ("code" in outcome) {
         const u = new URL(redirectTo);
@@ -349,7 +441,8 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     if (!["signup", "email_change", "sms", "phone_change"].includes(p.type)) {
       throw badRequest("validation_failed", "Missing one of these types: signup, email_change, sms, phone_change");
     }
-    if (p.type === "sms" || p.type === "phone_change") throw badRequest("phone_provider_disabled", "SMS Provider could not be found");
+    if (p.type === "sms" || p.type === "phone_change")
+      throw badRequest("phone_provider_disabled", "SMS Provider could not be found");
     validatePkceParams(p.code_challenge_method, p.code_challenge);
     if (p.email === "") throw badRequest("validation_failed", "Type provided requires an email address");
     const email = validateEmail(p.email);
@@ -360,7 +453,9 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     const redirectTo = redirectFor(ctx, c);
     const mail = await ctx.db.transaction(async (tx) => {
       const kind = p.type === "signup" ? "signup" : "email_change";
-      return (await prepareEmail(ctx, tx, user, kind, { challenge: p, redirectTo, newEmail: user.email_change ?? undefined })).mail;
+      return (
+        await prepareEmail(ctx, tx, user, kind, { challenge: p, redirectTo, newEmail: user.email_change ?? undefined })
+      ).mail;
     });
     await sendAll(ctx, [mail]);
     return json(c, {});
@@ -389,10 +484,12 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     const newEmail = p.email !== "" ? validateEmail(p.email) : "";
     validatePkceParams(p.code_challenge_method, p.code_challenge);
     if (p.app_metadata !== null) throw forbidden("not_admin", "Updating app_metadata requires admin privileges");
-    if (p.phone !== "" && p.phone !== user.phone) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (p.phone !== "" && p.phone !== user.phone)
+      throw badRequest("phone_provider_disabled", "Unsupported phone provider");
     if (newEmail !== "" && newEmail !== user.email) {
       const other = await findUserByEmail(ctx.db, newEmail);
-      if (other && other.id !== user.id) throw unprocessable("email_exists", "A user with this email address has already been registered");
+      if (other && other.id !== user.id)
+        throw unprocessable("email_exists", "A user with this email address has already been registered");
     }
     let passwordHash: string | null = null;
     if (p.password !== null && p.password !== "") {
@@ -428,10 +525,36 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     return json(c, userJson(updated));
   });
 
+  app.get("/reauthenticate", async (c) => {
+    const { user } = await requireUser(ctx, c);
+    if (!user.email && !user.phone) {
+      throw badRequest("validation_failed", "Reauthentication requires the user to have an email or a phone number");
+    }
+    if (!user.email) throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+    if (!isConfirmed(user)) throw unprocessable("email_not_confirmed", "Please verify your email first.");
+    const email = user.email;
+    const otp = generateOtp(cfg.otpLength);
+    await ctx.db.transaction(async (tx) => {
+      await checkHourlyEmailLimit(tx, cfg.emailsPerHour);
+      checkSendInterval(user.reauthentication_sent_at ?? null, cfg.emailSendInterval);
+      await tx.query(
+        "update auth.users set reauthentication_token = $2, reauthentication_sent_at = now() where id = $1",
+        [user.id, tokenHash(email, otp)],
+      );
+    });
+    await ctx.mailer.send({
+      to: email,
+      subject: "Confirm reauthentication",
+      html: `<h2>Confirm reauthentication</h2>\n<p>Enter the code: <strong>${otp}</strong></p>`,
+    });
+    return json(c, {});
+  });
+
   app.post("/logout", async (c) => {
     const caller = await requireUser(ctx, c);
     const raw = c.req.query("scope") ?? "";
-    const scope: LogoutScope | null = raw === "" || raw === "global" ? "global" : raw === "local" || raw === "others" ? raw : null;
+    const scope: LogoutScope | null =
+      raw === "" || raw === "global" ? "global" : raw === "local" || raw === "others" ? raw : null;
     if (!scope) throw badRequest("validation_failed", `Unsupported logout scope "${raw}"`);
     await ctx.db.transaction((tx) => logout(tx, caller.user.id, caller.sessionId, scope));
     return c.body(null, 204);
@@ -441,13 +564,37 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
   app.get("/settings", (c) => {
     const external: Record<string, boolean> = {};
     for (const name of [
-      "anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "snapchat", "figma", "fly", "github", "gitlab",
-      "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos",
-      "twitch", "twitter", "email", "phone", "zoom",
+      "anonymous_users",
+      "apple",
+      "azure",
+      "bitbucket",
+      "discord",
+      "facebook",
+      "snapchat",
+      "figma",
+      "fly",
+      "github",
+      "gitlab",
+      "google",
+      "keycloak",
+      "kakao",
+      "linkedin",
+      "linkedin_oidc",
+      "notion",
+      "spotify",
+      "slack",
+      "slack_oidc",
+      "workos",
+      "twitch",
+      "twitter",
+      "email",
+      "phone",
+      "zoom",
     ]) {
       external[name] = false;
     }
-    external.email = true;
+    external.email = cfg.emailEnabled;
+    external.anonymous_users = cfg.anonymousSignIns;
     for (const name of Object.keys(cfg.externalProviders)) external[name] = true;
     external.local = cfg.localProvider;
     return json(c, {
@@ -474,7 +621,11 @@ export function sessionRedirect(redirectTo: string, s: SessionResponse, extra: R
     refresh_token: s.refresh_token,
     sb: "",
   };
-  const q = new URLSearchParams(Object.keys(params).sort().map((k) => [k, params[k]]));
+  const q = new URLSearchParams(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k]]),
+  );
   return `${redirectTo}#${q.toString()}`;
 }
 

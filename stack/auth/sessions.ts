@@ -64,7 +64,13 @@ export async function accessTokenFor(
   return { token, expiresAt };
 }
 
-async function respond(ctx: ServiceContext, q: Queryable, userId: string, sessionId: string, refreshToken: string): Promise<SessionResponse> {
+async function respond(
+  ctx: ServiceContext,
+  q: Queryable,
+  userId: string,
+  sessionId: string,
+  refreshToken: string,
+): Promise<SessionResponse> {
   const user = (await findUserById(q, userId)) as UserRow;
   const { token, expiresAt } = await accessTokenFor(ctx, q, user, sessionId);
   return {
@@ -128,7 +134,8 @@ interface TokenRow {
  * child is the session's active token gets that active token back (a client
  * that lost the response); another revoked token is swapped again within
  * the reuse interval, and after it the whole session's tokens are revoked
- * and refresh_token_already_used is returned.
+ * and refresh_token_already_used is returned — then and for every token of
+ * that session afterwards (a session with no active token is dead).
  */
 export async function refreshGrant(ctx: ServiceContext, refreshToken: string): Promise<SessionResponse> {
   if (!refreshToken) throw new OAuthStyleError("invalid_request", "refresh_token required");
@@ -146,10 +153,12 @@ export async function refreshGrant(ctx: ServiceContext, refreshToken: string): P
     if (!user) throw badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
     if (isBanned(user)) throw badRequest("user_banned", "Invalid Refresh Token: User Banned");
     const session = token.session_id
-      ? (await tx.query<{ id: string; not_after: string | null }>(
-          "select id, to_json(not_after)#>>'{}' as not_after from auth.sessions where id = $1 for update",
-          [token.session_id],
-        )).rows[0]
+      ? (
+          await tx.query<{ id: string; not_after: string | null }>(
+            "select id, to_json(not_after)#>>'{}' as not_after from auth.sessions where id = $1 for update",
+            [token.session_id],
+          )
+        ).rows[0]
       : undefined;
     if (!session) {
       await tx.query("delete from auth.refresh_tokens where id = $1", [token.id]);
@@ -157,7 +166,8 @@ export async function refreshGrant(ctx: ServiceContext, refreshToken: string): P
       return null;
     }
     const notAfter = epochMs(session.not_after);
-    if (notAfter !== null && notAfter < Date.now()) throw badRequest("session_expired", "Invalid Refresh Token: Session Expired");
+    if (notAfter !== null && notAfter < Date.now())
+      throw badRequest("session_expired", "Invalid Refresh Token: Session Expired");
 
     let issued: string | null = null;
     if (token.revoked) {
@@ -167,16 +177,21 @@ export async function refreshGrant(ctx: ServiceContext, refreshToken: string): P
           [session.id],
         )
       ).rows[0];
-      if (active && active.parent === token.token) {
+      if (!active) {
+        // every token of the session was revoked when a reuse was detected: the session is dead
+        failure = badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
+        return null;
+      }
+      if (active.parent === token.token) {
         issued = active.token;
       } else {
         const reuseUntil = (epochMs(token.updated_at) ?? 0) + cfg.refreshTokenReuseInterval * 1000;
         if (Date.now() > reuseUntil) {
           if (cfg.refreshTokenRotation) {
-            await tx.query(
-              "update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false",
-              [session.id],
-            );
+            // updated_at stays as it was: bumping it would reopen the reuse window for the whole family
+            await tx.query("update auth.refresh_tokens set revoked = true where session_id = $1 and revoked = false", [
+              session.id,
+            ]);
           }
           // committed with the revocation, then reported
           failure = badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
@@ -193,7 +208,10 @@ export async function refreshGrant(ctx: ServiceContext, refreshToken: string): P
         [issued, user.id, token.token, session.id],
       );
     }
-    await tx.query("update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1", [session.id]);
+    await tx.query(
+      "update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1",
+      [session.id],
+    );
     return respond(ctx, tx, user.id, session.id, issued);
   });
   if (failure) throw failure;
@@ -212,4 +230,32 @@ export async function logout(q: Queryable, userId: string, sessionId: string | n
   }
   // tokens without a session (none are made here) go with the user's sessions
   await q.query("delete from auth.refresh_tokens where user_id = $1 and session_id is null", [userId]);
+}
+
+/**
+ * A new refresh token and access token for an existing session, after its
+ * assurance level changed (MFA verify): the session's active refresh token
+ * is swapped, so the aal1 one cannot be used to continue at aal2.
+ */
+export async function reissueSession(
+  ctx: ServiceContext,
+  q: Queryable,
+  userId: string,
+  sessionId: string,
+): Promise<SessionResponse> {
+  const { rows } = await q.query<{ token: string }>(
+    "select token from auth.refresh_tokens where session_id = $1 and revoked = false order by id desc limit 1",
+    [sessionId],
+  );
+  await q.query(
+    "update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false",
+    [sessionId],
+  );
+  const issued = newRefreshToken();
+  await q.query(
+    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
+    [issued, userId, rows[0]?.token ?? null, sessionId],
+  );
+  return respond(ctx, q, userId, sessionId, issued);
 }

@@ -17,13 +17,19 @@ describe("email templates", () => {
     const { subject, html } = renderEmail("magic_link", {}, data);
     expect(subject).toBe("Your Magic Link");
     const text = htmlToText(html);
-    expect(text).toContain("http://localhost:5173/auth/confirm?token_hash=pkce_abc&type=email&next=%2Fteams%3Ftab%3Dmine");
+    expect(text).toContain(
+      "http://localhost:5173/auth/confirm?token_hash=pkce_abc&type=email&next=%2Fteams%3Ftab%3Dmine",
+    );
     expect(text).toContain("Or enter this code: 123456");
   });
 
   it("render Supabase placeholders, escaped, and custom templates", () => {
     expect(renderTemplate("{{ .Data.name }} {{.Email}} {{ .Unknown }}", data)).toBe("&lt;Ada&gt; a@example.test ");
-    const custom = renderEmail("recovery", { recovery: { subject: "Reset for {{ .Email }}", html: '<a href="{{ .ConfirmationURL }}">go</a>' } }, data);
+    const custom = renderEmail(
+      "recovery",
+      { recovery: { subject: "Reset for {{ .Email }}", html: '<a href="{{ .ConfirmationURL }}">go</a>' } },
+      data,
+    );
     expect(custom.subject).toBe("Reset for a@example.test");
     expect(custom.html).toContain("token=pkce_abc&amp;type=signup");
   });

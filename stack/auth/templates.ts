@@ -67,7 +67,12 @@ export const DEFAULT_TEMPLATES: Record<TemplateKind, EmailTemplate> = {
 };
 
 function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /** The path, query and fragment of a URL, for a same-site `next` parameter. */
@@ -90,7 +95,11 @@ export function renderTemplate(template: string, data: TemplateData): string {
   });
 }
 
-export function renderEmail(kind: TemplateKind, overrides: Partial<Record<TemplateKind, EmailTemplate>>, data: TemplateData) {
+export function renderEmail(
+  kind: TemplateKind,
+  overrides: Partial<Record<TemplateKind, EmailTemplate>>,
+  data: TemplateData,
+) {
   const t = overrides[kind] ?? DEFAULT_TEMPLATES[kind];
   return { subject: renderTemplate(t.subject, data), html: renderTemplate(t.html, data) };
 }

@@ -29,8 +29,23 @@ export interface UserRow {
   confirmed_at: string | null;
   banned_until: string | null;
   deleted_at: string | null;
+  reauthentication_sent_at?: string | null;
   is_anonymous: boolean;
   identities: IdentityRow[];
+  factors: FactorRow[];
+}
+
+/** A row of auth.mfa_factors (without the secret). */
+export interface FactorRow {
+  id: string;
+  user_id: string;
+  friendly_name: string | null;
+  factor_type: "totp" | "phone" | "webauthn";
+  status: "unverified" | "verified";
+  created_at: string;
+  updated_at: string;
+  last_challenged_at: string | null;
+  phone: string | null;
 }
 
 export interface IdentityRow {
@@ -48,6 +63,8 @@ export interface IdentityRow {
 const SELECT_USER = `
   select row_to_json(u)::jsonb || jsonb_build_object('identities', coalesce(
     (select jsonb_agg(row_to_json(i)::jsonb order by i.created_at, i.id) from auth.identities i where i.user_id = u.id),
+    '[]'::jsonb)) || jsonb_build_object('factors', coalesce(
+    (select jsonb_agg((row_to_json(f)::jsonb - 'secret') order by f.created_at, f.id) from auth.mfa_factors f where f.user_id = u.id),
     '[]'::jsonb)) as u
   from auth.users u`;
 
@@ -136,6 +153,20 @@ export function userJson(u: UserRow): Record<string, unknown> {
     updated_at: ts(u.updated_at),
     banned_until: ts(u.banned_until),
     is_anonymous: u.is_anonymous,
+    factors: u.factors?.length ? u.factors.map(factorJson) : undefined,
+  });
+}
+
+export function factorJson(f: FactorRow): Record<string, unknown> {
+  return withoutUndefined({
+    id: f.id,
+    status: f.status,
+    friendly_name: f.friendly_name ?? "",
+    factor_type: f.factor_type,
+    created_at: ts(f.created_at),
+    updated_at: ts(f.updated_at),
+    last_challenged_at: ts(f.last_challenged_at) ?? undefined,
+    phone: f.phone || undefined,
   });
 }
 
@@ -151,7 +182,11 @@ export interface NewUser {
 }
 
 /** Inserts a user and its identity for `provider` (email: provider_id is the user id). */
-export async function insertUser(q: Queryable, input: NewUser, identity?: { providerId: string; data: Record<string, unknown> }) {
+export async function insertUser(
+  q: Queryable,
+  input: NewUser,
+  identity?: { providerId: string; data: Record<string, unknown> },
+) {
   const id = input.id ?? crypto.randomUUID();
   const appMetadata = { provider: input.provider, providers: [input.provider], ...(input.appMetadata ?? {}) };
   await q.query(
@@ -160,8 +195,15 @@ export async function insertUser(q: Queryable, input: NewUser, identity?: { prov
        confirmation_token, recovery_token, email_change_token_new, email_change)
      values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', $2, $3, $4,
        case when $5 then now() end, $6, $7, now(), now(), false, false, '', '', '', '')`,
-    [id, input.role ?? "authenticated", input.email.toLowerCase(), input.passwordHash ?? "", input.confirmed ?? false,
-      JSON.stringify(appMetadata), JSON.stringify(input.userMetadata)],
+    [
+      id,
+      input.role ?? "authenticated",
+      input.email.toLowerCase(),
+      input.passwordHash ?? "",
+      input.confirmed ?? false,
+      JSON.stringify(appMetadata),
+      JSON.stringify(input.userMetadata),
+    ],
   );
   const data = identity?.data ?? emailIdentityData(id, input.email, input.userMetadata, input.confirmed ?? false);
   await insertIdentity(q, id, input.provider, identity?.providerId ?? id, data);
@@ -175,12 +217,23 @@ export async function insertUser(q: Queryable, input: NewUser, identity?: { prov
 }
 
 export function emailIdentityData(id: string, email: string, metadata: Record<string, unknown>, verified: boolean) {
-  const data: Record<string, unknown> = { sub: id, email: email.toLowerCase(), email_verified: verified, phone_verified: false };
+  const data: Record<string, unknown> = {
+    sub: id,
+    email: email.toLowerCase(),
+    email_verified: verified,
+    phone_verified: false,
+  };
   for (const [k, v] of Object.entries(metadata)) if (!(k in data)) data[k] = v;
   return data;
 }
 
-export async function insertIdentity(q: Queryable, userId: string, provider: string, providerId: string, data: Record<string, unknown>) {
+export async function insertIdentity(
+  q: Queryable,
+  userId: string,
+  provider: string,
+  providerId: string,
+  data: Record<string, unknown>,
+) {
   await q.query(
     `insert into auth.identities (id, provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
      values (gen_random_uuid(), $1, $2, $3, $4, now(), now(), now())`,
@@ -200,12 +253,18 @@ export function mergeMetadata(current: Record<string, unknown> | null, updates: 
 
 export async function updateUserMetadata(q: Queryable, user: UserRow, updates: Record<string, unknown>) {
   const merged = mergeMetadata(user.raw_user_meta_data, updates);
-  await q.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [user.id, JSON.stringify(merged)]);
+  await q.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [
+    user.id,
+    JSON.stringify(merged),
+  ]);
 }
 
 export async function updateAppMetadata(q: Queryable, user: UserRow, updates: Record<string, unknown>) {
   const merged = mergeMetadata(user.raw_app_meta_data, updates);
-  await q.query("update auth.users set raw_app_meta_data = $2, updated_at = now() where id = $1", [user.id, JSON.stringify(merged)]);
+  await q.query("update auth.users set raw_app_meta_data = $2, updated_at = now() where id = $1", [
+    user.id,
+    JSON.stringify(merged),
+  ]);
 }
 
 /** Marks the email confirmed, as GoTrue's User.Confirm does. */
@@ -225,11 +284,18 @@ export async function confirmUser(q: Queryable, userId: string) {
 }
 
 export async function clearOneTimeTokens(q: Queryable, userId: string, tokenType?: string) {
-  if (tokenType) await q.query("delete from auth.one_time_tokens where user_id = $1 and token_type = $2", [userId, tokenType]);
+  if (tokenType)
+    await q.query("delete from auth.one_time_tokens where user_id = $1 and token_type = $2", [userId, tokenType]);
   else await q.query("delete from auth.one_time_tokens where user_id = $1", [userId]);
 }
 
-export async function saveOneTimeToken(q: Queryable, userId: string, tokenType: string, tokenHash: string, relatesTo: string) {
+export async function saveOneTimeToken(
+  q: Queryable,
+  userId: string,
+  tokenType: string,
+  tokenHash: string,
+  relatesTo: string,
+) {
   await q.query(
     `insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
      values (gen_random_uuid(), $1, $2, $3, $4, now(), now())

@@ -127,6 +127,17 @@ export async function verifyEmailAndCode(
   return { user, type: resolved };
 }
 
+/** Voids every code and link outstanding for an address (after too many wrong codes). */
+export async function invalidateCodes(q: Queryable, email: string): Promise<void> {
+  const { rows } = await q.query<{ id: string }>(
+    `update auth.users set confirmation_token = '', recovery_token = '', email_change_token_new = '', email_change_token_current = '',
+       updated_at = now()
+     where lower(email) = $1 or lower(email_change) = $1 returning id`,
+    [email],
+  );
+  for (const { id } of rows) await clearOneTimeTokens(q, id);
+}
+
 /** Applies a verified token; returns the user as it now is. */
 export async function applyVerification(q: Queryable, user: UserRow, type: VerifyType): Promise<UserRow> {
   switch (type) {

@@ -101,8 +101,12 @@ async function main() {
 
     const line = (label: string, r: Awaited<ReturnType<typeof load>>) =>
       `${label.padEnd(30)} ${r.rps.toFixed(1).padStart(8)} req/s   p50 ${r.p50.toFixed(1)} ms   p95 ${r.p95.toFixed(1)} ms   (${r.n} ok, ${r.errors} failed)`;
-    console.log(`auth bench — ${stack.db.kind}, node ${process.version}, ${os.cpus().length} CPUs, ${CONCURRENCY} concurrent, ${SECONDS} s per run, bcrypt cost ${BCRYPT_COST}`);
-    console.log(`${"cold start, fresh data folder".padEnd(30)} ${fresh.ms.toFixed(0).padStart(8)} ms (migrations: ${fresh.stack.migrations.applied.length} applied)`);
+    console.log(
+      `auth bench — ${stack.db.kind}, node ${process.version}, ${os.cpus().length} CPUs, ${CONCURRENCY} concurrent, ${SECONDS} s per run, bcrypt cost ${BCRYPT_COST}`,
+    );
+    console.log(
+      `${"cold start, fresh data folder".padEnd(30)} ${fresh.ms.toFixed(0).padStart(8)} ms (migrations: ${fresh.stack.migrations.applied.length} applied)`,
+    );
     console.log(`${"cold start, reopen".padEnd(30)} ${reopened.ms.toFixed(0).padStart(8)} ms`);
     console.log(`${"memory after start".padEnd(30)} rss ${mb(memory.rss)}, heap used ${mb(memory.heapUsed)}`);
     console.log(line("POST /token password", passwordRun));

@@ -11,7 +11,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { startStack } from "../server.ts";
-import { FIXTURE_SCHEMA, FIXTURE_SQL, SEED_SQL } from "../rest/test-fixture.ts";
+import { FIXTURE_SCHEMA, FIXTURE_SQL, SEED_SQL } from "../../tests/support/rest-fixture.ts";
 import { reloadSchemaCache } from "../rest/index.ts";
 
 const N = Number(process.env.BENCH_N ?? 400);
@@ -107,16 +107,21 @@ async function main() {
         name: "select by primary key",
         http: async (i) => check(await fetch(`${base}/tasks?id=eq.${pick(i)}&select=*`, { headers }), 200),
         sql: async (i) => {
-          await db.query("select coalesce(json_agg(t), '[]')::text from (select * from rt.tasks where id = $1) t", [pick(i)]);
+          await db.query("select coalesce(json_agg(t), '[]')::text from (select * from rt.tasks where id = $1) t", [
+            pick(i),
+          ]);
         },
       },
       {
         name: "100 rows + embedded project",
         http: async (i) =>
           check(
-            await fetch(`${base}/tasks?select=id,title,status,project:projects(name)&status=eq.${["todo", "doing"][i % 2]}&order=id&limit=100`, {
-              headers,
-            }),
+            await fetch(
+              `${base}/tasks?select=id,title,status,project:projects(name)&status=eq.${["todo", "doing"][i % 2]}&order=id&limit=100`,
+              {
+                headers,
+              },
+            ),
             200,
           ),
         sql: async (i) => {
@@ -132,7 +137,10 @@ async function main() {
       {
         name: "insert one row",
         http: async (i) =>
-          check(await fetch(`${base}/labels`, { method: "POST", headers, body: JSON.stringify({ name: `http-${i}` }) }), 201),
+          check(
+            await fetch(`${base}/labels`, { method: "POST", headers, body: JSON.stringify({ name: `http-${i}` }) }),
+            201,
+          ),
         sql: async (i) => {
           await db.query("insert into rt.labels (name) values ($1)", [`sql-${i}`]);
         },

@@ -6,6 +6,20 @@ import { splitSql } from "./split-sql.ts";
 import type { Database } from "./types.ts";
 
 const BASE_SCHEMA = fileURLToPath(new URL("./base-schema.sql", import.meta.url));
+/** Each backend service's own schema (storage, realtime, …), applied after the base schema in name order. */
+const SERVICE_SCHEMAS_DIR = fileURLToPath(new URL("./schemas/", import.meta.url));
+
+/** The base schema first, then each service's schema file. All of them are idempotent. */
+function baseSchemaFiles(): string[] {
+  const services = fs.existsSync(SERVICE_SCHEMAS_DIR)
+    ? fs
+        .readdirSync(SERVICE_SCHEMAS_DIR)
+        .filter((f) => f.endsWith(".sql"))
+        .sort()
+        .map((f) => path.join(SERVICE_SCHEMAS_DIR, f))
+    : [];
+  return [BASE_SCHEMA, ...services];
+}
 
 export class MigrationError extends Error {
   constructor(
@@ -52,7 +66,7 @@ async function runScript(db: Database, file: string, sql: string, after?: string
 }
 
 export async function applyBaseSchema(db: Database): Promise<void> {
-  await runScript(db, BASE_SCHEMA, fs.readFileSync(BASE_SCHEMA, "utf8"));
+  for (const file of baseSchemaFiles()) await runScript(db, file, fs.readFileSync(file, "utf8"));
 }
 
 export interface MigrationReport {
@@ -127,7 +141,7 @@ function literal(value: string): string {
 /** A hash of everything that shapes a freshly migrated database. */
 export function schemaFingerprint(migrationsDir: string, seedFile?: string | null): string {
   const hash = crypto.createHash("sha256");
-  hash.update(fs.readFileSync(BASE_SCHEMA));
+  for (const file of baseSchemaFiles()) hash.update(fs.readFileSync(file));
   for (const m of listMigrations(migrationsDir)) {
     hash.update(path.basename(m.file));
     hash.update(fs.readFileSync(m.file));

@@ -77,7 +77,12 @@ export function splitSql(script: string): SqlStatement[] {
 }
 
 function isOnlyComments(text: string): boolean {
-  return text.replace(/--[^\n]*/g, "").replace(/\/\*[\s\S]*?\*\//g, "").trim() === "";
+  return (
+    text
+      .replace(/--[^\n]*/g, "")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .trim() === ""
+  );
 }
 
 function lineAt(text: string, offset: number): number {

@@ -32,6 +32,8 @@ export interface RequestContext {
   method?: string;
   path?: string;
   headers?: Record<string, string>;
+  /** statement_timeout for this request's statements, in ms (0 or absent: none) */
+  statementTimeoutMs?: number;
 }
 
 export interface Database extends Queryable {

@@ -3,7 +3,10 @@ import { parseAddress, parseSearch } from "./inbox.ts";
 
 describe("inbox helpers", () => {
   it("splits addresses as Mailpit shows them", () => {
-    expect(parseAddress("Teamboard <no-reply@teamboard.local>")).toEqual({ Name: "Teamboard", Address: "no-reply@teamboard.local" });
+    expect(parseAddress("Teamboard <no-reply@teamboard.local>")).toEqual({
+      Name: "Teamboard",
+      Address: "no-reply@teamboard.local",
+    });
     expect(parseAddress("a@b.c")).toEqual({ Name: "", Address: "a@b.c" });
   });
 
@@ -16,6 +19,6 @@ describe("inbox helpers", () => {
       "(subject ilike $3 or text_body ilike $3 or html_body ilike $3)",
     ]);
     expect(params).toEqual(["%a@b.c%", "%Confirm%", "%hello%"]);
-    expect(parseSearch("to:\"x'; drop table y; --\"").params).toEqual(["%x'; drop table y; --%"]);
+    expect(parseSearch('to:"x\'; drop table y; --"').params).toEqual(["%x'; drop table y; --%"]);
   });
 });

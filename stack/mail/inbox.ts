@@ -1,5 +1,7 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { ServiceContext } from "../context.ts";
+import { isIdentityError, resolveIdentity } from "../http/identity.ts";
+import { isSameOriginBrowserRequest } from "../http/same-origin.ts";
 
 /**
  * The local inbox: a page for people (/inbox, /inbox/<id>) and Mailpit's
@@ -116,7 +118,12 @@ export function parseSearch(query: string): { where: string[]; params: unknown[]
 }
 
 function escapeHtml(s: string) {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#222}header{padding:.75rem 1.25rem;background:#1f2937;color:#fff}
@@ -158,16 +165,34 @@ export function createInbox(ctx: ServiceContext): Hono {
   app.get("/api/v1/messages", async (c) => {
     const { start, limit } = paging((k) => c.req.query(k));
     const r = await list([], [], start, limit);
-    return c.json({ total: r.total, unread: r.unread, count: r.rows.length, messages_count: r.matched, messages_unread: r.unread, start, tags: [], messages: r.rows.map(summary) });
+    return c.json({
+      total: r.total,
+      unread: r.unread,
+      count: r.rows.length,
+      messages_count: r.matched,
+      messages_unread: r.unread,
+      start,
+      tags: [],
+      messages: r.rows.map(summary),
+    });
   });
 
+  // Deleting mail needs the service role key (tools, tests) or, for the
+  // page's own button, a same-origin form post (stack/http/same-origin.ts).
+  const serviceRole = async (c: Context) => {
+    const who = await resolveIdentity(c, ctx.keys);
+    return !isIdentityError(who) && who.role === "service_role";
+  };
+
   app.delete("/api/v1/messages", async (c) => {
+    if (!(await serviceRole(c))) return c.text("the service role key is required to delete mail", 401);
     const text = await c.req.text();
     let ids: string[] | null = null;
     if (text.trim()) {
       try {
         const body = JSON.parse(text) as { IDs?: unknown };
-        if (Array.isArray(body.IDs) && body.IDs.length > 0) ids = body.IDs.filter((x): x is string => typeof x === "string");
+        if (Array.isArray(body.IDs) && body.IDs.length > 0)
+          ids = body.IDs.filter((x): x is string => typeof x === "string");
       } catch {
         return c.text("invalid JSON", 400);
       }
@@ -181,14 +206,25 @@ export function createInbox(ctx: ServiceContext): Hono {
     const { start, limit } = paging((k) => c.req.query(k));
     const { where, params } = parseSearch(c.req.query("query") ?? "");
     const r = await list(where, params, start, limit);
-    return c.json({ total: r.total, unread: r.unread, count: r.rows.length, messages_count: r.matched, messages_unread: r.unread, start, tags: [], messages: r.rows.map(summary) });
+    return c.json({
+      total: r.total,
+      unread: r.unread,
+      count: r.rows.length,
+      messages_count: r.matched,
+      messages_unread: r.unread,
+      start,
+      tags: [],
+      messages: r.rows.map(summary),
+    });
   });
 
   async function byId(id: string): Promise<MailRow | null> {
     const id2 = id === "latest" ? null : id;
     const { rows } = id2
       ? await ctx.db.query<MailRow>(`select ${COLUMNS} from _stack.mail_messages where id = $1`, [id2])
-      : await ctx.db.query<MailRow>(`select ${COLUMNS} from _stack.mail_messages order by created_at desc, id desc limit 1`);
+      : await ctx.db.query<MailRow>(
+          `select ${COLUMNS} from _stack.mail_messages order by created_at desc, id desc limit 1`,
+        );
     return rows[0] ?? null;
   }
 
@@ -204,7 +240,9 @@ export function createInbox(ctx: ServiceContext): Hono {
     const { rows, total } = await list([], [], 0, 200);
     const items = rows
       .map(
-        (r) => `<tr class="${r.read ? "" : "unread"}"><td><a href="/inbox/${encodeURIComponent(r.id)}">${escapeHtml(r.subject)}</a></td>
+        (
+          r,
+        ) => `<tr class="${r.read ? "" : "unread"}"><td><a href="/inbox/${encodeURIComponent(r.id)}">${escapeHtml(r.subject)}</a></td>
 <td>${escapeHtml(r.to_addresses.join(", "))}</td><td class="muted">${escapeHtml(iso(r.created_at))}</td></tr>`,
       )
       .join("\n");
@@ -217,13 +255,19 @@ export function createInbox(ctx: ServiceContext): Hono {
   });
 
   app.post("/clear", async (c) => {
+    if (!isSameOriginBrowserRequest(c) && !(await serviceRole(c)))
+      return c.text("only the inbox page itself can clear the inbox", 403);
     await ctx.db.query("delete from _stack.mail_messages");
     return c.redirect("/inbox", 303);
   });
 
   app.get("/:id", async (c) => {
     const row = await byId(c.req.param("id"));
-    if (!row) return c.html(layout("Not found", `<h1>Message not found</h1><p><a href="/inbox">Back to the inbox</a></p>`), 404);
+    if (!row)
+      return c.html(
+        layout("Not found", `<h1>Message not found</h1><p><a href="/inbox">Back to the inbox</a></p>`),
+        404,
+      );
     await ctx.db.query("update _stack.mail_messages set read = true where id = $1", [row.id]);
     // Links open in the top window so a sign-in link works like it does from a mail client.
     const doc = `<base target="_top">${row.html_body}`;

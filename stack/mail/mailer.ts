@@ -28,7 +28,10 @@ export interface Mailer {
 /** Plain text from an HTML body, for the Text part of a message. */
 export function htmlToText(html: string): string {
   return html
-    .replace(/<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi, (_m, href: string, label: string) => `${label.trim()} (${href})`)
+    .replace(
+      /<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/gi,
+      (_m, href: string, label: string) => `${label.trim()} (${href})`,
+    )
     .replace(/<(br|\/p|\/h\d|\/li|\/div)\s*\/?>/gi, "\n")
     .replace(/<[^>]+>/g, "")
     .replace(/&amp;/g, "&")
@@ -41,6 +44,38 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+export interface InboxMessage {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  /** without angle brackets; a new one when absent */
+  messageId?: string;
+}
+
+/** Puts a message into the local inbox (what the mailer and the SMTP listener both do). */
+export async function storeInInbox(db: Database, mail: InboxMessage): Promise<StoredMail> {
+  const id = crypto.randomBytes(11).toString("base64url");
+  const messageId = mail.messageId || `${id}@teamboard.local`;
+  const { rows } = await db.query<{ created_at: string }>(
+    `insert into _stack.mail_messages (id, message_id, from_address, to_addresses, subject, text_body, html_body)
+     values ($1, $2, $3, $4, $5, $6, $7) returning to_json(created_at)#>>'{}' as created_at`,
+    [id, messageId, mail.from, mail.to, mail.subject, mail.text, mail.html],
+  );
+  return {
+    id,
+    messageId,
+    createdAt: rows[0].created_at,
+    from: mail.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    read: false,
+  };
+}
+
 /**
  * Every email lands in the local inbox (a table of the stack's own schema),
  * as Supabase's local setup catches mail with Mailpit. With SMTP settings it
@@ -51,14 +86,8 @@ export function createMailer(db: Database, config: StackConfig): Mailer {
   const from = `${config.auth.mailerSenderName} <${config.auth.mailerSenderEmail}>`;
   return {
     async send(mail) {
-      const id = crypto.randomBytes(11).toString("base64url");
-      const messageId = `${id}@teamboard.local`;
       const text = mail.text ?? htmlToText(mail.html);
-      const { rows } = await db.query<{ created_at: string }>(
-        `insert into _stack.mail_messages (id, message_id, from_address, to_addresses, subject, text_body, html_body)
-         values ($1, $2, $3, $4, $5, $6, $7) returning to_json(created_at)#>>'{}' as created_at`,
-        [id, messageId, from, [mail.to], mail.subject, text, mail.html],
-      );
+      const stored = await storeInInbox(db, { from, to: [mail.to], subject: mail.subject, text, html: mail.html });
       if (config.auth.smtp) {
         if (!transport) {
           const nodemailer = await import("nodemailer");
@@ -70,19 +99,16 @@ export function createMailer(db: Database, config: StackConfig): Mailer {
             auth: smtp.user ? { user: smtp.user, pass: smtp.pass } : undefined,
           });
         }
-        await transport.sendMail({ from, to: mail.to, subject: mail.subject, html: mail.html, text, messageId });
+        await transport.sendMail({
+          from,
+          to: mail.to,
+          subject: mail.subject,
+          html: mail.html,
+          text,
+          messageId: stored.messageId,
+        });
       }
-      return {
-        id,
-        messageId,
-        createdAt: rows[0].created_at,
-        from,
-        to: [mail.to],
-        subject: mail.subject,
-        text,
-        html: mail.html,
-        read: false,
-      };
+      return stored;
     },
   };
 }

@@ -38,7 +38,11 @@ describe("database errors as bodies", () => {
 
   it("gives full control with RAISE SQLSTATE 'PGRST'", () => {
     const e = fromPgError(
-      { code: "PGRST", message: '{"code":"123","message":"custom","hint":"x"}', detail: '{"status":418,"headers":{"X-Teapot":"yes"}}' },
+      {
+        code: "PGRST",
+        message: '{"code":"123","message":"custom","hint":"x"}',
+        detail: '{"status":418,"headers":{"X-Teapot":"yes"}}',
+      },
       true,
     );
     expect(e.status).toBe(418);

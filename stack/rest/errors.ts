@@ -31,7 +31,13 @@ export const errors = {
   invalidBody: (message: string) => new RestError(400, "PGRST102", message),
   invalidRange: (details: string) => new RestError(416, "PGRST103", "Requested range not satisfiable", details),
   unacceptableSchema: (schema: string, exposed: string[]) =>
-    new RestError(406, "PGRST106", `Invalid schema: ${schema}`, null, `Only the following schemas are exposed: ${exposed.join(", ")}`),
+    new RestError(
+      406,
+      "PGRST106",
+      `Invalid schema: ${schema}`,
+      null,
+      `Only the following schemas are exposed: ${exposed.join(", ")}`,
+    ),
   mediaType: (types: string[]) =>
     new RestError(406, "PGRST107", `None of these media types are available: ${types.join(", ")}`),
   notEmbedded: (resource: string) =>
@@ -60,10 +66,20 @@ export const errors = {
       "Only is null or not is null filters are allowed on embedded resources",
     ),
   invalidPreferences: (prefs: string[]) =>
-    new RestError(400, "PGRST122", "Invalid preferences given with handling=strict", `Invalid preferences: ${prefs.join(", ")}`),
+    new RestError(
+      400,
+      "PGRST122",
+      "Invalid preferences given with handling=strict",
+      `Invalid preferences: ${prefs.join(", ")}`,
+    ),
   aggregatesNotAllowed: () => new RestError(400, "PGRST123", "Use of aggregate functions is not allowed"),
   maxAffected: (n: number) =>
-    new RestError(400, "PGRST124", "Query result exceeds max-affected preference constraint", `The query affects ${n} rows`),
+    new RestError(
+      400,
+      "PGRST124",
+      "Query result exceeds max-affected preference constraint",
+      `The query affects ${n} rows`,
+    ),
   invalidPath: () => new RestError(404, "PGRST125", "Invalid path specified in request URL"),
   notImplemented: (details: string) => new RestError(400, "PGRST127", "Feature not implemented", details),
   maxAffectedRpc: () =>
@@ -97,7 +113,12 @@ export interface PgErrorLike {
 }
 
 export function isPgError(e: unknown): e is PgErrorLike & Error {
-  return typeof e === "object" && e !== null && typeof (e as PgErrorLike).code === "string" && /^[0-9A-Z]{5}$/.test((e as PgErrorLike).code!);
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    typeof (e as PgErrorLike).code === "string" &&
+    /^[0-9A-Z]{5}$/.test((e as PgErrorLike).code!)
+  );
 }
 
 /** PostgREST's SQLSTATE → HTTP status mapping. */
@@ -176,5 +197,12 @@ export function fromPgError(e: PgErrorLike, authed: boolean): RestError {
     );
   }
   const status = statusForSqlState(code, message, authed);
-  return new RestError(status, code, message, e.detail ?? null, e.hint ?? null, status === 401 ? { "WWW-Authenticate": "Bearer" } : {});
+  return new RestError(
+    status,
+    code,
+    message,
+    e.detail ?? null,
+    e.hint ?? null,
+    status === 401 ? { "WWW-Authenticate": "Bearer" } : {},
+  );
 }

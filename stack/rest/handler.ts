@@ -6,9 +6,24 @@ import type { Context } from "hono";
 import type { Queryable } from "../db/types.ts";
 import type { ServiceContext } from "../context.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
+import {
+  BodyTooLargeError,
+  checkQueryParam,
+  parseJsonWithLimits,
+  readBodyLimited,
+  type LimitViolation,
+} from "../http/limits.ts";
 import { RestError, errors, fromPgError, isPgError } from "./errors.ts";
-import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery } from "./parser.ts";
-import { bodyExpr, negotiate, preferenceApplied, readStatus, contentRange, type Negotiated, type Prefs } from "./response.ts";
+import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery, type SelectItem } from "./parser.ts";
+import {
+  bodyExpr,
+  negotiate,
+  preferenceApplied,
+  readStatus,
+  contentRange,
+  type Negotiated,
+  type Prefs,
+} from "./response.ts";
 import { type Column, type Routine, type SchemaCache, type Table, closest, key, quoteIdent as q } from "./schema.ts";
 import { Params, buildSelect, filterSql, logicSql, type Source } from "./sql.ts";
 
@@ -34,7 +49,12 @@ export function errorReply(e: RestError): Reply {
   };
 }
 
-export async function handleRequest(env: HandlerEnv, c: Context, kind: "table" | "rpc", name: string): Promise<Response> {
+export async function handleRequest(
+  env: HandlerEnv,
+  c: Context,
+  kind: "table" | "rpc",
+  name: string,
+): Promise<Response> {
   let reply: Reply;
   try {
     reply = await process(env, c, kind, name);
@@ -65,7 +85,8 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const who = await resolveIdentity(c, ctx.keys);
   if (isIdentityError(who)) {
     if (who.reason === "expired") throw errors.jwt(401, "PGRST303", "JWT expired");
-    if (who.reason === "role") throw new RestError(401, "22023", who.message, null, null, { "WWW-Authenticate": "Bearer" });
+    if (who.reason === "role")
+      throw new RestError(401, "22023", who.message, null, null, { "WWW-Authenticate": "Bearer" });
     throw errors.jwt(401, "PGRST301", who.message);
   }
   const authed = who.role !== "anon";
@@ -79,7 +100,20 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const negotiatedByProfile = profileHeader !== undefined;
 
   const url = new URL(c.req.url);
-  const parsed = parseQuery([...url.searchParams.entries()], { isRpcRead: kind === "rpc" && read });
+  const { limits } = ctx.config;
+  const queryParams = [...url.searchParams.entries()];
+  for (const [k, v] of queryParams) {
+    const bad = checkQueryParam(k, v, limits);
+    if (bad) throw overLimit("PGRST100", bad);
+  }
+  const parsed = parseQuery(queryParams, { isRpcRead: kind === "rpc" && read });
+  const depth = embedDepth(parsed.select);
+  if (depth > limits.embedDepth) {
+    throw overLimit("PGRST100", {
+      message: "The select parameter embeds resources too deeply",
+      details: `Resources may be embedded at most ${limits.embedDepth} levels deep; this select embeds ${depth}`,
+    });
+  }
   const media = negotiate(c.req.header("accept"));
   const { prefs: rawPrefs, invalid } = parsePrefer(c.req.header("prefer"));
   const prefs: Prefs = {
@@ -99,23 +133,29 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   let bodyText: string | null = null;
   let body: unknown = undefined;
   if (method === "POST" || method === "PATCH" || method === "PUT") {
-    const declared = Number(c.req.header("content-length") ?? "0");
-    if (declared > ctx.config.maxBodyBytes) throw tooLarge(ctx.config.maxBodyBytes);
-    const buf = await c.req.arrayBuffer();
-    if (buf.byteLength > ctx.config.maxBodyBytes) throw tooLarge(ctx.config.maxBodyBytes);
+    let buf: Uint8Array;
+    try {
+      buf = await readBodyLimited(c.req.raw, ctx.config.maxBodyBytes);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) throw tooLarge(ctx.config.maxBodyBytes);
+      throw e;
+    }
     bodyText = new TextDecoder().decode(buf);
     const ct = (c.req.header("content-type") ?? "application/json").toLowerCase();
     if (bodyText.trim() === "") {
       body = kind === "rpc" ? {} : undefined;
       bodyText = kind === "rpc" ? "{}" : null;
     } else if (ct.includes("json") || ct.startsWith("*/*")) {
-      try {
-        body = JSON.parse(bodyText);
-      } catch {
-        throw errors.invalidBody("Empty or invalid json");
-      }
+      const result = parseJsonWithLimits(bodyText, limits);
+      if (result.ok) body = result.value;
+      else if ("violation" in result) throw overLimit("PGRST102", result.violation);
+      else throw errors.invalidBody("Empty or invalid json");
     } else if (ct.startsWith("application/x-www-form-urlencoded")) {
       const form = Object.fromEntries(new URLSearchParams(bodyText));
+      for (const [k, v] of Object.entries(form)) {
+        const bad = checkQueryParam(k, v, limits);
+        if (bad) throw overLimit("PGRST102", bad);
+      }
       body = form;
       bodyText = JSON.stringify(form);
     } else {
@@ -130,10 +170,27 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
     role: who.role,
     method,
     path: url.pathname.replace(/^.*\/rest\/v1/, "") || "/",
-    headers: Object.fromEntries([...c.req.raw.headers.entries()].filter(([k]) => k !== "authorization" && k !== "apikey")),
+    headers: Object.fromEntries(
+      [...c.req.raw.headers.entries()].filter(([k]) => k !== "authorization" && k !== "apikey"),
+    ),
+    statementTimeoutMs: ctx.config.rest.statementTimeout[who.role as "anon" | "authenticated" | "service_role"] ?? 0,
   };
   const rangeHeader = read ? parseRangeHeader(c.req.header("range")) : null;
-  const rq: Req = { env, cache, schema, method, parsed, media, prefs, body, bodyText, rangeHeader, authed, negotiatedByProfile, name };
+  const rq: Req = {
+    env,
+    cache,
+    schema,
+    method,
+    parsed,
+    media,
+    prefs,
+    body,
+    bodyText,
+    rangeHeader,
+    authed,
+    negotiatedByProfile,
+    name,
+  };
 
   const run = async (fn: (tx: Queryable) => Promise<Reply>): Promise<Reply> => {
     try {
@@ -163,6 +220,26 @@ function tooLarge(limit: number) {
   return new RestError(413, "PGRST413", "Payload Too Large", `The request body is larger than ${limit} bytes`);
 }
 
+/** Input over a limit of stack/http/limits.ts: 400 with PostgREST's parse-error (PGRST100) or body (PGRST102) code. */
+function overLimit(code: "PGRST100" | "PGRST102", v: LimitViolation) {
+  return new RestError(400, code, v.message, v.details);
+}
+
+/** How deeply a select embeds resources (iteratively: the parser already bounds it, this reads the limit). */
+function embedDepth(items: SelectItem[]): number {
+  let max = 0;
+  const stack: [SelectItem[], number][] = [[items, 0]];
+  while (stack.length) {
+    const [list, depth] = stack.pop()!;
+    for (const item of list) {
+      if (item.type !== "embed") continue;
+      max = Math.max(max, depth + 1);
+      stack.push([item.children, depth + 1]);
+    }
+  }
+  return max;
+}
+
 interface Req {
   env: HandlerEnv;
   cache: SchemaCache;
@@ -186,7 +263,10 @@ function topRange(rq: Req): { offset: number; limit: number | null } {
   let limit = own.limit;
   if (rq.rangeHeader) {
     const { from, to } = rq.rangeHeader;
-    if (to !== null && to < from) throw errors.invalidRange("The lower boundary must be lower than or equal to the upper boundary in the Range header.");
+    if (to !== null && to < from)
+      throw errors.invalidRange(
+        "The lower boundary must be lower than or equal to the upper boundary in the Range header.",
+      );
     // intersect [from, to] with [offset, offset+limit-1]
     const lo = Math.max(from, offset);
     const hiA = to;
@@ -205,7 +285,13 @@ function headersFor(rq: Req, extra: Record<string, string> = {}): Record<string,
   return h;
 }
 
-async function countTotal(rq: Req, tx: Queryable, exactSqlTotal: number | null, countSql: string, params: unknown[]): Promise<number | null> {
+async function countTotal(
+  rq: Req,
+  tx: Queryable,
+  exactSqlTotal: number | null,
+  countSql: string,
+  params: unknown[],
+): Promise<number | null> {
   const mode = rq.prefs.count;
   if (!mode) return null;
   if (mode === "exact") return exactSqlTotal;
@@ -236,7 +322,14 @@ async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     alias: table.name,
     name: table.name,
   };
-  const built = buildSelect({ cache: rq.cache, params, parsed: rq.parsed, topRange: range, source: src, paginate: true });
+  const built = buildSelect({
+    cache: rq.cache,
+    params,
+    parsed: rq.parsed,
+    topRange: range,
+    source: src,
+    paginate: true,
+  });
   const wantExact = rq.prefs.count === "exact" || rq.prefs.count === "estimated";
   const sql =
     `WITH pgrst_source AS (${built.sql}) SELECT ` +
@@ -266,7 +359,13 @@ async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
 // ---------------------------------------------------------------- writes
 
 function mutationSource(table: Table): Source {
-  return { table, columns: table.columns, fromSql: `pgrst_source AS ${q(table.name)}`, alias: table.name, name: table.name };
+  return {
+    table,
+    columns: table.columns,
+    fromSql: `pgrst_source AS ${q(table.name)}`,
+    alias: table.name,
+    name: table.name,
+  };
 }
 
 function bodyRows(body: unknown): Record<string, unknown>[] {
@@ -321,7 +420,9 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     const arr = `(CASE WHEN json_typeof(${bodyParam}) = 'array' THEN ${bodyParam} ELSE json_build_array(${bodyParam}) END)`;
     let selectRows: string;
     if (prefs.missing === "default") {
-      const defaults = cols.filter((c) => c.default !== null).map((c) => `'${c.name.replace(/'/g, "''")}', ${c.default}`);
+      const defaults = cols
+        .filter((c) => c.default !== null)
+        .map((c) => `'${c.name.replace(/'/g, "''")}', ${c.default}`);
       const defsObj = defaults.length ? `jsonb_build_object(${defaults.join(", ")})` : `'{}'::jsonb`;
       selectRows = `SELECT ${cols.map((c) => `pgrst_body.${q(c.name)}`).join(", ")} FROM jsonb_array_elements(${arr}::jsonb) AS pgrst_elem, LATERAL jsonb_populate_record(null::${q(table.schema)}.${q(table.name)}, ${defsObj} || pgrst_elem) AS pgrst_body`;
     } else {
@@ -329,14 +430,27 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     }
     if (rq.method === "PUT") {
       if (rows.length !== 1) throw errors.invalidBody("PUT payload must contain a single row");
-      if (parsed.ranges.get("")) throw new RestError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
+      if (parsed.ranges.get(""))
+        throw new RestError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
       const pkFilters = parsed.filters.filter((f) => f.path.length === 0);
       const ok =
         table.pk.length > 0 &&
         pkFilters.length === table.pk.length &&
         parsed.logic.length === 0 &&
-        pkFilters.every((f) => f.filter.operation.kind === "op" && f.filter.operation.op === "eq" && !f.filter.negate && f.filter.field.json.length === 0 && table.pk.includes(f.filter.field.name));
-      if (!ok) throw new RestError(405, "PGRST105", "Filters must include all and only primary key columns with 'eq' operators");
+        pkFilters.every(
+          (f) =>
+            f.filter.operation.kind === "op" &&
+            f.filter.operation.op === "eq" &&
+            !f.filter.negate &&
+            f.filter.field.json.length === 0 &&
+            table.pk.includes(f.filter.field.name),
+        );
+      if (!ok)
+        throw new RestError(
+          405,
+          "PGRST105",
+          "Filters must include all and only primary key columns with 'eq' operators",
+        );
       for (const f of pkFilters) {
         const v = rows[0][f.filter.field.name];
         if (v === undefined || String(v) !== (f.filter.operation as { value: string }).value) {
@@ -354,7 +468,9 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
         if (resolution === "ignore-duplicates") conflict = ` ON CONFLICT (${confl}) DO NOTHING`;
         else {
           const sets = cols.map((c) => `${q(c.name)} = EXCLUDED.${q(c.name)}`);
-          conflict = sets.length ? ` ON CONFLICT (${confl}) DO UPDATE SET ${sets.join(", ")}` : ` ON CONFLICT (${confl}) DO NOTHING`;
+          conflict = sets.length
+            ? ` ON CONFLICT (${confl}) DO UPDATE SET ${sets.join(", ")}`
+            : ` ON CONFLICT (${confl}) DO NOTHING`;
         }
       }
     }
@@ -365,7 +481,8 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     }
   } else if (rq.method === "PATCH") {
     kind = "update";
-    if (rq.body === null || typeof rq.body !== "object" || Array.isArray(rq.body)) throw errors.invalidBody("Empty or invalid json");
+    if (rq.body === null || typeof rq.body !== "object" || Array.isArray(rq.body))
+      throw errors.invalidBody("Empty or invalid json");
     const colNames = parsed.columns ?? Object.keys(rq.body as object);
     const cols = checkColumns(table, colNames);
     const where = whereParts(plainSrc);
@@ -394,7 +511,11 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     built = buildSelect({
       cache: rq.cache,
       params,
-      parsed: { ...parsed, filters: parsed.filters.filter((f) => f.path.length > 0), logic: parsed.logic.filter((l) => l.path.length > 0) },
+      parsed: {
+        ...parsed,
+        filters: parsed.filters.filter((f) => f.path.length > 0),
+        logic: parsed.logic.filter((l) => l.path.length > 0),
+      },
       topRange: { offset: 0, limit: null },
       source: mutationSource(table),
       paginate: false,
@@ -410,8 +531,14 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
   const { rows } = await tx.query<{ page_total: number; body: string | null }>(sql, params.values);
   const pageTotal = Number(rows[0].page_total);
 
-  if (rq.media.media === "object" && (representation || kind !== "insert") && pageTotal !== 1) throw errors.singularity(pageTotal);
-  if (prefs.handling === "strict" && prefs.maxAffected !== undefined && (kind === "update" || kind === "delete") && pageTotal > prefs.maxAffected) {
+  if (rq.media.media === "object" && (representation || kind !== "insert") && pageTotal !== 1)
+    throw errors.singularity(pageTotal);
+  if (
+    prefs.handling === "strict" &&
+    prefs.maxAffected !== undefined &&
+    (kind === "update" || kind === "delete") &&
+    pageTotal > prefs.maxAffected
+  ) {
     throw errors.maxAffected(pageTotal);
   }
   const total = prefs.count ? pageTotal : null;
@@ -481,7 +608,10 @@ function chooseRoutine(rq: Req, argNames: string[], isPost: boolean): { routine:
       300,
       "PGRST203",
       `Could not choose the best candidate function between: ${matched
-        .map((m) => `${m.routine.schema}.${m.routine.name}(${m.routine.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`)
+        .map(
+          (m) =>
+            `${m.routine.schema}.${m.routine.name}(${m.routine.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`,
+        )
         .join(", ")}`,
       null,
       "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
@@ -495,11 +625,20 @@ function chooseRoutine(rq: Req, argNames: string[], isPost: boolean): { routine:
     sorted.length === 0 ? " without parameters" : ` with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}`;
   let hint: string | null = null;
   if (candidates.length) {
-    const options = candidates.map((r) => `(${r.params.map((p) => p.name).sort().join(", ")})`);
+    const options = candidates.map(
+      (r) =>
+        `(${r.params
+          .map((p) => p.name)
+          .sort()
+          .join(", ")})`,
+    );
     const best = closest(`(${sorted.join(", ")})`, options, 0.33);
     if (best) hint = `Perhaps you meant to call the function ${fn.split(".")[0]}.${rq.name}${best}`;
   } else {
-    const names = [...rq.cache.routines.values()].flat().filter((r) => r.schema === rq.schema).map((r) => r.name);
+    const names = [...rq.cache.routines.values()]
+      .flat()
+      .filter((r) => r.schema === rq.schema)
+      .map((r) => r.name);
     const best = closest(rq.name, names);
     if (best) hint = `Perhaps you meant to call the function ${rq.schema}.${best}`;
   }
@@ -565,7 +704,14 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
     const alias = routine.name;
     const fromSql = `${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS ${q(alias)}`;
     const src: Source = { table, columns: routine.outColumns, fromSql, alias, name: routine.name };
-    const built = buildSelect({ cache: rq.cache, params, parsed: rq.parsed, topRange: range, source: src, paginate: true });
+    const built = buildSelect({
+      cache: rq.cache,
+      params,
+      parsed: rq.parsed,
+      topRange: range,
+      source: src,
+      paginate: true,
+    });
     const wantExact = rq.prefs.count === "exact" || rq.prefs.count === "estimated";
     const kind = routine.returnsSet ? "rows" : "single-composite";
     const sql =
@@ -577,7 +723,10 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
   }
 
   if (routine.returnKind === "void") {
-    await tx.query(`SELECT 1 FROM ${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS pgrst_call`, params.values);
+    await tx.query(
+      `SELECT 1 FROM ${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS pgrst_call`,
+      params.values,
+    );
     const pa = preferenceApplied(rq.prefs, ["count", "tx", "handling", "timezone", "maxAffected"]);
     if (rq.prefs.handling === "strict" && rq.prefs.maxAffected !== undefined) throw errors.maxAffectedRpc();
     return { status: 204, headers: headersFor(rq, pa ? { "Preference-Applied": pa } : {}), body: null };
@@ -620,9 +769,12 @@ async function rpcReply(
     if (pageTotal > rq.prefs.maxAffected) throw errors.maxAffected(pageTotal);
   }
   if (rq.media.media === "object" && routine.returnsSet && pageTotal !== 1) throw errors.singularity(pageTotal);
-  const total = routine.returnsSet ? await countTotal(rq, tx, r.total === null ? null : Number(r.total), countSql, params) : null;
+  const total = routine.returnsSet
+    ? await countTotal(rq, tx, r.total === null ? null : Number(r.total), countSql, params)
+    : null;
   const { status, range } = readStatus(offset, pageTotal, total);
-  if (status === 416) throw errors.invalidRange(`An offset of ${offset} was requested, but there are only ${total ?? 0} rows.`);
+  if (status === 416)
+    throw errors.invalidRange(`An offset of ${offset} was requested, but there are only ${total ?? 0} rows.`);
   const pa = preferenceApplied(rq.prefs, ["count", "tx", "handling", "timezone", "maxAffected"]);
   return {
     status,

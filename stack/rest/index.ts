@@ -56,7 +56,9 @@ function cacheHolder(ctx: ServiceContext): CacheHolder {
 }
 
 /** PostgREST-compatible service, mounted at /rest/v1. */
-export async function createRestService(ctx: ServiceContext): Promise<{ app: Hono; close?: () => Promise<void>; reload: () => Promise<void> }> {
+export async function createRestService(
+  ctx: ServiceContext,
+): Promise<{ app: Hono; close?: () => Promise<void>; reload: () => Promise<void> }> {
   const holder = cacheHolder(ctx);
   services.set(ctx.db, holder);
   await holder.get();

@@ -1,18 +1,53 @@
 import { describe, expect, it } from "vitest";
 import { ParseError, RestError } from "./errors.ts";
-import { parseFilter, parseLogic, parseOrder, parsePrefer, parseQuery, parseRangeHeader, parseSelect } from "./parser.ts";
+import {
+  parseFilter,
+  parseLogic,
+  parseOrder,
+  parsePrefer,
+  parseQuery,
+  parseRangeHeader,
+  parseSelect,
+} from "./parser.ts";
 
 const star = { type: "field", field: { name: "*", json: [] } };
 
 describe("select", () => {
   it("parses columns, aliases, casts, JSON paths and aggregates", () => {
     expect(parseSelect("id,full:name,price::text,data->a->>b,data->0,total:amount.sum()::int,count()")).toEqual([
-      { type: "field", field: { name: "id", json: [] }, alias: undefined, cast: undefined, agg: undefined, aggCast: undefined },
-      { type: "field", field: { name: "name", json: [] }, alias: "full", cast: undefined, agg: undefined, aggCast: undefined },
-      { type: "field", field: { name: "price", json: [] }, alias: undefined, cast: "text", agg: undefined, aggCast: undefined },
       {
         type: "field",
-        field: { name: "data", json: [{ arrow: "->", key: "a", index: false }, { arrow: "->>", key: "b", index: false }] },
+        field: { name: "id", json: [] },
+        alias: undefined,
+        cast: undefined,
+        agg: undefined,
+        aggCast: undefined,
+      },
+      {
+        type: "field",
+        field: { name: "name", json: [] },
+        alias: "full",
+        cast: undefined,
+        agg: undefined,
+        aggCast: undefined,
+      },
+      {
+        type: "field",
+        field: { name: "price", json: [] },
+        alias: undefined,
+        cast: "text",
+        agg: undefined,
+        aggCast: undefined,
+      },
+      {
+        type: "field",
+        field: {
+          name: "data",
+          json: [
+            { arrow: "->", key: "a", index: false },
+            { arrow: "->>", key: "b", index: false },
+          ],
+        },
         alias: undefined,
         cast: undefined,
         agg: undefined,
@@ -26,7 +61,14 @@ describe("select", () => {
         agg: undefined,
         aggCast: undefined,
       },
-      { type: "field", field: { name: "amount", json: [] }, alias: "total", cast: undefined, agg: "sum", aggCast: "int" },
+      {
+        type: "field",
+        field: { name: "amount", json: [] },
+        alias: "total",
+        cast: undefined,
+        agg: "sum",
+        aggCast: "int",
+      },
       { type: "field", field: { name: "*", json: [] }, agg: "count", aggCast: undefined, alias: undefined },
     ]);
   });
@@ -42,13 +84,29 @@ describe("select", () => {
         hint: "owner_id",
         join: "inner",
         children: [
-          { type: "field", field: { name: "id", json: [] }, alias: undefined, cast: undefined, agg: undefined, aggCast: undefined },
+          {
+            type: "field",
+            field: { name: "id", json: [] },
+            alias: undefined,
+            cast: undefined,
+            agg: undefined,
+            aggCast: undefined,
+          },
           {
             type: "embed",
             name: "teams",
             spread: true,
             join: "left",
-            children: [{ type: "field", field: { name: "name", json: [] }, alias: undefined, cast: undefined, agg: undefined, aggCast: undefined }],
+            children: [
+              {
+                type: "field",
+                field: { name: "name", json: [] },
+                alias: undefined,
+                cast: undefined,
+                agg: undefined,
+                aggCast: undefined,
+              },
+            ],
           },
         ],
       },
@@ -63,7 +121,20 @@ describe("select", () => {
   });
 
   it("rejects malformed selects with PGRST100", () => {
-    for (const s of ["id,", "id)", "a(", "a(b", "a!!b(*)", "x::", "id.nope()", "a:(*)", "*x", ",", "a->", "a::text::int"]) {
+    for (const s of [
+      "id,",
+      "id)",
+      "a(",
+      "a(b",
+      "a!!b(*)",
+      "x::",
+      "id.nope()",
+      "a:(*)",
+      "*x",
+      ",",
+      "a->",
+      "a::text::int",
+    ]) {
       expect(() => parseSelect(s), s).toThrow(ParseError);
     }
   });
@@ -90,21 +161,38 @@ describe("filters", () => {
       negate: false,
       operation: { kind: "op", op: "gte", value: "18" },
     });
-    expect(parseFilter("name", "not.like(any).{a*,b*}").filter.operation).toEqual({ kind: "op", op: "like", quant: "any", value: "{a*,b*}" });
-    expect(parseFilter("doc", "wfts(english).cat dog").filter.operation).toEqual({ kind: "fts", op: "wfts", config: "english", value: "cat dog" });
+    expect(parseFilter("name", "not.like(any).{a*,b*}").filter.operation).toEqual({
+      kind: "op",
+      op: "like",
+      quant: "any",
+      value: "{a*,b*}",
+    });
+    expect(parseFilter("doc", "wfts(english).cat dog").filter.operation).toEqual({
+      kind: "fts",
+      op: "wfts",
+      config: "english",
+      value: "cat dog",
+    });
     expect(parseFilter("x", "is.NULL").filter.operation).toEqual({ kind: "is", value: "null" });
     expect(parseFilter("x", "isdistinct.3").filter.operation).toEqual({ kind: "isdistinct", value: "3" });
     expect(parseFilter("x", "eq.a.b.c").filter.operation).toEqual({ kind: "op", op: "eq", value: "a.b.c" });
   });
 
   it("parses in lists with quotes and backslash escapes", () => {
-    expect(parseFilter("t", 'in.(1,"a,b","c\\"d",  e )').filter.operation).toEqual({ kind: "in", values: ["1", "a,b", 'c"d', "  e "] });
+    expect(parseFilter("t", 'in.(1,"a,b","c\\"d",  e )').filter.operation).toEqual({
+      kind: "in",
+      values: ["1", "a,b", 'c"d', "  e "],
+    });
   });
 
   it("parses embed paths and JSON paths in the key", () => {
     expect(parseFilter("tasks.data->>x", "eq.1")).toEqual({
       path: ["tasks"],
-      filter: { field: { name: "data", json: [{ arrow: "->>", key: "x", index: false }] }, negate: false, operation: { kind: "op", op: "eq", value: "1" } },
+      filter: {
+        field: { name: "data", json: [{ arrow: "->>", key: "x", index: false }] },
+        negate: false,
+        operation: { kind: "op", op: "eq", value: "1" },
+      },
     });
   });
 
@@ -117,7 +205,7 @@ describe("filters", () => {
 
 describe("logic trees", () => {
   it("parses nested and/or with negation", () => {
-    const { tree } = parseLogic("or", "(a.eq.1,and(b.gt.2,c.not.is.null),not.or(d.in.(1,2),e.eq.\"x,y\"))");
+    const { tree } = parseLogic("or", '(a.eq.1,and(b.gt.2,c.not.is.null),not.or(d.in.(1,2),e.eq."x,y"))');
     expect(tree).toMatchObject({
       type: "expr",
       op: "or",
@@ -129,7 +217,10 @@ describe("logic trees", () => {
           type: "expr",
           op: "or",
           negate: true,
-          children: [{ filter: { operation: { kind: "in", values: ["1", "2"] } } }, { filter: { operation: { value: "x,y" } } }],
+          children: [
+            { filter: { operation: { kind: "in", values: ["1", "2"] } } },
+            { filter: { operation: { value: "x,y" } } },
+          ],
         },
       ],
     });
@@ -158,7 +249,8 @@ describe("order", () => {
   });
 
   it("rejects unknown directions", () => {
-    for (const v of ["a.sideways", "a.desc.nullsmaybe", "a,", "a.asc.desc"]) expect(() => parseOrder("order", v), v).toThrow(ParseError);
+    for (const v of ["a.sideways", "a.desc.nullsmaybe", "a,", "a.asc.desc"])
+      expect(() => parseOrder("order", v), v).toThrow(ParseError);
   });
 });
 
@@ -215,8 +307,15 @@ describe("headers", () => {
   });
 
   it("parses Prefer, keeping the first of each and collecting unknown ones", () => {
-    const { prefs, invalid } = parsePrefer("return=representation, count=exact,count=planned, tx=rollback, foo=bar, max-affected=5");
-    expect(Object.fromEntries(prefs)).toEqual({ return: "representation", count: "exact", tx: "rollback", "max-affected": "5" });
+    const { prefs, invalid } = parsePrefer(
+      "return=representation, count=exact,count=planned, tx=rollback, foo=bar, max-affected=5",
+    );
+    expect(Object.fromEntries(prefs)).toEqual({
+      return: "representation",
+      count: "exact",
+      tx: "rollback",
+      "max-affected": "5",
+    });
     expect(invalid).toEqual(["foo=bar"]);
   });
 });
@@ -232,7 +331,44 @@ function rng(seed: number) {
   };
 }
 
-const ALPHABET = ["a", "b", "id", "(", ")", ",", ".", ":", "::", "!", "*", '"', "\\", "-", ">", "->", "->>", "eq", "not", "in", "or", "and", "{", "}", " ", "'", ";", "$1", "é", "\u0000", "%", "...", "count()", "sum()", "inner", "1"];
+const ALPHABET = [
+  "a",
+  "b",
+  "id",
+  "(",
+  ")",
+  ",",
+  ".",
+  ":",
+  "::",
+  "!",
+  "*",
+  '"',
+  "\\",
+  "-",
+  ">",
+  "->",
+  "->>",
+  "eq",
+  "not",
+  "in",
+  "or",
+  "and",
+  "{",
+  "}",
+  " ",
+  "'",
+  ";",
+  "$1",
+  "é",
+  "\u0000",
+  "%",
+  "...",
+  "count()",
+  "sum()",
+  "inner",
+  "1",
+];
 
 function randomInput(next: () => number, len: number) {
   let s = "";

@@ -29,7 +29,25 @@ export type SelectEmbed = {
 };
 export type SelectItem = SelectField | SelectEmbed;
 
-export type SimpleOp = "eq" | "neq" | "gt" | "gte" | "lt" | "lte" | "like" | "ilike" | "match" | "imatch" | "cs" | "cd" | "ov" | "sl" | "sr" | "nxr" | "nxl" | "adj";
+export type SimpleOp =
+  | "eq"
+  | "neq"
+  | "gt"
+  | "gte"
+  | "lt"
+  | "lte"
+  | "like"
+  | "ilike"
+  | "match"
+  | "imatch"
+  | "cs"
+  | "cd"
+  | "ov"
+  | "sl"
+  | "sr"
+  | "nxr"
+  | "nxl"
+  | "adj";
 export type IsValue = "null" | "not_null" | "true" | "false" | "unknown";
 export type FtsOp = "fts" | "plfts" | "phfts" | "wfts";
 
@@ -42,8 +60,7 @@ export type Operation =
 
 export type Filter = { field: Field; negate: boolean; operation: Operation };
 export type LogicTree =
-  | { type: "expr"; negate: boolean; op: "and" | "or"; children: LogicTree[] }
-  | { type: "filter"; filter: Filter };
+  { type: "expr"; negate: boolean; op: "and" | "or"; children: LogicTree[] } | { type: "filter"; filter: Filter };
 export type OrderTerm = { field: Field; relation?: string; dir?: "asc" | "desc"; nulls?: "first" | "last" };
 export type Range = { offset: number; limit: number | null };
 
@@ -297,7 +314,7 @@ function selectItem(c: Cursor, depth: number): SelectItem {
     const m = /^\.(sum|avg|count|max|min)\(\)/.exec(c.src.slice(c.pos));
     if (!m) {
       c.pos++;
-      c.fail('aggregate function (sum(), avg(), count(), max(), min())');
+      c.fail("aggregate function (sum(), avg(), count(), max(), min())");
     }
     agg = m[1] as AggFn;
     c.pos += m[0].length;

@@ -23,7 +23,10 @@ describe("media types", () => {
     expect(negotiate(undefined).media).toBe("json");
     expect(negotiate("*/*").media).toBe("json");
     expect(negotiate("application/vnd.pgrst.object+json").media).toBe("object");
-    expect(negotiate("application/vnd.pgrst.array+json;nulls=stripped")).toMatchObject({ media: "json", stripNulls: true });
+    expect(negotiate("application/vnd.pgrst.array+json;nulls=stripped")).toMatchObject({
+      media: "json",
+      stripNulls: true,
+    });
     expect(negotiate("text/csv").media).toBe("csv");
     expect(negotiate("application/xml, text/csv").media).toBe("csv");
   });
@@ -44,10 +47,16 @@ describe("media types", () => {
 
 describe("Preference-Applied", () => {
   it("lists the applied preferences in PostgREST's order", () => {
-    expect(preferenceApplied({ count: "exact", return: "minimal", resolution: "merge-duplicates" }, ["resolution", "return", "count"])).toBe(
-      "resolution=merge-duplicates, return=minimal, count=exact",
-    );
+    expect(
+      preferenceApplied({ count: "exact", return: "minimal", resolution: "merge-duplicates" }, [
+        "resolution",
+        "return",
+        "count",
+      ]),
+    ).toBe("resolution=merge-duplicates, return=minimal, count=exact");
     expect(preferenceApplied({ maxAffected: 5 }, ["maxAffected"])).toBeNull();
-    expect(preferenceApplied({ maxAffected: 5, handling: "strict" }, ["handling", "maxAffected"])).toBe("handling=strict, max-affected=5");
+    expect(preferenceApplied({ maxAffected: 5, handling: "strict" }, ["handling", "maxAffected"])).toBe(
+      "handling=strict, max-affected=5",
+    );
   });
 });

@@ -14,7 +14,8 @@ export interface Negotiated {
 
 /** Picks the response media type from Accept (first acceptable wins). */
 export function negotiate(accept: string | undefined): Negotiated {
-  if (!accept || !accept.trim()) return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
+  if (!accept || !accept.trim())
+    return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
   const wanted = accept
     .split(",")
     .map((s) => s.trim())
@@ -25,7 +26,18 @@ export function negotiate(accept: string | undefined): Negotiated {
     const params = new Map(
       paramsRaw.map((p) => {
         const i = p.indexOf("=");
-        return [p.slice(0, i < 0 ? p.length : i).trim().toLowerCase(), i < 0 ? "" : p.slice(i + 1).trim().replace(/^"|"$/g, "")];
+        return [
+          p
+            .slice(0, i < 0 ? p.length : i)
+            .trim()
+            .toLowerCase(),
+          i < 0
+            ? ""
+            : p
+                .slice(i + 1)
+                .trim()
+                .replace(/^"|"$/g, ""),
+        ];
       }),
     );
     const q = params.get("q");
@@ -48,14 +60,18 @@ export function negotiate(accept: string | undefined): Negotiated {
         contentType: `application/vnd.pgrst.object+json${strip ? ";nulls=stripped" : ""}; charset=utf-8`,
       };
     }
-    if (type === "text/csv" || type === "text/*") return { media: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" };
+    if (type === "text/csv" || type === "text/*")
+      return { media: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" };
   }
   // explain() (application/vnd.pgrst.plan+…) is disabled, as on hosted projects (db-plan-enabled = false)
   throw errors.mediaType(wanted);
 }
 
 /** The SQL expression producing the body text over rows `_postgrest_t` of `pgrst_source`. */
-export function bodyExpr(n: Negotiated, kind: "rows" | "scalar" | "setof-scalar" | "single-composite" = "rows"): string {
+export function bodyExpr(
+  n: Negotiated,
+  kind: "rows" | "scalar" | "setof-scalar" | "single-composite" = "rows",
+): string {
   const strip = (e: string) => (n.stripNulls ? `json_strip_nulls(${e})` : e);
   if (n.media === "csv") {
     return (
@@ -69,7 +85,8 @@ export function bodyExpr(n: Negotiated, kind: "rows" | "scalar" | "setof-scalar"
       ? `coalesce((${strip("json_agg(_postgrest_t.pgrst_scalar)")}->0)::text, 'null')`
       : `coalesce(${strip("json_agg(_postgrest_t.pgrst_scalar)")}, '[]')::text`;
   }
-  if (n.media === "object" || kind === "single-composite") return `coalesce((${strip("json_agg(_postgrest_t)")}->0)::text, 'null')`;
+  if (n.media === "object" || kind === "single-composite")
+    return `coalesce((${strip("json_agg(_postgrest_t)")}->0)::text, 'null')`;
   return `coalesce(${strip("json_agg(_postgrest_t)")}, '[]')::text`;
 }
 
@@ -103,7 +120,16 @@ export interface Prefs {
 
 export function preferenceApplied(p: Prefs, which: (keyof Prefs)[]): string | null {
   const out: string[] = [];
-  const order: (keyof Prefs)[] = ["resolution", "missing", "return", "count", "tx", "handling", "timezone", "maxAffected"];
+  const order: (keyof Prefs)[] = [
+    "resolution",
+    "missing",
+    "return",
+    "count",
+    "tx",
+    "handling",
+    "timezone",
+    "maxAffected",
+  ];
   for (const k of order) {
     if (!which.includes(k) || p[k] === undefined) continue;
     if (k === "maxAffected") {

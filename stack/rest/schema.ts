@@ -121,7 +121,13 @@ const TYPE_ALIASES: Record<string, string> = {
   "time without time zone": "time",
 };
 
-const KINDS: Record<string, Table["kind"]> = { r: "table", v: "view", m: "materialized", f: "foreign", p: "partitioned" };
+const KINDS: Record<string, Table["kind"]> = {
+  r: "table",
+  v: "view",
+  m: "materialized",
+  f: "foreign",
+  p: "partitioned",
+};
 
 export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise<SchemaCache> {
   const rels = await db.query<{
@@ -213,7 +219,15 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     rettyptype: string;
     rettyprelid: number;
     nargdefaults: number;
-    args: { name: string | null; type: string; typsql: string; mode: string; category: string; typname: string; typeoid: number }[];
+    args: {
+      name: string | null;
+      type: string;
+      typsql: string;
+      mode: string;
+      category: string;
+      typname: string;
+      typeoid: number;
+    }[];
   }>(
     `select p.oid::int8 as oid, n.nspname as schema, p.proname as name, p.provolatile::text as volatility, p.proretset as retset,
             format_type(p.prorettype, null) as rettype, p.prorettype::int8 as rettypeoid, rt.typtype::text as rettyptype,
@@ -326,9 +340,19 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   const isUnique = (t: Table, colsOf: string[]) =>
     t.uniques.some((u) => u.length === colsOf.length && u.every((c) => colsOf.includes(c)));
   for (const fk of fks) {
-    const oneToOne = isUnique(fk.source, fk.cols.map((c) => c[0]));
+    const oneToOne = isUnique(
+      fk.source,
+      fk.cols.map((c) => c[0]),
+    );
     const isSelf = fk.source === fk.target;
-    add({ source: fk.source, target: fk.target, cardinality: oneToOne ? "o2o" : "m2o", isSelf, constraint: fk.name, cols: fk.cols });
+    add({
+      source: fk.source,
+      target: fk.target,
+      cardinality: oneToOne ? "o2o" : "m2o",
+      isSelf,
+      constraint: fk.name,
+      cols: fk.cols,
+    });
     add({
       source: fk.target,
       target: fk.source,
@@ -420,7 +444,8 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
 
   const aggSetting = settings.rows.map((r) => r.setting).find((s) => s.startsWith("pgrst.db_aggregates_enabled="));
   const aggregatesEnabled =
-    (aggSetting ? aggSetting.split("=")[1] : process.env.PGRST_DB_AGGREGATES_ENABLED ?? "false").toLowerCase() === "true";
+    (aggSetting ? aggSetting.split("=")[1] : (process.env.PGRST_DB_AGGREGATES_ENABLED ?? "false")).toLowerCase() ===
+    "true";
 
   return { schemas, tables, relationships, routines, types, aggregatesEnabled, loadedAt: Date.now() };
 }

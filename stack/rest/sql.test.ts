@@ -5,7 +5,18 @@ import type { Column, SchemaCache, Table } from "./schema.ts";
 import { Params, arrayLiteral, buildSelect } from "./sql.ts";
 
 function column(name: string, position: number, typname = "text"): Column {
-  return { name, type: typname, typeSql: `"pg_catalog"."${typname}"`, typeOid: 25, category: "S", typname, nullable: true, default: null, generated: false, position };
+  return {
+    name,
+    type: typname,
+    typeSql: `"pg_catalog"."${typname}"`,
+    typeOid: 25,
+    category: "S",
+    typname,
+    nullable: true,
+    default: null,
+    generated: false,
+    position,
+  };
 }
 
 function table(name: string, cols: string[]): Table {
@@ -32,8 +43,32 @@ const cache: SchemaCache = {
     ["public\u0000posts", posts],
   ]),
   relationships: new Map([
-    ["public\u0000posts", [{ source: posts, target: users, cardinality: "m2o", isSelf: false, constraint: "posts_user_id_fkey", cols: [["user_id", "id"]] }]],
-    ["public\u0000users", [{ source: users, target: posts, cardinality: "o2m", isSelf: false, constraint: "posts_user_id_fkey", cols: [["id", "user_id"]] }]],
+    [
+      "public\u0000posts",
+      [
+        {
+          source: posts,
+          target: users,
+          cardinality: "m2o",
+          isSelf: false,
+          constraint: "posts_user_id_fkey",
+          cols: [["user_id", "id"]],
+        },
+      ],
+    ],
+    [
+      "public\u0000users",
+      [
+        {
+          source: users,
+          target: posts,
+          cardinality: "o2m",
+          isSelf: false,
+          constraint: "posts_user_id_fkey",
+          cols: [["id", "user_id"]],
+        },
+      ],
+    ],
   ]),
   routines: new Map(),
   types: new Map([["text", '"pg_catalog"."text"']]),
@@ -48,7 +83,13 @@ function build(qs: [string, string][]) {
     params,
     parsed: parseQuery(qs),
     topRange: { offset: 0, limit: 1000 },
-    source: { table: users, columns: users.columns, fromSql: '"public"."users" AS "users"', alias: "users", name: "users" },
+    source: {
+      table: users,
+      columns: users.columns,
+      fromSql: '"public"."users" AS "users"',
+      alias: "users",
+      name: "users",
+    },
     paginate: true,
   });
   return { ...built, values: params.values };
@@ -68,7 +109,7 @@ describe("the SQL builder", () => {
     expect(values).toContain(`%${evil}%`);
     expect(values).toContain(arrayLiteral([evil, "b"]));
     expect(sql).toContain('"users"."name" = $');
-    expect(sql).toContain('LIMIT 1000');
+    expect(sql).toContain("LIMIT 1000");
   });
 
   it("only lets names from the schema cache through", () => {

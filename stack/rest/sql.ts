@@ -4,8 +4,18 @@
  * URL or the body is a bound parameter. JSON is built inside SQL so values
  * keep Postgres' JSON representation.
  */
-import { RestError, errors } from "./errors.ts";
-import type { Field, Filter, LogicTree, OrderTerm, ParsedQuery, Range, SelectEmbed, SelectField, SelectItem } from "./parser.ts";
+import { ParseError, RestError, errors } from "./errors.ts";
+import type {
+  Field,
+  Filter,
+  LogicTree,
+  OrderTerm,
+  ParsedQuery,
+  Range,
+  SelectEmbed,
+  SelectField,
+  SelectItem,
+} from "./parser.ts";
 import { type Column, type Relationship, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 
 export class Params {
@@ -154,7 +164,10 @@ function buildLevel(
   const joins: string[] = [];
   const where: string[] = [];
   let hasAggregates = false;
-  const embedsByName = new Map<string, { alias: string; rel: Relationship; joinAlias: string; toOne: boolean; aggCol: string }>();
+  const embedsByName = new Map<
+    string,
+    { alias: string; rel: Relationship; joinAlias: string; toOne: boolean; aggCol: string }
+  >();
 
   for (const item of select) {
     if (item.type === "field") {
@@ -164,7 +177,14 @@ function buildLevel(
         continue;
       }
       // rel(count): the row count of an embedded resource (predates, and is not gated like, aggregates)
-      if (!top && item.field.name === "count" && !item.agg && !item.cast && item.field.json.length === 0 && !src.columns.has("count")) {
+      if (
+        !top &&
+        item.field.name === "count" &&
+        !item.agg &&
+        !item.cast &&
+        item.field.json.length === 0 &&
+        !src.columns.has("count")
+      ) {
         hasAggregates = true;
         selects.push({ sql: "pg_catalog.count(*)", name: item.alias ?? "count", agg: true });
         continue;
@@ -240,7 +260,8 @@ function buildLevel(
 
   // filters of this level; a filter on an embedded resource's name is an is-null test on it
   for (const f of level.filters) {
-    const embed = f.field.json.length === 0 && !src.columns.has(f.field.name) ? embedsByName.get(f.field.name) : undefined;
+    const embed =
+      f.field.json.length === 0 && !src.columns.has(f.field.name) ? embedsByName.get(f.field.name) : undefined;
     if (embed) {
       if (f.operation.kind !== "is" || (f.operation.value !== "null" && f.operation.value !== "not_null")) {
         throw errors.unacceptableFilter(f.field.name);
@@ -325,7 +346,12 @@ export function filterSql(src: Source, f: Filter, params: Params): string {
       sql = `${lhs} = ANY(${params.add(op.values.length === 1 && op.values[0] === "" ? "{}" : arrayLiteral(op.values))})`;
       break;
     case "fts": {
-      const fn = { fts: "to_tsquery", plfts: "plainto_tsquery", phfts: "phraseto_tsquery", wfts: "websearch_to_tsquery" }[op.op];
+      const fn = {
+        fts: "to_tsquery",
+        plfts: "plainto_tsquery",
+        phfts: "phraseto_tsquery",
+        wfts: "websearch_to_tsquery",
+      }[op.op];
       const cfg = op.config !== undefined ? `${params.add(op.config, "regconfig")}, ` : "";
       const vec = col.typname === "tsvector" && f.field.json.length === 0 ? lhs : `to_tsvector(${cfg}${lhs})`;
       sql = `${vec} @@ ${fn}(${cfg}${params.add(op.value, "text")})`;
@@ -354,6 +380,14 @@ export function filterSql(src: Source, f: Filter, params: Params): string {
       }[op.op];
       let value = op.value;
       if (op.op === "like" || op.op === "ilike") value = value.replace(/\*/g, "%");
+      // Postgres arrays have at most 6 dimensions: a deeper literal fails with
+      // 54000, a 500; it is the client's input, so it is a 400 here.
+      if ((col.category === "A" || op.quant) && braceDepth(value) > 6) {
+        throw new ParseError(
+          `"failed to parse filter (${op.op}.${value.slice(0, 40)}…)"`,
+          "an array value may have at most 6 dimensions",
+        );
+      }
       if (op.quant) {
         sql = `${lhs} ${sym} ${op.quant.toUpperCase()}(${params.add(value)})`;
       } else if (op.op === "ov" && col.category !== "A" && col.category !== "R" && /^\(.*\)$/s.test(value)) {
@@ -386,7 +420,8 @@ export function findRelationship(cache: SchemaCache, origin: Table, item: Select
   const all = cache.relationships.get(key(origin.schema, origin.name)) ?? [];
   const target = item.name;
   const hint = item.hint;
-  const single = (cols: [string, string][], side: 0 | 1, v: string | undefined) => cols.length === 1 && cols[0][side] === v;
+  const single = (cols: [string, string][], side: 0 | 1, v: string | undefined) =>
+    cols.length === 1 && cols[0][side] === v;
   const matches = all.filter((r) => {
     if (r.target.schema !== origin.schema) return false;
     const isFkCard = r.cardinality !== "m2m";
@@ -451,7 +486,9 @@ export function findRelationship(cache: SchemaCache, origin: Table, item: Select
       relationship: `${r.constraint} using ${r.source.name}${fmt(r.cols.map((c) => c[0]))} and ${r.target.name}${fmt(r.cols.map((c) => c[1]))}`,
     };
   });
-  const hints = matches.map((r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`).join(", ");
+  const hints = matches
+    .map((r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`)
+    .join(", ");
   throw new RestError(
     300,
     "PGRST201",
@@ -486,4 +523,14 @@ function trigramSimilarity(a: string, b: string): number {
   let common = 0;
   for (const g of ga) if (gb.has(g)) common++;
   return common / (ga.size + gb.size - common);
+}
+
+function braceDepth(s: string): number {
+  let depth = 0;
+  let max = 0;
+  for (const ch of s) {
+    if (ch === "{") max = Math.max(max, ++depth);
+    else if (ch === "}" && depth > 0) depth--;
+  }
+  return max;
 }

@@ -1,5 +1,110 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, MODES, test } from "./fixtures";
+import { addComments, seedTeam } from "./product-fixtures";
+import { LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
+
+/** WCAG 2.1 A and AA, and axe's best practices (landmarks, headings, unique names…). */
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+/** axe-core's violations on the page as it is now, one line each, so a failure names the rule and the elements. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // legacy mode runs axe in the page itself instead of opening a page per check (no iframes here to reach into)
+  const { violations } = await new AxeBuilder({ page }).withTags(AXE_TAGS).setLegacyMode().analyze();
+  return violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+  );
+}
+
+async function expectNoViolations(page: Page, routes: RouteCase[]) {
+  for (const route of routes) {
+    const response = await page.goto(route.path);
+    expect(response, route.path).not.toBeNull();
+    await expect(page.locator("main").locator("h1:visible, h2:visible").first(), route.path).toBeVisible();
+    expect(await axeViolations(page), `axe on ${route.path}`).toEqual([]);
+  }
+}
+
+/**
+ * Whether Chromium's own accessibility tree (what a screen reader gets, not
+ * Playwright's computed roles) has an element with this role and name.
+ */
+async function inAccessibilityTree(page: Page, role: string, name: string) {
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as {
+    nodes: Array<{ ignored: boolean; role?: { value: string }; name?: { value: string } }>;
+  };
+  await cdp.detach();
+  return nodes.some((node) => !node.ignored && node.role?.value === role && node.name?.value === name);
+}
+
+test("the header and team navigation reach screen readers on a desktop, and on a phone while their menus are open", async ({
+  page,
+  backend,
+  login,
+}) => {
+  const team = await seedTeam(backend);
+  await login(team.owner);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/teams/${team.slug}`);
+  for (const [role, name] of [
+    ["navigation", "Main"],
+    ["link", "Teams"],
+    ["searchbox", "Search tasks"],
+    ["button", "Log out"],
+    ["link", "Members"],
+  ]) {
+    expect(await inAccessibilityTree(page, role, name), `desktop: ${role} "${name}"`).toBe(true);
+  }
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await inAccessibilityTree(page, "button", "Log out"), "phone, menu closed").toBe(false);
+  expect(await inAccessibilityTree(page, "link", "Members"), "phone, team menu closed").toBe(false);
+  await page.locator("summary", { hasText: /^Menu$/ }).click();
+  await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
+  expect(await inAccessibilityTree(page, "button", "Log out"), "phone, menu open").toBe(true);
+  expect(await inAccessibilityTree(page, "searchbox", "Search tasks"), "phone, menu open").toBe(true);
+  await page.locator("summary", { hasText: /^Menu$/ }).click();
+  await page.locator("summary", { hasText: "Team menu" }).click();
+  await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
+  expect(await inAccessibilityTree(page, "link", "Members"), "phone, team menu open").toBe(true);
+});
+
+const SIZES = [
+  { name: "desktop", viewport: { width: 1280, height: 800 } },
+  { name: "phone", viewport: { width: 390, height: 844 } },
+] as const;
+
+for (const size of SIZES) {
+  test.describe(`axe-core, ${size.name} (${size.viewport.width} × ${size.viewport.height})`, () => {
+    test.use({ viewport: size.viewport });
+
+    test("signed-out pages have no violations", async ({ page }) => {
+      await expectNoViolations(page, SIGNED_OUT_ROUTES);
+    });
+
+    test("signed-in pages have no violations, and none with the menus open", async ({ page, backend, login }) => {
+      const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
+      await addComments(backend, team.tasks[0].id, team.users.member, 2);
+      await login(team.owner);
+      const routes = signedInRoutes(team);
+      await expectNoViolations(page, routes);
+
+      if (size.name === "phone") {
+        // the folded header and team menus, each open
+        await page.goto(routes.find((r) => r.name === "board")!.path);
+        const menu = page.locator("summary", { hasText: /^Menu$/ });
+        await menu.click();
+        await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
+        expect(await axeViolations(page), "axe with the header's menu open").toEqual([]);
+        await menu.click();
+        await page.locator("summary", { hasText: "Team menu" }).click();
+        await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
+        expect(await axeViolations(page), "axe with the team menu open").toEqual([]);
+      }
+    });
+  });
+}
 
 /**
  * Sends a form. Without JavaScript it is a plain POST, and a rejected one
@@ -35,7 +140,10 @@ for (const mode of MODES) {
       await expect(email).toBeFocused();
     });
 
-    test("log in: a wrong password shows an alert the form points at, and focus goes to it", async ({ page, signUp }) => {
+    test("log in: a wrong password shows an alert the form points at, and focus goes to it", async ({
+      page,
+      signUp,
+    }) => {
       const user = await signUp();
       await page.goto("/login");
       await page.getByLabel("Email").first().fill(user.email);
@@ -43,7 +151,9 @@ for (const mode of MODES) {
       await submitRejected(page, page.getByRole("button", { name: "Log in", exact: true }), mode.js);
       const alert = page.getByRole("alert");
       await expect(alert).toHaveText("Email or password is incorrect.");
-      await expect(page.locator("form", { has: page.getByLabel("Password") })).toHaveAccessibleDescription("Email or password is incorrect.");
+      await expect(page.locator("form", { has: page.getByLabel("Password") })).toHaveAccessibleDescription(
+        "Email or password is incorrect.",
+      );
       await expect(alert).toBeFocused();
     });
 
@@ -56,7 +166,11 @@ for (const mode of MODES) {
       await expect(email).toBeFocused();
     });
 
-    test("password change: focus goes to the first wrong field, not the first field", async ({ page, signUp, login }) => {
+    test("password change: focus goes to the first wrong field, not the first field", async ({
+      page,
+      signUp,
+      login,
+    }) => {
       await login(await signUp());
       await page.goto("/account/password");
       await page.getByLabel("New password", { exact: true }).fill("letters-and-9");
@@ -68,7 +182,11 @@ for (const mode of MODES) {
       await expect(confirm).toBeFocused();
     });
 
-    test("email change: the server's own check (same address) is marked, and focus goes to it", async ({ page, signUp, login }) => {
+    test("email change: the server's own check (same address) is marked, and focus goes to it", async ({
+      page,
+      signUp,
+      login,
+    }) => {
       const user = await signUp();
       await login(user);
       await page.goto("/account/email");
@@ -89,7 +207,10 @@ for (const mode of MODES) {
   test.describe(`keyboard only ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("log in, reach the account pages and log out with Tab and Enter, with a visible focus ring", async ({ page, signUp }) => {
+    test("log in, reach the account pages and log out with Tab and Enter, with a visible focus ring", async ({
+      page,
+      signUp,
+    }) => {
       const user = await signUp();
       await page.goto("/login");
       await page.keyboard.press("Tab");
@@ -145,7 +266,11 @@ async function expectVisibleFocus(target: Locator) {
   await expect(target).toBeFocused();
   const style = await target.evaluate((element) => {
     const computed = getComputedStyle(element);
-    return { focusVisible: element.matches(":focus-visible"), outline: computed.outlineStyle, boxShadow: computed.boxShadow };
+    return {
+      focusVisible: element.matches(":focus-visible"),
+      outline: computed.outlineStyle,
+      boxShadow: computed.boxShadow,
+    };
   });
   expect(style.focusVisible).toBe(true);
   expect(style.outline !== "none" || style.boxShadow !== "none", JSON.stringify(style)).toBe(true);

@@ -3,7 +3,8 @@ import { expect, MODES, test } from "./fixtures";
 import { seedTeam } from "./product-fixtures";
 
 const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
-const card = (page: Page, status: string, title: string) => column(page, status).locator("li[data-task-id]", { hasText: title });
+const card = (page: Page, status: string, title: string) =>
+  column(page, status).locator("li[data-task-id]", { hasText: title });
 
 for (const mode of MODES) {
   test.describe(`board ${mode.name}`, () => {
@@ -58,7 +59,10 @@ for (const mode of MODES) {
       await expect(card(page, "todo", "Write the launch blog post")).toBeVisible();
 
       // comments: post, edit, delete
-      await page.getByRole("complementary", { name: "Task" }).getByLabel("Add a comment").fill("Draft is in the doc.\nReview by Friday?");
+      await page
+        .getByRole("complementary", { name: "Task" })
+        .getByLabel("Add a comment")
+        .fill("Draft is in the doc.\nReview by Friday?");
       await page.getByRole("button", { name: "Post comment" }).click();
       await expect(page.getByText("Your comment is posted.")).toBeVisible();
       const comment = page.locator("li.comment", { hasText: "Draft is in the doc." });
@@ -124,19 +128,29 @@ for (const mode of MODES) {
       await expect(page.getByText("No tasks match “redesign”.")).toBeVisible();
     });
 
-    test("a viewer reads the board and the task, as plain text, and can change nothing", async ({ page, backend, login }) => {
-      const team = await seedTeam(backend, { tasks: [{ title: "Audit the logs", description: "First line\n<script>alert(1)</script> stays text" }] });
+    test("a viewer reads the board and the task, as plain text, and can change nothing", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const team = await seedTeam(backend, {
+        tasks: [{ title: "Audit the logs", description: "First line\n<script>alert(1)</script> stays text" }],
+      });
       await login(team.users.viewer);
       const board = `/teams/${team.slug}/projects/WEB`;
       await page.goto(`${board}/tasks/1`);
       await expect(page.getByRole("heading", { name: "WEB-1 Audit the logs" })).toBeVisible();
       await expect(page.locator(".task-description dd")).toHaveText("First line\n<script>alert(1)</script> stays text");
-      for (const name of ["Save changes", "Move", "Post comment"]) await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
+      for (const name of ["Save changes", "Move", "Post comment"])
+        await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
       await expect(page.getByRole("link", { name: "New task" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: /^Move WEB-/ })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "Archive project" })).toHaveCount(0);
 
-      const refused = await page.request.post(`${board}/tasks/1`, { form: { intent: "comment", body: "hi" }, maxRedirects: 0 });
+      const refused = await page.request.post(`${board}/tasks/1/comments`, {
+        form: { intent: "comment", body: "hi" },
+        maxRedirects: 0,
+      });
       expect(refused.status()).toBe(403);
       const newTask = await page.request.get(`${board}/tasks/new`, { maxRedirects: 0 });
       expect(newTask.status()).toBe(403);
@@ -146,7 +160,9 @@ for (const mode of MODES) {
 
 test.describe("board with JavaScript", () => {
   test("move a card with the keyboard; a refused move rolls back with a message", async ({ page, backend, login }) => {
-    const team = await seedTeam(backend, { tasks: [{ title: "Plan the sprint" }, { title: "Book the room", status: "todo" }] });
+    const team = await seedTeam(backend, {
+      tasks: [{ title: "Plan the sprint" }, { title: "Book the room", status: "todo" }],
+    });
     await login(team.users.member);
     await page.goto(`/teams/${team.slug}/projects/WEB`);
     const handle = page.getByRole("button", { name: "Move WEB-1" });
@@ -176,7 +192,11 @@ test.describe("board with JavaScript", () => {
 
   test("drag a card into another column, above the card it is dropped on", async ({ page, backend, login }) => {
     const team = await seedTeam(backend, {
-      tasks: [{ title: "Plan the sprint" }, { title: "Book the room", status: "todo" }, { title: "Write the agenda", status: "todo" }],
+      tasks: [
+        { title: "Plan the sprint" },
+        { title: "Book the room", status: "todo" },
+        { title: "Write the agenda", status: "todo" },
+      ],
     });
     await login(team.users.member);
     await page.goto(`/teams/${team.slug}/projects/WEB`);
@@ -184,7 +204,9 @@ test.describe("board with JavaScript", () => {
     await expect(todo).toHaveText([/Book the room/, /Write the agenda/]);
 
     // Dropped on the top half of the first card: it goes first.
-    await card(page, "backlog", "Plan the sprint").dragTo(card(page, "todo", "Book the room"), { targetPosition: { x: 20, y: 4 } });
+    await card(page, "backlog", "Plan the sprint").dragTo(card(page, "todo", "Book the room"), {
+      targetPosition: { x: 20, y: 4 },
+    });
     await expect(todo).toHaveText([/Plan the sprint/, /Book the room/, /Write the agenda/]);
     await expect(column(page, "backlog").locator("li[data-task-id]")).toHaveCount(0);
     // The card moves at once; the server's answer is announced when it lands.
@@ -193,7 +215,11 @@ test.describe("board with JavaScript", () => {
     await expect(todo).toHaveText([/Plan the sprint/, /Book the room/, /Write the agenda/]);
   });
 
-  test("nested routes keep the sidebar and the board mounted; back and forward work", async ({ page, backend, login }) => {
+  test("nested routes keep the sidebar and the board mounted; back and forward work", async ({
+    page,
+    backend,
+    login,
+  }) => {
     const team = await seedTeam(backend, { tasks: [{ title: "First task" }, { title: "Second task" }] });
     await login(team.users.member);
     const board = `/teams/${team.slug}/projects/WEB`;

@@ -12,9 +12,9 @@ const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/;
 /** A user whose metadata (in the access token and in the session's user) is several KB. */
 async function createUserWithLargeSession(backend: Backend, signUp: () => Promise<TestUser>): Promise<TestUser> {
   const user = await signUp();
-  const { error } = await backend
-    .admin()
-    .auth.admin.updateUserById(user.id, { user_metadata: { display_name: user.displayName, bio: "Writes long introductions. ".repeat(120) } });
+  const { error } = await backend.admin().auth.admin.updateUserById(user.id, {
+    user_metadata: { display_name: user.displayName, bio: "Writes long introductions. ".repeat(120) },
+  });
   if (error) throw error;
   return user;
 }
@@ -23,7 +23,12 @@ for (const mode of MODES) {
   test.describe(`a chunked session ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("logs in, stays signed in across a refresh, and logging out clears every chunk", async ({ page, context, signUp, backend }) => {
+    test("logs in, stays signed in across a refresh, and logging out clears every chunk", async ({
+      page,
+      context,
+      signUp,
+      backend,
+    }) => {
       const user = await createUserWithLargeSession(backend, signUp);
       await page.goto("/login");
       await page.getByLabel("Email").first().fill(user.email);
@@ -34,14 +39,22 @@ for (const mode of MODES) {
 
       const names = (await context.cookies()).map((c) => c.name).filter((name) => AUTH_COOKIE.test(name));
       expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/\.0$/), expect.stringMatching(/\.1$/)]));
-      expect(names.filter((name) => !/\.\d+$/.test(name)), "no unchunked cookie beside the chunks").toEqual([]);
+      expect(
+        names.filter((name) => !/\.\d+$/.test(name)),
+        "no unchunked cookie beside the chunks",
+      ).toEqual([]);
 
       await page.goto("/account");
       await expect(page.getByText(`Signed in as ${user.email}.`)).toBeVisible();
 
       // the access token expires; the next page refreshes the session and writes the chunks anew
       const before = await sessionFromCookies(context, backend.env.appUrl);
-      await expect.poll(() => Date.now() / 1000 > before!.expires_at + 0.5, { timeout: 15_000, message: "the access token to expire" }).toBe(true);
+      await expect
+        .poll(() => Date.now() / 1000 > before!.expires_at + 0.5, {
+          timeout: 15_000,
+          message: "the access token to expire",
+        })
+        .toBe(true);
       await page.goto("/account/sessions");
       await expect(page.getByRole("heading", { name: "Sessions" })).toBeVisible();
       const after = await sessionFromCookies(context, backend.env.appUrl);
@@ -51,7 +64,9 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Log out" }).click();
       await expect(page).toHaveURL(/\/login$/);
       await expect(page.getByRole("heading", { name: "Log in", exact: true })).toBeVisible();
-      await expect.poll(async () => (await context.cookies()).map((c) => c.name).filter((name) => AUTH_COOKIE.test(name))).toEqual([]);
+      await expect
+        .poll(async () => (await context.cookies()).map((c) => c.name).filter((name) => AUTH_COOKIE.test(name)))
+        .toEqual([]);
       await page.goto("/account");
       await expect(page).toHaveURL(/\/login\?next=%2Faccount$/);
     });

@@ -1,6 +1,10 @@
 import { expect, test } from "./fixtures";
 
-test("a name changed in one tab shows in the other open tab without a reload (USER_UPDATED)", async ({ context, signUp, login }) => {
+test("a name changed in one tab shows in the other open tab without a reload (USER_UPDATED)", async ({
+  context,
+  signUp,
+  login,
+}) => {
   const user = await signUp();
   await login(user);
   const first = await context.newPage();
@@ -10,7 +14,11 @@ test("a name changed in one tab shows in the other open tab without a reload (US
   await expect(second.getByRole("link", { name: user.displayName })).toBeVisible();
   // both tabs' browser clients are running (they load after hydration)
   for (const tab of [first, second]) {
-    await expect.poll(() => tab.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("supabase.client")))).toBe(true);
+    await expect
+      .poll(() =>
+        tab.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("supabase.client"))),
+      )
+      .toBe(true);
   }
   // a mark that a reload of the second tab would wipe out
   await second.evaluate(() => Object.assign(window, { notReloaded: true }));

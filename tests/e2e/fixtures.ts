@@ -64,7 +64,9 @@ export class Backend {
   }
 
   /** A confirmed user made through the admin API. */
-  async createUser(options: { email?: string; password?: string; displayName?: string; confirmed?: boolean } = {}): Promise<TestUser> {
+  async createUser(
+    options: { email?: string; password?: string; displayName?: string; confirmed?: boolean } = {},
+  ): Promise<TestUser> {
     const email = options.email ?? uniqueEmail();
     const password = options.password ?? PASSWORD;
     const displayName = options.displayName ?? `Tester ${email.slice(5, 11)}`;
@@ -112,9 +114,20 @@ export class Backend {
               const { messages } = (await res.json()) as { messages: Array<{ ID: string; Subject: string }> };
               const fresh = messages.find((m) => !seen.has(m.ID) && (!subject || subject.test(m.Subject)));
               if (!fresh) return false;
-              const full = (await (await fetch(`${inbox}/api/v1/message/${fresh.ID}`)).json()) as { Subject: string; Text: string; HTML: string };
+              const full = (await (await fetch(`${inbox}/api/v1/message/${fresh.ID}`)).json()) as {
+                Subject: string;
+                Text: string;
+                HTML: string;
+              };
               const link = /href="([^"]*\/auth\/confirm[^"]*)"/.exec(full.HTML)?.[1]?.replace(/&amp;/g, "&") ?? "";
-              found = { id: fresh.ID, subject: full.Subject, text: full.Text, html: full.HTML, link, code: /\b(\d{6})\b/.exec(full.Text)?.[1] ?? null };
+              found = {
+                id: fresh.ID,
+                subject: full.Subject,
+                text: full.Text,
+                html: full.HTML,
+                link,
+                code: /\b(\d{6})\b/.exec(full.Text)?.[1] ?? null,
+              };
               return true;
             },
             { timeout: timeoutMs, message: `an email to ${address}${subject ? ` matching ${subject}` : ""}` },
@@ -146,14 +159,21 @@ export async function sessionFromCookies(context: BrowserContext, url: string) {
   if (cookies.length === 0) return null;
   cookies.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
   const raw = cookies.map((c) => c.value).join("");
-  const json = raw.startsWith("base64-") ? Buffer.from(raw.slice(7), "base64url").toString("utf8") : decodeURIComponent(raw);
+  const json = raw.startsWith("base64-")
+    ? Buffer.from(raw.slice(7), "base64url").toString("utf8")
+    : decodeURIComponent(raw);
   return JSON.parse(json) as { access_token: string; refresh_token: string; expires_at: number };
 }
 
 type Fixtures = {
   environment: EnvironmentName;
   backend: Backend;
-  signUp: (options?: { email?: string; password?: string; displayName?: string; confirmed?: boolean }) => Promise<TestUser>;
+  signUp: (options?: {
+    email?: string;
+    password?: string;
+    displayName?: string;
+    confirmed?: boolean;
+  }) => Promise<TestUser>;
   login: (user: TestUser, context?: BrowserContext) => Promise<void>;
   mailbox: (address: string) => Mailbox;
   /** a page in a fresh browser context with JavaScript turned off */
@@ -175,7 +195,13 @@ export const test = base.extend<Fixtures>({
     await use(async (user, target = context) => {
       const cookies = await backend.sessionCookies(user);
       await target.addCookies(
-        cookies.map(({ name, value }) => ({ name, value, url: backend.env.appUrl, sameSite: "Lax" as const, expires: Math.floor(Date.now() / 1000) + 34_560_000 })),
+        cookies.map(({ name, value }) => ({
+          name,
+          value,
+          url: backend.env.appUrl,
+          sameSite: "Lax" as const,
+          expires: Math.floor(Date.now() / 1000) + 34_560_000,
+        })),
       );
     });
   },

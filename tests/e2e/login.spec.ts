@@ -111,10 +111,38 @@ test("a signed-in person is sent from /login and /signup to /teams", async ({ pa
 test("protocol-relative and backslash next values are ignored too", async ({ request, signUp }) => {
   const user = await signUp();
   for (const next of ["//evil.example", "/\\evil.example", "/%2F%2Fevil.example"]) {
-    const response = await request.post("/login", { form: { email: user.email, password: user.password, next }, maxRedirects: 0 });
+    const response = await request.post("/login", {
+      form: { email: user.email, password: user.password, next },
+      maxRedirects: 0,
+    });
     expect(response.status(), next).toBe(302);
     expect(response.headers()["location"], next).toBe("/teams");
   }
+});
+
+test("next values that the URL parser collapses to //host are ignored: login form, its hidden field, email links", async ({
+  request,
+  signUp,
+  mailbox,
+}) => {
+  const user = await signUp();
+  for (const next of ["/.//evil.example/phish", "/a/..//evil.example", "/%2e//evil.example"]) {
+    const response = await request.post("/login", {
+      form: { email: user.email, password: user.password, next },
+      maxRedirects: 0,
+    });
+    expect(response.status(), next).toBe(302);
+    expect(response.headers()["location"], next).toBe("/teams");
+    const page = await (await request.get(`/login?next=${encodeURIComponent(next)}`)).text();
+    expect(page, next).not.toContain("//evil.example");
+  }
+  // a real confirmation link whose next was tampered with
+  await request.post("/login", { form: { intent: "magiclink", email: user.email } });
+  const link = new URL((await mailbox(user.email).next(/magic link/i)).link);
+  link.searchParams.set("next", "/.//evil.example/x");
+  const confirm = await request.get(link.pathname + link.search, { maxRedirects: 0 });
+  expect(confirm.status()).toBe(302);
+  expect(confirm.headers()["location"]).toBe("/teams");
 });
 
 test("GET /logout signs nobody out; only a POST does", async ({ page, signUp, login }) => {
@@ -124,11 +152,16 @@ test("GET /logout signs nobody out; only a POST does", async ({ page, signUp, lo
   await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
 });
 
-test("the login page ships at most 100 KB of gzipped JavaScript; supabase-js and Zod load after hydration", async ({ page, request }) => {
+test("the login page ships at most 100 KB of gzipped JavaScript; supabase-js and Zod load after hydration", async ({
+  page,
+  request,
+}) => {
   // What the document itself loads: its module preloads and the modules its inline scripts import.
   const html = await (await request.get("/login")).text();
   const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
-  const imported = [...html.matchAll(/import(?:\s*\(|\s+[^"']*from\s*|\s*)["'](\/assets\/[^"']+\.js)["']/g)].map((m) => m[1]);
+  const imported = [...html.matchAll(/import(?:\s*\(|\s+[^"']*from\s*|\s*)["'](\/assets\/[^"']+\.js)["']/g)].map(
+    (m) => m[1],
+  );
   const firstLoad = [...new Set([...preloads, ...imported])];
   expect(firstLoad.some((path) => path.includes("entry.client"))).toBe(true);
   expect(firstLoad.filter((path) => /supabase\.client|schemas/.test(path))).toEqual([]);

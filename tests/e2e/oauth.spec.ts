@@ -17,7 +17,11 @@ for (const mode of MODES) {
   });
 }
 
-test("a sign-in link opened in another browser (no PKCE verifier) lands on /auth/error with its message", async ({ page, browser, backend }) => {
+test("a sign-in link opened in another browser (no PKCE verifier) lands on /auth/error with its message", async ({
+  page,
+  browser,
+  backend,
+}) => {
   await page.goto("/login");
   await page.getByRole("button", { name: "Continue with the local provider" }).click();
   await expect(page.getByRole("heading", { name: "Local sign-in" })).toBeVisible();
@@ -35,7 +39,9 @@ test("a sign-in link opened in another browser (no PKCE verifier) lands on /auth
   const response = await other.goto(callbackUrl);
   await expect(other).toHaveURL(/\/auth\/error\?reason=other_browser$/);
   expect(response?.status()).toBe(400);
-  await expect(other.getByRole("alert")).toHaveText("Open the link in the browser where you asked for it, or request a new one here.");
+  await expect(other.getByRole("alert")).toHaveText(
+    "Open the link in the browser where you asked for it, or request a new one here.",
+  );
   await expect(other.getByRole("button", { name: "Email me a new link" })).toBeVisible();
   await otherBrowser.close();
 });

@@ -10,14 +10,24 @@ async function markPage(page: Page, selector: string) {
   }, selector);
 }
 async function stillSamePage(page: Page, selector: string) {
-  return page.evaluate((sel) => ({ marker: (window as unknown as { __marker?: string }).__marker, mark: document.querySelector<HTMLElement>(sel)?.dataset.mark }), selector);
+  return page.evaluate(
+    (sel) => ({
+      marker: (window as unknown as { __marker?: string }).__marker,
+      mark: document.querySelector<HTMLElement>(sel)?.dataset.mark,
+    }),
+    selector,
+  );
 }
 
 for (const mode of MODES) {
   test.describe(`paging ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("a task's older comments are a link away, and the way back to the latest", async ({ page, backend, login }) => {
+    test("a task's older comments are a link away, and the way back to the latest", async ({
+      page,
+      backend,
+      login,
+    }) => {
       const team = await seedTeam(backend, { tasks: [{ title: "Long discussion" }] });
       await addComments(backend, team.tasks[0].id, team.users.member, 205);
       await login(team.users.member);
@@ -41,8 +51,14 @@ for (const mode of MODES) {
         expect(await stillSamePage(page, "[data-board]")).toEqual({ marker: "same page", mark: "kept" });
         // one page of comments was read, and the board's columns weren't read again
         const logged = await backend.requests(since);
-        expect(logged.filter((r) => r.path === "/rest/v1/comments" && r.search.includes(team.tasks[0].id))).toHaveLength(1);
-        expect(logged.filter((r) => r.path === "/rest/v1/tasks" && r.search.includes(team.project.id) && r.search.includes("status="))).toHaveLength(0);
+        expect(
+          logged.filter((r) => r.path === "/rest/v1/comments" && r.search.includes(team.tasks[0].id)),
+        ).toHaveLength(1);
+        expect(
+          logged.filter(
+            (r) => r.path === "/rest/v1/tasks" && r.search.includes(team.project.id) && r.search.includes("status="),
+          ),
+        ).toHaveLength(0);
       }
 
       // the author edits an old comment and stays on its page
@@ -76,10 +92,15 @@ for (const mode of MODES) {
       await page.getByRole("navigation", { name: "Members pages" }).getByRole("link", { name: "Next page →" }).click();
       await expect(page).toHaveURL(/\/members\?page=2$/);
       await expect(rows).toHaveCount(1);
-      await expect(page.getByRole("row", { name: new RegExp(team.users.viewer.displayName) }).getByRole("cell", { name: "Viewer", exact: true })).toBeVisible();
+      await expect(
+        page
+          .getByRole("row", { name: new RegExp(team.users.viewer.displayName) })
+          .getByRole("cell", { name: "Viewer", exact: true }),
+      ).toBeVisible();
       await expect(page.getByText("Page 2")).toBeVisible();
       await expect(page.getByRole("link", { name: "Next page →" })).toHaveCount(0);
-      if (mode.js) expect(await stillSamePage(page, "[data-team-sidebar]")).toEqual({ marker: "same page", mark: "kept" });
+      if (mode.js)
+        expect(await stillSamePage(page, "[data-team-sidebar]")).toEqual({ marker: "same page", mark: "kept" });
 
       await page.getByRole("link", { name: "← Previous page" }).click();
       await expect(page).toHaveURL(/\/members$/);
@@ -105,9 +126,16 @@ for (const mode of MODES) {
   });
 }
 
-test("the sidebar lists the first 50 projects and links to all of them, a page at a time", async ({ page, backend, login }) => {
+test("the sidebar lists the first 50 projects and links to all of them, a page at a time", async ({
+  page,
+  backend,
+  login,
+}) => {
   const team = await seedTeam(backend, { projectKey: "AAA", projectName: "Aardvark" });
-  const keys = Array.from({ length: 51 }, (_, i) => `PG${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`);
+  const keys = Array.from(
+    { length: 51 },
+    (_, i) => `PG${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+  );
   const { error } = await backend
     .admin()
     .from("projects")

@@ -32,7 +32,7 @@ export interface SeedTask {
 }
 
 export function uniqueSlug(prefix = "team"): string {
-  return `${prefix}-${Date.now().toString(36)}-${crypto.randomBytes(2).toString("hex")}`;
+  return `${prefix}-${Date.now().toString(36)}-${crypto.randomBytes(6).toString("hex")}`;
 }
 
 export async function signedInClient(backend: Backend, user: TestUser): Promise<SupabaseClient> {
@@ -50,7 +50,10 @@ function must<T>(result: { data: T | null; error: unknown }, what: string): T {
   return result.data;
 }
 
-export async function seedTeam(backend: Backend, { tasks = [] as SeedTask[], projectKey = "WEB", projectName = "Website" } = {}): Promise<SeededTeam> {
+export async function seedTeam(
+  backend: Backend,
+  { tasks = [] as SeedTask[], projectKey = "WEB", projectName = "Website" } = {},
+): Promise<SeededTeam> {
   const tag = crypto.randomBytes(2).toString("hex");
   const [owner, admin, member, viewer, outsider] = await Promise.all([
     backend.createUser({ displayName: `Olive Owner ${tag}` }),
@@ -76,7 +79,11 @@ export async function seedTeam(backend: Backend, { tasks = [] as SeedTask[], pro
     "members",
   );
   const project = must(
-    await ownerClient.from("projects").insert({ team_id: team.id, key: projectKey, name: projectName }).select("id, key, name").single<{ id: string; key: string; name: string }>(),
+    await ownerClient
+      .from("projects")
+      .insert({ team_id: team.id, key: projectKey, name: projectName })
+      .select("id, key, name")
+      .single<{ id: string; key: string; name: string }>(),
     "project",
   );
   const ids: Record<string, string> = { owner: owner.id, admin: admin.id, member: member.id, viewer: viewer.id };
@@ -108,7 +115,13 @@ export async function seedTeam(backend: Backend, { tasks = [] as SeedTask[], pro
  * request, a minute apart from 2025-01-01 so their order is known:
  * `body(1)` is the oldest.
  */
-export async function addComments(backend: Backend, taskId: string, author: TestUser, count: number, body = (n: number) => `Comment ${String(n).padStart(3, "0")}`) {
+export async function addComments(
+  backend: Backend,
+  taskId: string,
+  author: TestUser,
+  count: number,
+  body = (n: number) => `Comment ${String(n).padStart(3, "0")}`,
+) {
   const start = Date.UTC(2025, 0, 1);
   const rows = Array.from({ length: count }, (_, i) => ({
     task_id: taskId,
@@ -120,13 +133,27 @@ export async function addComments(backend: Backend, taskId: string, author: Test
 }
 
 /** `count` more people in a team with `role`, as accepting invitations would add them; named `name(n)`. */
-export async function addMembers(backend: Backend, teamId: string, count: number, { role = "viewer", name }: { role?: TeamRole; name: (n: number) => string }) {
+export async function addMembers(
+  backend: Backend,
+  teamId: string,
+  count: number,
+  { role = "viewer", name }: { role?: TeamRole; name: (n: number) => string },
+) {
   const users: TestUser[] = [];
   for (let i = 0; i < count; i += 10) {
-    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) => backend.createUser({ displayName: name(i + j + 1) }));
+    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) =>
+      backend.createUser({ displayName: name(i + j + 1) }),
+    );
     users.push(...(await Promise.all(batch)));
   }
-  must(await backend.admin().from("team_members").insert(users.map((u) => ({ team_id: teamId, user_id: u.id, role }))).select("user_id"), "members");
+  must(
+    await backend
+      .admin()
+      .from("team_members")
+      .insert(users.map((u) => ({ team_id: teamId, user_id: u.id, role })))
+      .select("user_id"),
+    "members",
+  );
   return users;
 }
 
@@ -134,7 +161,9 @@ export async function addMembers(backend: Backend, teamId: string, count: number
 export async function createTeams(backend: Backend, user: TestUser, count: number, name: (n: number) => string) {
   const client = await signedInClient(backend, user);
   for (let i = 0; i < count; i += 10) {
-    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) => client.rpc("create_team", { name: name(i + j + 1), slug: uniqueSlug("pg") }).single());
+    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) =>
+      client.rpc("create_team", { name: name(i + j + 1), slug: uniqueSlug("pg") }).single(),
+    );
     for (const result of await Promise.all(batch)) must(result, "create_team");
   }
 }

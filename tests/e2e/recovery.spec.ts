@@ -4,7 +4,13 @@ for (const mode of MODES) {
   test.describe(`password recovery ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("forgot password → recovery email → new password → signed in with it", async ({ page, signUp, mailbox, browser, backend }) => {
+    test("forgot password → recovery email → new password → signed in with it", async ({
+      page,
+      signUp,
+      mailbox,
+      browser,
+      backend,
+    }) => {
       const user = await signUp();
       await page.goto("/login");
       await page.getByRole("link", { name: "Forgot your password?" }).click();
@@ -47,7 +53,11 @@ for (const mode of MODES) {
   });
 }
 
-test("a used recovery link lands on /auth/error with the expired-link message and a fresh-link form", async ({ page, signUp, mailbox }) => {
+test("a used recovery link lands on /auth/error with the expired-link message and a fresh-link form", async ({
+  page,
+  signUp,
+  mailbox,
+}) => {
   const user = await signUp();
   await page.goto("/forgot-password");
   await page.getByLabel("Email").fill(user.email);

@@ -4,7 +4,13 @@ import { expect, test } from "./fixtures";
 
 // The service role key bypasses row-level security: it must never reach a
 // browser, neither in a page, nor in the data a page loads, nor in a script.
-test("no page, data response or browser script carries the service role key", async ({ page, request, backend, signUp, login }) => {
+test("no page, data response or browser script carries the service role key", async ({
+  page,
+  request,
+  backend,
+  signUp,
+  login,
+}) => {
   const secret = backend.env.serviceRoleKey;
   const user = await signUp();
   await login(user);

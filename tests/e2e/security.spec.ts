@@ -1,6 +1,11 @@
 import { expect, MODES, test } from "./fixtures";
 
-test("session cookies: 400 days, SameSite=Lax, readable by the browser client, whole site", async ({ page, context, signUp, backend }) => {
+test("session cookies: 400 days, SameSite=Lax, readable by the browser client, whole site", async ({
+  page,
+  context,
+  signUp,
+  backend,
+}) => {
   const user = await signUp();
   await page.goto("/login");
   await page.getByLabel("Email").first().fill(user.email);
@@ -22,7 +27,11 @@ test("session cookies: 400 days, SameSite=Lax, readable by the browser client, w
   expect(visible).toContain(cookies[0].name);
 });
 
-test("every document carries the security headers, with a nonce for Remix's inline scripts", async ({ page, request, backend }) => {
+test("every document carries the security headers, with a nonce for Remix's inline scripts", async ({
+  page,
+  request,
+  backend,
+}) => {
   const response = await request.get("/login");
   const headers = response.headers();
   const csp = headers["content-security-policy"];
@@ -82,7 +91,9 @@ test.describe("when the backend can't be reached", () => {
         page.getByRole("button", { name: "Log in", exact: true }).click(),
       ]);
       expect(response.status()).toBe(503);
-      await expect(page.getByRole("alert")).toHaveText("Teamboard can't reach its backend right now. Your changes were not saved; try again.");
+      await expect(page.getByRole("alert")).toHaveText(
+        "Teamboard can't reach its backend right now. Your changes were not saved; try again.",
+      );
       await expect(page.getByLabel("Email").first()).toHaveValue("someone@example.com");
       await context.close();
     });
@@ -93,11 +104,22 @@ test.describe("when the backend can't be reached", () => {
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
     const exp = Math.floor(Date.now() / 1000) + 3600;
     const accessToken = `${b64({ alg: "ES256", kid: "unknown-key", typ: "JWT" })}.${b64({ sub: "00000000-0000-0000-0000-000000000001", exp, role: "authenticated" })}.c2ln`;
-    const session = { access_token: accessToken, refresh_token: "r", expires_at: exp, expires_in: 3600, token_type: "bearer", user: { id: "00000000-0000-0000-0000-000000000001" } };
+    const session = {
+      access_token: accessToken,
+      refresh_token: "r",
+      expires_at: exp,
+      expires_in: 3600,
+      token_type: "bearer",
+      user: { id: "00000000-0000-0000-0000-000000000001" },
+    };
     await context.addCookies([{ name: "sb-127-auth-token", value: `base64-${b64(session)}`, url: backend.env.appUrl }]);
     const response = await page.goto("/account");
     expect(response?.status()).toBe(503);
-    await expect(page.getByRole("heading", { name: "Teamboard can't reach its backend right now. Your changes were not saved; try again." })).toBeVisible();
+    await expect(
+      page.getByRole("heading", {
+        name: "Teamboard can't reach its backend right now. Your changes were not saved; try again.",
+      }),
+    ).toBeVisible();
     expect(await page.content()).not.toMatch(/at \w+ \(|node_modules|\.ts:\d+/);
   });
 });

@@ -12,10 +12,18 @@ const isRefresh = (r: { method: string; path: string; search: string }) =>
   r.method === "POST" && r.path === "/auth/v1/token" && r.search.includes("grant_type=refresh_token");
 
 async function waitUntilExpired(expiresAt: number) {
-  await expect.poll(() => Date.now() / 1000 > expiresAt + 0.5, { timeout: 15_000, message: "the access token to expire" }).toBe(true);
+  await expect
+    .poll(() => Date.now() / 1000 > expiresAt + 0.5, { timeout: 15_000, message: "the access token to expire" })
+    .toBe(true);
 }
 
-test("a nested page (three loaders in parallel) stays signed in after expiry, with exactly one refresh", async ({ page, context, signUp, login, backend }) => {
+test("a nested page (three loaders in parallel) stays signed in after expiry, with exactly one refresh", async ({
+  page,
+  context,
+  signUp,
+  login,
+  backend,
+}) => {
   const user = await signUp();
   await login(user);
   const before = await sessionFromCookies(context, backend.env.appUrl);
@@ -37,7 +45,12 @@ test("a nested page (three loaders in parallel) stays signed in after expiry, wi
   expect(after!.expires_at).toBeGreaterThan(before!.expires_at);
 });
 
-test("a single-fetch data request (client navigation) refreshes once too and hands the cookie back", async ({ context, signUp, login, backend }) => {
+test("a single-fetch data request (client navigation) refreshes once too and hands the cookie back", async ({
+  context,
+  signUp,
+  login,
+  backend,
+}) => {
   const user = await signUp();
   await login(user);
   const before = await sessionFromCookies(context, backend.env.appUrl);
@@ -73,7 +86,9 @@ test("sign out everywhere signs out a second browser", async ({ page, browser, s
     await second.goto("/account/sessions");
     await expect(second).toHaveURL(/\/login\?next=%2Faccount%2Fsessions$/, { timeout: 100 });
   }).toPass({ timeout: 15_000 });
-  expect(await secondContext.cookies()).not.toContainEqual(expect.objectContaining({ name: expect.stringMatching(/^sb-.+-auth-token/) }));
+  expect(await secondContext.cookies()).not.toContainEqual(
+    expect.objectContaining({ name: expect.stringMatching(/^sb-.+-auth-token/) }),
+  );
   await secondContext.close();
 });
 

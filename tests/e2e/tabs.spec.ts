@@ -10,7 +10,11 @@ test("logging out in one tab sends the other open tab to /login (SIGNED_OUT)", a
   await expect(second.getByRole("heading", { name: "Email" })).toBeVisible();
   // both tabs' browser clients are running (they load after hydration)
   for (const tab of [first, second]) {
-    await expect.poll(() => tab.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("supabase.client")))).toBe(true);
+    await expect
+      .poll(() =>
+        tab.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("supabase.client"))),
+      )
+      .toBe(true);
   }
 
   await first.getByRole("button", { name: "Log out" }).click();
@@ -21,13 +25,20 @@ test("logging out in one tab sends the other open tab to /login (SIGNED_OUT)", a
   await expect(second).toHaveURL(/\/login\?next=%2Faccount$/);
 });
 
-test("signing in in one tab updates another tab that showed the signed-out page (SIGNED_IN)", async ({ context, signUp }) => {
+test("signing in in one tab updates another tab that showed the signed-out page (SIGNED_IN)", async ({
+  context,
+  signUp,
+}) => {
   const user = await signUp();
   const first = await context.newPage();
   const second = await context.newPage();
   await second.goto("/auth/error?reason=expired");
   await expect(second.getByRole("link", { name: "Log in" }).first()).toBeVisible();
-  await expect.poll(() => second.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("supabase.client")))).toBe(true);
+  await expect
+    .poll(() =>
+      second.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("supabase.client"))),
+    )
+    .toBe(true);
 
   await first.goto("/login");
   await first.getByLabel("Email").first().fill(user.email);

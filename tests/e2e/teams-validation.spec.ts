@@ -1,6 +1,6 @@
 import { expect, MODES, test } from "./fixtures";
 
-// PRODUCT.md §5: rules are checked in the browser for comfort and on the
+// docs/product.md §5: rules are checked in the browser for comfort and on the
 // server always. With JavaScript the wrong form never leaves the page; without
 // it, the server answers 400 with the same message and the values kept.
 for (const mode of MODES) {

@@ -5,7 +5,11 @@ for (const mode of MODES) {
   test.describe(`teams ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("create a team and its first project; a taken slug says so and keeps the name", async ({ page, signUp, login }) => {
+    test("create a team and its first project; a taken slug says so and keeps the name", async ({
+      page,
+      signUp,
+      login,
+    }) => {
       const user = await signUp();
       await login(user);
       const slug = uniqueSlug("crew");
@@ -17,7 +21,9 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Create team" }).click();
       await expect(page).toHaveURL(new RegExp(`/teams/${slug}$`));
       await expect(page.getByText("Launch Crew is ready. Create its first project.")).toBeVisible();
-      await expect(page.getByRole("complementary", { name: "Launch Crew navigation" }).getByText("Owner")).toBeVisible();
+      await expect(
+        page.getByRole("complementary", { name: "Launch Crew navigation" }).getByText("Owner"),
+      ).toBeVisible();
 
       await page.getByRole("link", { name: "New project" }).click();
       await page.getByLabel("Project name").fill("Website");
@@ -38,7 +44,12 @@ for (const mode of MODES) {
       await expect(page.getByRole("link", { name: "Launch Crew" })).toBeVisible();
     });
 
-    test("an admin changes a member's role and the member's page follows; a non-member gets 404", async ({ page, browser, backend, login }) => {
+    test("an admin changes a member's role and the member's page follows; a non-member gets 404", async ({
+      page,
+      browser,
+      backend,
+      login,
+    }) => {
       const team = await seedTeam(backend, { tasks: [{ title: "Ship the beta" }] });
       const { admin, member } = team.users;
       const board = `/teams/${team.slug}/projects/WEB`;
@@ -59,7 +70,9 @@ for (const mode of MODES) {
       await expect(page.getByText("The role is now viewer.")).toBeVisible();
       await expect(row.getByRole("cell", { name: "Viewer", exact: true })).toBeVisible();
       // the owner's row offers no change
-      await expect(page.getByRole("row", { name: new RegExp(team.owner.displayName) }).getByRole("button")).toHaveCount(0);
+      await expect(page.getByRole("row", { name: new RegExp(team.owner.displayName) }).getByRole("button")).toHaveCount(
+        0,
+      );
 
       await memberPage.reload();
       await expect(memberPage.getByRole("heading", { name: /Ship the beta/ })).toBeVisible();
@@ -67,7 +80,10 @@ for (const mode of MODES) {
       await expect(memberPage.getByRole("button", { name: "Save changes" })).toHaveCount(0);
       await expect(memberPage.getByRole("button", { name: "Post comment" })).toHaveCount(0);
       // …and the server refuses what the page no longer offers
-      const refused = await memberContext.request.post(`${board}/tasks/1`, { form: { intent: "update", title: "Sneaky edit" }, maxRedirects: 0 });
+      const refused = await memberContext.request.post(`${board}/tasks/1`, {
+        form: { intent: "update", title: "Sneaky edit" },
+        maxRedirects: 0,
+      });
       expect(refused.status()).toBe(403);
       expect(await refused.text()).toContain("Your role in this team doesn&#x27;t allow that.");
       await memberContext.close();
@@ -86,7 +102,12 @@ for (const mode of MODES) {
   });
 }
 
-test("settings: admins rename, only the owner deletes, with the slug typed", async ({ page, backend, login, browser }) => {
+test("settings: admins rename, only the owner deletes, with the slug typed", async ({
+  page,
+  backend,
+  login,
+  browser,
+}) => {
   const team = await seedTeam(backend);
   const memberContext = await browser.newContext({ baseURL: backend.env.appUrl });
   await login(team.users.member, memberContext);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { latestMessage, serverClient, uniqueEmail } from "../../stack/auth/testing.ts";
+import { latestMessage, serverClient, uniqueEmail } from "../support/auth-helpers.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const PASSWORD = "correct-horse-1";
@@ -16,7 +16,10 @@ describe("the admin API", () => {
   it("is refused without the service role key", async () => {
     const email = uniqueEmail("member");
     await admin().createUser({ email, password: PASSWORD, email_confirm: true });
-    const { data } = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: PASSWORD });
+    const { data } = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email,
+      password: PASSWORD,
+    });
     for (const token of [stack.anonKey, data.session!.access_token]) {
       const res = await fetch(`${stack.url}/auth/v1/admin/users`, {
         headers: { apikey: stack.anonKey, authorization: `Bearer ${token}`, "x-supabase-api-version": "2024-01-01" },
@@ -56,15 +59,24 @@ describe("the admin API", () => {
     expect(list.error).toBeNull();
     expect(list.data.users.map((u) => u.id)).toContain(id);
 
-    const updated = await admin().updateUserById(id, { user_metadata: { display_name: "Grace H." }, password: "new-pass-456" });
+    const updated = await admin().updateUserById(id, {
+      user_metadata: { display_name: "Grace H." },
+      password: "new-pass-456",
+    });
     expect(updated.error).toBeNull();
     expect(updated.data.user?.user_metadata.display_name).toBe("Grace H.");
-    const signIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: "new-pass-456" });
+    const signIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email,
+      password: "new-pass-456",
+    });
     expect(signIn.error).toBeNull();
 
     const banned = await admin().updateUserById(id, { ban_duration: "24h" });
     expect(banned.data.user?.banned_until).toBeTruthy();
-    const bannedSignIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: "new-pass-456" });
+    const bannedSignIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email,
+      password: "new-pass-456",
+    });
     expect(bannedSignIn.error?.code).toBe("user_banned");
 
     const deleted = await admin().deleteUser(id);
@@ -72,17 +84,29 @@ describe("the admin API", () => {
     const missing = await admin().getUserById(id);
     expect(missing.error?.code).toBe("user_not_found");
     expect(missing.error?.status).toBe(404);
-    const notUuid = await fetch(`${stack.url}/auth/v1/admin/users/not-a-uuid`, { headers: { authorization: `Bearer ${stack.serviceRoleKey}` } });
+    const notUuid = await fetch(`${stack.url}/auth/v1/admin/users/not-a-uuid`, {
+      headers: { authorization: `Bearer ${stack.serviceRoleKey}` },
+    });
     expect(notUuid.status).toBe(404);
   });
 
   it("generates links without sending email, for each link type", async () => {
     const email = uniqueEmail("links");
-    const signup = await admin().generateLink({ type: "signup", email, password: PASSWORD, options: { redirectTo: "http://localhost:5173/x" } });
+    const signup = await admin().generateLink({
+      type: "signup",
+      email,
+      password: PASSWORD,
+      options: { redirectTo: "http://localhost:5173/x" },
+    });
     expect(signup.error).toBeNull();
-    expect(signup.data.properties).toMatchObject({ verification_type: "signup", redirect_to: "http://localhost:5173/x" });
+    expect(signup.data.properties).toMatchObject({
+      verification_type: "signup",
+      redirect_to: "http://localhost:5173/x",
+    });
     expect(signup.data.properties?.email_otp).toMatch(/^\d{6}$/);
-    expect(signup.data.properties?.action_link).toContain(`/auth/v1/verify?token=${signup.data.properties?.hashed_token}&type=signup`);
+    expect(signup.data.properties?.action_link).toContain(
+      `/auth/v1/verify?token=${signup.data.properties?.hashed_token}&type=signup`,
+    );
     const res = await fetch(`${stack.url}/inbox/api/v1/search?query=${encodeURIComponent(`to:"${email}"`)}`);
     expect(((await res.json()) as { messages: unknown[] }).messages).toEqual([]);
 
@@ -101,10 +125,17 @@ describe("the admin API", () => {
     const newEmail = uniqueEmail("moved");
     const change = await admin().generateLink({ type: "email_change_new", email, newEmail });
     expect(change.error).toBeNull();
-    const changed = await anon.auth.verifyOtp({ token_hash: change.data.properties!.hashed_token, type: "email_change" });
+    const changed = await anon.auth.verifyOtp({
+      token_hash: change.data.properties!.hashed_token,
+      type: "email_change",
+    });
     expect(changed.data.user?.email).toBe(newEmail);
 
-    const current = await admin().generateLink({ type: "email_change_current", email: newEmail, newEmail: uniqueEmail("x") });
+    const current = await admin().generateLink({
+      type: "email_change_current",
+      email: newEmail,
+      newEmail: uniqueEmail("x"),
+    });
     expect(current.error?.status).toBe(400);
 
     const nobody = await admin().generateLink({ type: "recovery", email: uniqueEmail("nobody") });
@@ -119,7 +150,10 @@ describe("the admin API", () => {
 
   it("invites by email", async () => {
     const email = uniqueEmail("invited");
-    const { data, error } = await admin().inviteUserByEmail(email, { data: { team: "core" }, redirectTo: "http://localhost:5173/join" });
+    const { data, error } = await admin().inviteUserByEmail(email, {
+      data: { team: "core" },
+      redirectTo: "http://localhost:5173/join",
+    });
     expect(error).toBeNull();
     expect(data.user?.email).toBe(email);
     const mail = await latestMessage(stack.url, email);

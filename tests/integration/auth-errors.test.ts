@@ -1,6 +1,6 @@
 import * as jose from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messagesTo, serverClient, uniqueEmail } from "../../stack/auth/testing.ts";
+import { messagesTo, serverClient, uniqueEmail } from "../support/auth-helpers.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const PASSWORD = "correct-horse-1";
@@ -14,7 +14,11 @@ describe("error shapes and bad input", () => {
   afterAll(() => stack.close());
 
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${stack.url}/auth/v1${path}`, { method: "POST", headers: { apikey: stack.anonKey, "content-type": "application/json", ...headers }, body });
+    fetch(`${stack.url}/auth/v1${path}`, {
+      method: "POST",
+      headers: { apikey: stack.anonKey, "content-type": "application/json", ...headers },
+      body,
+    });
 
   async function counts() {
     const { rows } = await stack.db.query<{ users: number; sessions: number; mails: number }>(
@@ -25,7 +29,11 @@ describe("error shapes and bad input", () => {
   }
 
   it("uses {code, message} with the 2024-01-01 API version and echoes the header", async () => {
-    const res = await post("/token?grant_type=password", JSON.stringify({ email: uniqueEmail(), password: "x" }), V2024);
+    const res = await post(
+      "/token?grant_type=password",
+      JSON.stringify({ email: uniqueEmail(), password: "x" }),
+      V2024,
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get("x-supabase-api-version")).toBe("2024-01-01");
     expect(res.headers.get("x-sb-error-code")).toBe("invalid_credentials");
@@ -36,7 +44,11 @@ describe("error shapes and bad input", () => {
     const res = await post("/token?grant_type=password", JSON.stringify({ email: uniqueEmail(), password: "x" }));
     expect(res.headers.get("x-supabase-api-version")).toBeNull();
     expect(res.headers.get("x-sb-error-code")).toBe("invalid_credentials");
-    expect(await res.json()).toEqual({ code: 400, error_code: "invalid_credentials", msg: "Invalid login credentials" });
+    expect(await res.json()).toEqual({
+      code: 400,
+      error_code: "invalid_credentials",
+      msg: "Invalid login credentials",
+    });
 
     const weak = await post("/signup", JSON.stringify({ email: uniqueEmail(), password: "abc" }));
     expect(weak.status).toBe(422);
@@ -59,15 +71,40 @@ describe("error shapes and bad input", () => {
       ["/signup", JSON.stringify({ email: 42, password: PASSWORD }), 400, "bad_json"],
       ["/signup", JSON.stringify({ email: uniqueEmail(), password: PASSWORD, data: "nope" }), 400, "bad_json"],
       ["/signup", JSON.stringify({ email: "not-an-email", password: PASSWORD }), 400, "validation_failed"],
-      ["/signup", JSON.stringify({ email: "x'; drop table auth.users; --@example.test", password: PASSWORD }), 400, "validation_failed"],
+      [
+        "/signup",
+        JSON.stringify({ email: "x'; drop table auth.users; --@example.test", password: PASSWORD }),
+        400,
+        "validation_failed",
+      ],
       ["/signup", JSON.stringify({ email: uniqueEmail(), password: "" }), 400, "validation_failed"],
       ["/signup", JSON.stringify({ email: uniqueEmail(), password: `${"a1".repeat(40)}` }), 400, "validation_failed"],
-      ["/signup", JSON.stringify({ email: uniqueEmail(), password: PASSWORD, code_challenge: "short", code_challenge_method: "s256" }), 400, "validation_failed"],
-      ["/token?grant_type=password", JSON.stringify({ email: "' or 1=1 --", password: "' or '1'='1" }), 400, "invalid_credentials"],
+      [
+        "/signup",
+        JSON.stringify({
+          email: uniqueEmail(),
+          password: PASSWORD,
+          code_challenge: "short",
+          code_challenge_method: "s256",
+        }),
+        400,
+        "validation_failed",
+      ],
+      [
+        "/token?grant_type=password",
+        JSON.stringify({ email: "' or 1=1 --", password: "' or '1'='1" }),
+        400,
+        "invalid_credentials",
+      ],
       ["/token?grant_type=magic", "{}", 400, "invalid_credentials"],
       ["/token", "{}", 400, "invalid_credentials"],
       ["/token?grant_type=pkce", JSON.stringify({ auth_code: "", code_verifier: "" }), 400, "validation_failed"],
-      ["/token?grant_type=pkce", JSON.stringify({ auth_code: "' or 1=1 --", code_verifier: "v".repeat(43) }), 404, "flow_state_not_found"],
+      [
+        "/token?grant_type=pkce",
+        JSON.stringify({ auth_code: "' or 1=1 --", code_verifier: "v".repeat(43) }),
+        404,
+        "flow_state_not_found",
+      ],
       ["/token?grant_type=refresh_token", JSON.stringify({ refresh_token: 12 }), 400, "bad_json"],
       ["/verify", JSON.stringify({ type: "signup" }), 400, "validation_failed"],
       ["/verify", JSON.stringify({ type: "bogus", token_hash: "abc" }), 400, "validation_failed"],
@@ -84,40 +121,71 @@ describe("error shapes and bad input", () => {
     const unsupported = await post("/token?grant_type=magic", "{}", V2024);
     expect(await unsupported.json()).toEqual({ code: "invalid_credentials", message: "unsupported_grant_type" });
     const refreshMissing = await post("/token?grant_type=refresh_token", "{}");
-    expect(await refreshMissing.json()).toEqual({ error: "invalid_request", error_description: "refresh_token required" });
+    expect(await refreshMissing.json()).toEqual({
+      error: "invalid_request",
+      error_description: "refresh_token required",
+    });
 
     expect(await counts()).toEqual(before);
   });
 
   it("refuses bodies over the limit with 413", async () => {
-    const res = await post("/signup", JSON.stringify({ email: uniqueEmail(), password: PASSWORD, data: { blob: "x".repeat(5000) } }), V2024);
+    const res = await post(
+      "/signup",
+      JSON.stringify({ email: uniqueEmail(), password: PASSWORD, data: { blob: "x".repeat(5000) } }),
+      V2024,
+    );
     expect(res.status).toBe(413);
     expect(((await res.json()) as { code: string }).code).toBe("request_entity_too_large");
   });
 
   it("refuses tampered, expired, foreign and missing tokens", async () => {
     const email = uniqueEmail("jwt");
-    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
-    const { data } = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: PASSWORD });
+    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    });
+    const { data } = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email,
+      password: PASSWORD,
+    });
     const token = data.session!.access_token;
     const [h, p] = token.split(".");
     const claims = JSON.parse(Buffer.from(p, "base64url").toString()) as Record<string, unknown>;
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, role: "service_role" })).toString("base64url")}.${token.split(".")[2]}`;
-    const expired = await stack.keys.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10, iat: Math.floor(Date.now() / 1000) - 100 });
+    const expired = await stack.keys.sign({
+      ...claims,
+      exp: Math.floor(Date.now() / 1000) - 10,
+      iat: Math.floor(Date.now() / 1000) - 100,
+    });
     const { privateKey } = await jose.generateKeyPair("ES256");
-    const foreign = await new jose.SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: stack.keys.kid }).sign(privateKey);
-    const hs = await new jose.SignJWT(claims).setProtectedHeader({ alg: "HS256" }).sign(new TextEncoder().encode("super-secret-jwt-token-with-at-least-32-characters"));
+    const foreign = await new jose.SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", kid: stack.keys.kid })
+      .sign(privateKey);
+    const hs = await new jose.SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256" })
+      .sign(new TextEncoder().encode("super-secret-jwt-token-with-at-least-32-characters"));
     for (const bad of [forged, expired, foreign, hs, "garbage", `${token}x`]) {
-      const res = await fetch(`${stack.url}/auth/v1/user`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${bad}`, ...V2024 } });
+      const res = await fetch(`${stack.url}/auth/v1/user`, {
+        headers: { apikey: stack.anonKey, authorization: `Bearer ${bad}`, ...V2024 },
+      });
       expect(res.status).toBe(403);
       expect(((await res.json()) as { code: string }).code).toBe("bad_jwt");
-      const admin = await fetch(`${stack.url}/auth/v1/admin/users`, { headers: { authorization: `Bearer ${bad}`, ...V2024 } });
+      const admin = await fetch(`${stack.url}/auth/v1/admin/users`, {
+        headers: { authorization: `Bearer ${bad}`, ...V2024 },
+      });
       expect(admin.status).toBe(403);
     }
     const none = await fetch(`${stack.url}/auth/v1/user`, { headers: { apikey: stack.anonKey, ...V2024 } });
     expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ code: "no_authorization", message: "This endpoint requires a valid Bearer token" });
-    const anonAsUser = await fetch(`${stack.url}/auth/v1/user`, { headers: { authorization: `Bearer ${stack.anonKey}`, ...V2024 } });
+    expect(await none.json()).toEqual({
+      code: "no_authorization",
+      message: "This endpoint requires a valid Bearer token",
+    });
+    const anonAsUser = await fetch(`${stack.url}/auth/v1/user`, {
+      headers: { authorization: `Bearer ${stack.anonKey}`, ...V2024 },
+    });
     expect(anonAsUser.status).toBe(403);
     const appMeta = await fetch(`${stack.url}/auth/v1/user`, {
       method: "PUT",
@@ -130,7 +198,11 @@ describe("error shapes and bad input", () => {
 
   it("serves settings, health and the JWKS", async () => {
     const settings = (await (await fetch(`${stack.url}/auth/v1/settings`)).json()) as Record<string, unknown>;
-    expect(settings).toMatchObject({ disable_signup: false, mailer_autoconfirm: false, external: { email: true, local: true, google: false } });
+    expect(settings).toMatchObject({
+      disable_signup: false,
+      mailer_autoconfirm: false,
+      external: { email: true, local: true, google: false },
+    });
     const health = await fetch(`${stack.url}/auth/v1/health`);
     expect(health.status).toBe(200);
     const jwks = (await (await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`)).json()) as { keys: jose.JWK[] };
@@ -142,7 +214,11 @@ describe("error shapes and bad input", () => {
 describe("rate limits", () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startTestStack({ auth: { emailSendInterval: 60, tokenRequestsPerMinute: 5 } });
+    // the test client plays a reverse proxy on loopback, so its X-Forwarded-For names the client
+    stack = await startTestStack({
+      auth: { emailSendInterval: 60, tokenRequestsPerMinute: 5 },
+      trustedProxies: ["127.0.0.1", "::1"],
+    });
   });
   afterAll(() => stack.close());
 
@@ -162,7 +238,10 @@ describe("rate limits", () => {
     const recoveryAgain = await supabase.auth.resetPasswordForEmail(email);
     expect(recoveryAgain.error?.code).toBe("over_email_send_rate_limit");
 
-    await stack.db.query("update auth.users set confirmation_sent_at = now() - interval '61 seconds' where email = $1", [email]);
+    await stack.db.query(
+      "update auth.users set confirmation_sent_at = now() - interval '61 seconds' where email = $1",
+      [email],
+    );
     expect((await supabase.auth.resend({ type: "signup", email })).error).toBeNull();
   });
 
@@ -175,7 +254,8 @@ describe("rate limits", () => {
         body: JSON.stringify({ email: "a@example.test", password: "x" }),
       });
       statuses.push(res.status);
-      if (res.status === 429) expect(await res.json()).toEqual({ code: "over_request_rate_limit", message: "Request rate limit reached" });
+      if (res.status === 429)
+        expect(await res.json()).toEqual({ code: "over_request_rate_limit", message: "Request rate limit reached" });
     }
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
     const otherIp = await fetch(`${stack.url}/auth/v1/token?grant_type=password`, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browserLikeClient, serverClient, uniqueEmail } from "../../stack/auth/testing.ts";
+import { browserLikeClient, serverClient, uniqueEmail } from "../support/auth-helpers.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const APP = "http://localhost:5173";
@@ -53,7 +53,10 @@ describe("sign-in with the local OAuth provider", () => {
 
     // Signing in again with the same email finds the same user.
     const again = browserLikeClient(stack.url, stack.anonKey);
-    const second = await again.auth.signInWithOAuth({ provider: "local" as "github", options: { redirectTo: APP, skipBrowserRedirect: true } });
+    const second = await again.auth.signInWithOAuth({
+      provider: "local" as "github",
+      options: { redirectTo: APP, skipBrowserRedirect: true },
+    });
     const code2 = (await consent(second.data.url!, email)).searchParams.get("code") ?? "";
     const s2 = await again.auth.exchangeCodeForSession(code2);
     expect(s2.data.user?.id).toBe(session.data.user?.id);
@@ -61,8 +64,15 @@ describe("sign-in with the local OAuth provider", () => {
 
   it("links the local identity to an existing email user, and returns tokens in the fragment without PKCE", async () => {
     const email = uniqueEmail("linked");
-    const created = await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({ email, password: "correct-horse-1", email_confirm: true });
-    const back = await consent(`${stack.url}/auth/v1/authorize?provider=local&redirect_to=${encodeURIComponent(`${APP}/done`)}`, email);
+    const created = await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: "correct-horse-1",
+      email_confirm: true,
+    });
+    const back = await consent(
+      `${stack.url}/auth/v1/authorize?provider=local&redirect_to=${encodeURIComponent(`${APP}/done`)}`,
+      email,
+    );
     expect(back.pathname).toBe("/done");
     const fragment = new URLSearchParams(back.hash.slice(1));
     const { data } = await serverClient(stack.url, stack.anonKey).auth.getUser(fragment.get("access_token") ?? "");
@@ -71,7 +81,9 @@ describe("sign-in with the local OAuth provider", () => {
   });
 
   it("rejects unknown providers and forged state", async () => {
-    const res = await fetch(`${stack.url}/auth/v1/authorize?provider=myspace`, { headers: { "x-supabase-api-version": "2024-01-01" } });
+    const res = await fetch(`${stack.url}/auth/v1/authorize?provider=myspace`, {
+      headers: { "x-supabase-api-version": "2024-01-01" },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe("validation_failed");
     const forged = await fetch(`${stack.url}/auth/v1/local-provider/consent`, {
@@ -104,16 +116,25 @@ describe("row-level security with real access tokens", () => {
 
   async function signIn() {
     const email = uniqueEmail("rls");
-    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({ email, password: "correct-horse-1", email_confirm: true });
-    const { data } = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: "correct-horse-1" });
+    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: "correct-horse-1",
+      email_confirm: true,
+    });
+    const { data } = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email,
+      password: "correct-horse-1",
+    });
     return claimsOf(data.session!.access_token);
   }
 
   it("shows each user only their rows and anon nothing", async () => {
     const alice = await signIn();
     const bob = await signIn();
-    const as = (claims: Record<string, unknown> & { role: string }) => (sql: string, params: unknown[] = []) =>
-      stack.db.asRequest({ role: claims.role, claims }, (tx) => tx.query<{ body: string }>(sql, params));
+    const as =
+      (claims: Record<string, unknown> & { role: string }) =>
+      (sql: string, params: unknown[] = []) =>
+        stack.db.asRequest({ role: claims.role, claims }, (tx) => tx.query<{ body: string }>(sql, params));
 
     await as(alice)("insert into auth_notes (body) values ('alice private')");
     await as(bob)("insert into auth_notes (body) values ('bob private')");
@@ -121,7 +142,9 @@ describe("row-level security with real access tokens", () => {
     expect((await as(bob)("select body from auth_notes")).rows).toEqual([{ body: "bob private" }]);
     expect((await as(await claimsOf(stack.anonKey))("select body from auth_notes")).rows).toEqual([]);
 
-    await expect(as(bob)("insert into auth_notes (owner, body) values ($1, 'forged')", [alice.sub])).rejects.toThrow(/row-level security/);
+    await expect(as(bob)("insert into auth_notes (owner, body) values ($1, 'forged')", [alice.sub])).rejects.toThrow(
+      /row-level security/,
+    );
     const updated = await as(bob)("update auth_notes set body = 'hijacked' where owner = $1", [alice.sub]);
     expect(updated.rowCount).toBe(0);
   });

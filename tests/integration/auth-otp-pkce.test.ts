@@ -7,7 +7,7 @@ import {
   messagesTo,
   serverClient,
   uniqueEmail,
-} from "../../stack/auth/testing.ts";
+} from "../support/auth-helpers.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const PASSWORD = "correct-horse-1";
@@ -48,7 +48,10 @@ describe("magic links, email codes and PKCE", () => {
 
   it("creates the user on first sign-in unless create_user is false", async () => {
     const supabase = serverClient(stack.url, stack.anonKey);
-    const refused = await supabase.auth.signInWithOtp({ email: uniqueEmail("nouser"), options: { shouldCreateUser: false } });
+    const refused = await supabase.auth.signInWithOtp({
+      email: uniqueEmail("nouser"),
+      options: { shouldCreateUser: false },
+    });
     expect(refused.error?.code).toBe("otp_disabled");
     expect(refused.error?.status).toBe(422);
 
@@ -66,7 +69,10 @@ describe("magic links, email codes and PKCE", () => {
   it("round-trips a PKCE magic link: the link redirects with ?code= and the code exchanges for a session", async () => {
     const { email, id } = await confirmedUser("pkce");
     const browser = browserLikeClient(stack.url, stack.anonKey);
-    const sent = await browser.auth.signInWithOtp({ email, options: { emailRedirectTo: `${APP}/auth/callback?next=/teams` } });
+    const sent = await browser.auth.signInWithOtp({
+      email,
+      options: { emailRedirectTo: `${APP}/auth/callback?next=/teams` },
+    });
     expect(sent.error).toBeNull();
     const mail = await latestMessage(stack.url, email);
     const { tokenHash } = confirmParams(mail);
@@ -86,7 +92,9 @@ describe("magic links, email codes and PKCE", () => {
     const { data, error } = await browser.auth.exchangeCodeForSession(code);
     expect(error).toBeNull();
     expect(data.user?.id).toBe(id);
-    const claims = JSON.parse(Buffer.from(data.session!.access_token.split(".")[1], "base64url").toString()) as { amr: { method: string }[] };
+    const claims = JSON.parse(Buffer.from(data.session!.access_token.split(".")[1], "base64url").toString()) as {
+      amr: { method: string }[];
+    };
     expect(claims.amr[0].method).toBe("magiclink");
 
     const reused = await browserLikeClient(stack.url, stack.anonKey).auth.exchangeCodeForSession(code);
@@ -97,7 +105,10 @@ describe("magic links, email codes and PKCE", () => {
       body: JSON.stringify({ auth_code: code, code_verifier: "x".repeat(43) }),
     });
     expect(raw.status).toBe(404);
-    expect(await raw.json()).toEqual({ code: "flow_state_not_found", message: "invalid flow state, no valid flow state found" });
+    expect(await raw.json()).toEqual({
+      code: "flow_state_not_found",
+      message: "invalid flow state, no valid flow state found",
+    });
   });
 
   it("refuses a code with the wrong verifier and an expired code", async () => {
@@ -105,9 +116,12 @@ describe("magic links, email codes and PKCE", () => {
     const browser = browserLikeClient(stack.url, stack.anonKey);
     await browser.auth.signInWithOtp({ email });
     const { tokenHash } = confirmParams(await latestMessage(stack.url, email));
-    const res = await fetch(`${stack.url}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(APP)}`, {
-      redirect: "manual",
-    });
+    const res = await fetch(
+      `${stack.url}/auth/v1/verify?token=${tokenHash}&type=magiclink&redirect_to=${encodeURIComponent(APP)}`,
+      {
+        redirect: "manual",
+      },
+    );
     const code = new URL(res.headers.get("location") ?? "").searchParams.get("code") ?? "";
     const exchange = (verifier: string) =>
       fetch(`${stack.url}/auth/v1/token?grant_type=pkce`, {
@@ -117,10 +131,16 @@ describe("magic links, email codes and PKCE", () => {
       });
     const wrong = await exchange("a".repeat(50));
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ code: "bad_code_verifier", message: "code challenge does not match previously saved code verifier" });
+    expect(await wrong.json()).toEqual({
+      code: "bad_code_verifier",
+      message: "code challenge does not match previously saved code verifier",
+    });
 
     // The flow state lives flowStateExpiry (300 s) after the code was issued.
-    await stack.db.query("update auth.flow_state set auth_code_issued_at = now() - interval '301 seconds' where auth_code = $1", [code]);
+    await stack.db.query(
+      "update auth.flow_state set auth_code_issued_at = now() - interval '301 seconds' where auth_code = $1",
+      [code],
+    );
     const { error } = await browser.auth.exchangeCodeForSession(code);
     expect(error?.code).toBe("flow_state_expired");
     expect(error?.status).toBe(422);
@@ -147,7 +167,9 @@ describe("magic links, email codes and PKCE", () => {
   it("recovers a password through a PKCE recovery link and signs in with the new one", async () => {
     const { email } = await confirmedUser("recover");
     const browser = browserLikeClient(stack.url, stack.anonKey);
-    const { error: sendError } = await browser.auth.resetPasswordForEmail(email, { redirectTo: `${APP}/reset-password` });
+    const { error: sendError } = await browser.auth.resetPasswordForEmail(email, {
+      redirectTo: `${APP}/reset-password`,
+    });
     expect(sendError).toBeNull();
     const mail = await latestMessage(stack.url, email);
     expect(mail.Subject).toBe("Reset Your Password");
@@ -161,7 +183,10 @@ describe("magic links, email codes and PKCE", () => {
     expect(updated.error).toBeNull();
     const old = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: PASSWORD });
     expect(old.error?.code).toBe("invalid_credentials");
-    const fresh = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email, password: "brand-new-pass-2" });
+    const fresh = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email,
+      password: "brand-new-pass-2",
+    });
     expect(fresh.error).toBeNull();
 
     const unknown = await browser.auth.resetPasswordForEmail(uniqueEmail("ghost"));
@@ -186,7 +211,10 @@ describe("magic links, email codes and PKCE", () => {
     const verified = await supabase.auth.verifyOtp({ token_hash: tokenHash, type: "email_change" });
     expect(verified.error).toBeNull();
     expect(verified.data.user?.email).toBe(newEmail);
-    const signIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({ email: newEmail, password: PASSWORD });
+    const signIn = await serverClient(stack.url, stack.anonKey).auth.signInWithPassword({
+      email: newEmail,
+      password: PASSWORD,
+    });
     expect(signIn.error).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import * as jose from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serverClient, uniqueEmail } from "../../stack/auth/testing.ts";
+import { serverClient, uniqueEmail } from "../support/auth-helpers.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const PASSWORD = "correct-horse-1";
@@ -14,7 +14,11 @@ describe("sessions, refresh tokens and sign-out", () => {
 
   async function signedIn() {
     const email = uniqueEmail("session");
-    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    });
     return passwordGrant(email);
   }
 
@@ -25,7 +29,16 @@ describe("sessions, refresh tokens and sign-out", () => {
       body: JSON.stringify({ email, password: PASSWORD }),
     });
     expect(res.status).toBe(200);
-    return { email, ...((await res.json()) as { access_token: string; refresh_token: string; expires_in: number; expires_at: number; user: { id: string } }) };
+    return {
+      email,
+      ...((await res.json()) as {
+        access_token: string;
+        refresh_token: string;
+        expires_in: number;
+        expires_at: number;
+        user: { id: string };
+      }),
+    };
   }
 
   const refresh = (token: string) =>
@@ -38,8 +51,13 @@ describe("sessions, refresh tokens and sign-out", () => {
   it("issues an ES256 access token with GoTrue's claims, verifiable with the JWKS", async () => {
     const s = await signedIn();
     expect(s.expires_in).toBe(3600);
-    const jwks = jose.createLocalJWKSet((await (await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`)).json()) as jose.JSONWebKeySet);
-    const { payload, protectedHeader } = await jose.jwtVerify(s.access_token, jwks, { issuer: `${stack.url}/auth/v1`, audience: "authenticated" });
+    const jwks = jose.createLocalJWKSet(
+      (await (await fetch(`${stack.url}/auth/v1/.well-known/jwks.json`)).json()) as jose.JSONWebKeySet,
+    );
+    const { payload, protectedHeader } = await jose.jwtVerify(s.access_token, jwks, {
+      issuer: `${stack.url}/auth/v1`,
+      audience: "authenticated",
+    });
     expect(protectedHeader.alg).toBe("ES256");
     expect(payload).toMatchObject({
       sub: s.user.id,
@@ -76,21 +94,57 @@ describe("sessions, refresh tokens and sign-out", () => {
     const branch = (await withinInterval.json()) as { refresh_token: string };
 
     // Past the reuse interval (10 s): reuse is treated as theft and the session's tokens are revoked.
-    await stack.db.query("update auth.refresh_tokens set updated_at = now() - interval '11 seconds' where token = $1", [a.refresh_token]);
+    await stack.db.query("update auth.refresh_tokens set updated_at = now() - interval '11 seconds' where token = $1", [
+      a.refresh_token,
+    ]);
     const stolen = await refresh(a.refresh_token);
     expect(stolen.status).toBe(400);
     expect(stolen.headers.get("x-sb-error-code")).toBe("refresh_token_already_used");
-    expect(await stolen.json()).toEqual({ code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used" });
-    await stack.db.query("update auth.refresh_tokens set updated_at = now() - interval '11 seconds' where token = any($1)", [
-      [second.refresh_token, branch.refresh_token],
-    ]);
+    expect(await stolen.json()).toEqual({
+      code: "refresh_token_already_used",
+      message: "Invalid Refresh Token: Already Used",
+    });
+    await stack.db.query(
+      "update auth.refresh_tokens set updated_at = now() - interval '11 seconds' where token = any($1)",
+      [[second.refresh_token, branch.refresh_token]],
+    );
     const latest = await refresh(second.refresh_token);
     expect(latest.status).toBe(400);
     const other = await refresh(branch.refresh_token);
     expect(((await other.json()) as { code: string }).code).toBe("refresh_token_already_used");
 
     const unknown = await refresh("nosuchtoken1");
-    expect(await unknown.json()).toEqual({ code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found" });
+    expect(await unknown.json()).toEqual({
+      code: "refresh_token_not_found",
+      message: "Invalid Refresh Token: Refresh Token Not Found",
+    });
+  });
+
+  it("after a detected reuse every token of the session is dead, however recently it was issued", async () => {
+    const s = await signedIn();
+    const r0 = s.refresh_token;
+    const r1 = ((await (await refresh(r0)).json()) as { refresh_token: string }).refresh_token;
+    const r2 = ((await (await refresh(r1)).json()) as { refresh_token: string }).refresh_token;
+    // r0 again within the interval (not the parent of the active token): swapped for r3
+    const r3res = await refresh(r0);
+    expect(r3res.status).toBe(200);
+    const r3 = ((await r3res.json()) as { refresh_token: string }).refresh_token;
+    // 11 s pass, then r1 is replayed: theft
+    await stack.db.query(
+      "update auth.refresh_tokens set updated_at = updated_at - interval '11 seconds', created_at = created_at - interval '11 seconds' where session_id = (select session_id from auth.refresh_tokens where token = $1)",
+      [r0],
+    );
+    const stolen = await refresh(r1);
+    expect(((await stolen.json()) as { code: string }).code).toBe("refresh_token_already_used");
+    // right away, with no time passing, the newest tokens of that session are dead too
+    for (const token of [r2, r3, r0, r1]) {
+      const r = await refresh(token);
+      expect(r.status, token).toBe(400);
+      expect(((await r.json()) as { code: string }).code, token).toBe("refresh_token_already_used");
+    }
+    // another session of the same user is untouched
+    const other = await passwordGrant(s.email);
+    expect((await refresh(other.refresh_token)).status).toBe(200);
   });
 
   it("lets supabase-js refresh and verify claims locally once the JWKS is cached", async () => {
@@ -120,9 +174,14 @@ describe("sessions, refresh tokens and sign-out", () => {
     const two = await passwordGrant(one.email);
     const three = await passwordGrant(one.email);
     const getUser = (token: string) =>
-      fetch(`${stack.url}/auth/v1/user`, { headers: { apikey: stack.anonKey, authorization: `Bearer ${token}`, "x-supabase-api-version": "2024-01-01" } });
+      fetch(`${stack.url}/auth/v1/user`, {
+        headers: { apikey: stack.anonKey, authorization: `Bearer ${token}`, "x-supabase-api-version": "2024-01-01" },
+      });
     const logout = (token: string, scope: string) =>
-      fetch(`${stack.url}/auth/v1/logout?scope=${scope}`, { method: "POST", headers: { apikey: stack.anonKey, authorization: `Bearer ${token}` } });
+      fetch(`${stack.url}/auth/v1/logout?scope=${scope}`, {
+        method: "POST",
+        headers: { apikey: stack.anonKey, authorization: `Bearer ${token}` },
+      });
 
     expect((await logout(one.access_token, "local")).status).toBe(204);
     const gone = await getUser(one.access_token);

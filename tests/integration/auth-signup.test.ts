@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmParams, latestMessage, linksIn, messagesTo, serverClient, uniqueEmail } from "../../stack/auth/testing.ts";
+import {
+  confirmParams,
+  latestMessage,
+  linksIn,
+  messagesTo,
+  serverClient,
+  uniqueEmail,
+} from "../support/auth-helpers.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const PASSWORD = "correct-horse-1";
@@ -55,11 +62,14 @@ describe("sign-up, confirmation and password sign-in", () => {
 
   it("confirms through the GET /verify link with tokens in the fragment (implicit flow)", async () => {
     const email = uniqueEmail("link");
-    const res = await fetch(`${stack.url}/auth/v1/signup?redirect_to=${encodeURIComponent("http://localhost:5173/welcome")}`, {
-      method: "POST",
-      headers: { apikey: stack.anonKey, "content-type": "application/json" },
-      body: JSON.stringify({ email, password: PASSWORD }),
-    });
+    const res = await fetch(
+      `${stack.url}/auth/v1/signup?redirect_to=${encodeURIComponent("http://localhost:5173/welcome")}`,
+      {
+        method: "POST",
+        headers: { apikey: stack.anonKey, "content-type": "application/json" },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      },
+    );
     expect(res.status).toBe(200);
     const mail = await latestMessage(stack.url, email);
     const { tokenHash } = confirmParams(mail);
@@ -89,7 +99,11 @@ describe("sign-up, confirmation and password sign-in", () => {
 
   it("falls back to the site URL when redirect_to is not allowed", async () => {
     const email = uniqueEmail("evil");
-    await serverClient(stack.url, stack.anonKey).auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: "https://evil.example/steal" } });
+    await serverClient(stack.url, stack.anonKey).auth.signUp({
+      email,
+      password: PASSWORD,
+      options: { emailRedirectTo: "https://evil.example/steal" },
+    });
     const mail = await latestMessage(stack.url, email);
     expect(mail.Text).not.toContain("evil.example");
     expect(confirmParams(mail).next).toBe("/");
@@ -126,7 +140,11 @@ describe("sign-up, confirmation and password sign-in", () => {
     expect((letters.error as unknown as { reasons: string[] }).reasons).toEqual(["characters"]);
 
     const email = uniqueEmail("wrong");
-    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({ email, password: PASSWORD, email_confirm: true });
+    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    });
     const wrong = await supabase.auth.signInWithPassword({ email, password: "not-the-password-9" });
     expect(wrong.error?.code).toBe("invalid_credentials");
     expect(wrong.error?.message).toBe("Invalid login credentials");
@@ -138,7 +156,9 @@ describe("sign-up, confirmation and password sign-in", () => {
     const email = uniqueEmail("resend");
     const supabase = serverClient(stack.url, stack.anonKey);
     await supabase.auth.signUp({ email, password: PASSWORD });
-    await stack.db.query("update auth.users set confirmation_sent_at = now() - interval '2 minutes' where email = $1", [email]);
+    await stack.db.query("update auth.users set confirmation_sent_at = now() - interval '2 minutes' where email = $1", [
+      email,
+    ]);
     const { error } = await supabase.auth.resend({ type: "signup", email });
     expect(error).toBeNull();
     const mails = await messagesTo(stack.url, email);

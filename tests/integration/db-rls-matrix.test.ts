@@ -1,5 +1,5 @@
 /**
- * THE RLS MATRIX — who may do what, table by table, next to PRODUCT.md §6.
+ * THE RLS MATRIX — who may do what, table by table, next to docs/product.md §6.
  *
  *   §6 action                                            viewer member admin owner
  *   see the team, its projects, tasks, comments, attachments  ✓    ✓     ✓     ✓
@@ -178,12 +178,29 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
   const n = ++worlds;
   return stack.db.transaction(async (tx) => {
     const one = async (sql: string, params: unknown[]) => (await tx.query<{ id: string }>(sql, params)).rows[0].id;
-    const team = await one("insert into teams (name, slug, created_by) values ('Acme', $1, $2) returning id", [`acme-${n}`, users.owner]);
-    for (const [name, role] of [["owner", "owner"], ["admin", "admin"], ["member", "member"], ["viewer", "viewer"]] as const) {
-      await tx.query("insert into team_members (team_id, user_id, role) values ($1, $2, $3)", [team, users[name], role]);
+    const team = await one("insert into teams (name, slug, created_by) values ('Acme', $1, $2) returning id", [
+      `acme-${n}`,
+      users.owner,
+    ]);
+    for (const [name, role] of [
+      ["owner", "owner"],
+      ["admin", "admin"],
+      ["member", "member"],
+      ["viewer", "viewer"],
+    ] as const) {
+      await tx.query("insert into team_members (team_id, user_id, role) values ($1, $2, $3)", [
+        team,
+        users[name],
+        role,
+      ]);
     }
-    const project = await one("insert into projects (team_id, key, name) values ($1, 'WEB', 'Website') returning id", [team]);
-    const archivedProject = await one("insert into projects (team_id, key, name) values ($1, 'OLD', 'Old site') returning id", [team]);
+    const project = await one("insert into projects (team_id, key, name) values ($1, 'WEB', 'Website') returning id", [
+      team,
+    ]);
+    const archivedProject = await one(
+      "insert into projects (team_id, key, name) values ($1, 'OLD', 'Old site') returning id",
+      [team],
+    );
     const task = await one(
       `insert into tasks (project_id, title, description, status, assignee_id, created_by)
        values ($1, 'Rotate the credentials', 'Quarterly rotation of the database password', 'todo', $2, $3) returning id`,
@@ -199,7 +216,9 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
     const attachments = {} as Record<Person, string>;
     for (const name of ["owner", "admin", "member", "viewer", "outsider"] as const) {
       comments[name] = await one("insert into comments (task_id, author_id, body) values ($1, $2, $3) returning id", [
-        task, users[name], `Comment by ${name}`,
+        task,
+        users[name],
+        `Comment by ${name}`,
       ]);
       attachments[name] = await one(
         `insert into attachments (task_id, object_path, file_name, size_bytes, content_type, uploaded_by)
@@ -207,25 +226,43 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
         [task, name, users[name]],
       );
     }
-    const archivedComment = await one("insert into comments (task_id, author_id, body) values ($1, $2, 'Old news') returning id", [
-      archivedTask, users.member,
-    ]);
+    const archivedComment = await one(
+      "insert into comments (task_id, author_id, body) values ($1, $2, 'Old news') returning id",
+      [archivedTask, users.member],
+    );
     await tx.query("update projects set archived_at = now() where id = $1", [archivedProject]);
     const invitation = await one(
       "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'invitee@example.com', 'member', $2, $3) returning id",
       [team, sha256(`pending-${n}`), users.owner],
     );
     // the one invitation whose token the matrix holds ("matrix-token"): only this world's is pending
-    await tx.query("update invitations set token_hash = $1 where token_hash = $2", [sha256(`old-matrix-${n}`), sha256("matrix-token")]);
+    await tx.query("update invitations set token_hash = $1 where token_hash = $2", [
+      sha256(`old-matrix-${n}`),
+      sha256("matrix-token"),
+    ]);
     const openInvitation = await one(
       "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'anyone@example.com', 'viewer', $2, $3) returning id",
       [team, sha256("matrix-token"), users.admin],
     );
-    return { n, users, spareUser, team, project, archivedProject, task, archivedTask, comments, attachments, archivedComment, invitation, openInvitation };
+    return {
+      n,
+      users,
+      spareUser,
+      team,
+      project,
+      archivedProject,
+      task,
+      archivedTask,
+      comments,
+      attachments,
+      archivedComment,
+      invitation,
+      openInvitation,
+    };
   });
 }
 
-describe("RLS matrix (PRODUCT.md §6), each cell a REST call with that person's token", () => {
+describe("RLS matrix (docs/product.md §6), each cell a REST call with that person's token", () => {
   let stack: TestStack;
   let world: World;
   let fresh: () => Promise<World>;
@@ -247,11 +284,17 @@ describe("RLS matrix (PRODUCT.md §6), each cell a REST call with that person's 
         [email, `${name[0].toUpperCase()}${name.slice(1)} Person`],
       );
       users[name] = rows[0].id;
-      const token = await stack.keys.sign({ sub: users[name], role: "authenticated", aud: "authenticated", email }, { expiresIn: 3600 });
+      const token = await stack.keys.sign(
+        { sub: users[name], role: "authenticated", aud: "authenticated", email },
+        { expiresIn: 3600 },
+      );
       actors[name] = {
         name,
         id: users[name],
-        client: createClient(stack.url, stack.anonKey, { ...options, global: { headers: { Authorization: `Bearer ${token}` } } }),
+        client: createClient(stack.url, stack.anonKey, {
+          ...options,
+          global: { headers: { Authorization: `Bearer ${token}` } },
+        }),
       };
     }
     actors.anon = { name: "anon", id: null, client: createClient(stack.url, stack.anonKey, options) };

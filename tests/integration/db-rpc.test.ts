@@ -1,5 +1,5 @@
 /**
- * The database's behaviour as the app relies on it: the RPCs of PRODUCT.md §7,
+ * The database's behaviour as the app relies on it: the RPCs of docs/product.md §7,
  * the task states of §4, the rules of §5, the one-owner rule, the profile made
  * at sign-up, and the demo seed. Calls run as the user, as the REST API runs them.
  */
@@ -79,11 +79,20 @@ async function project(teamId: string, key = "WEB") {
   return rows[0].id;
 }
 
-async function task(projectId: string, fields: { title?: string; status?: string; description?: string; assignee?: string } = {}) {
+async function task(
+  projectId: string,
+  fields: { title?: string; status?: string; description?: string; assignee?: string } = {},
+) {
   const { rows } = await stack.db.query<{ id: string; number: number }>(
     `insert into tasks (project_id, title, description, status, assignee_id)
      values ($1, $2, $3, $4, $5) returning id, number`,
-    [projectId, fields.title ?? "A task", fields.description ?? "", fields.status ?? "backlog", fields.assignee ?? null],
+    [
+      projectId,
+      fields.title ?? "A task",
+      fields.description ?? "",
+      fields.status ?? "backlog",
+      fields.assignee ?? null,
+    ],
   );
   return rows[0];
 }
@@ -151,10 +160,16 @@ describe("profiles made at sign-up", () => {
   it("keeps usernames unique and in the allowed format", async () => {
     const a = await createUser("Case Test");
     const b = await createUser("Other Person");
-    expect(await failure(call(a, "update profiles set username = 'Bad Name' where id = $1", [a]))).toMatchObject({ code: "23514" });
-    expect(await failure(call(a, "update profiles set username = 'Taken_Name' where id = $1", [a]))).toMatchObject({ code: "23514" });
+    expect(await failure(call(a, "update profiles set username = 'Bad Name' where id = $1", [a]))).toMatchObject({
+      code: "23514",
+    });
+    expect(await failure(call(a, "update profiles set username = 'Taken_Name' where id = $1", [a]))).toMatchObject({
+      code: "23514",
+    });
     await call(a, "update profiles set username = 'taken_name' where id = $1", [a]);
-    expect(await failure(call(b, "update profiles set username = 'taken_name' where id = $1", [b]))).toMatchObject({ code: "23505" });
+    expect(await failure(call(b, "update profiles set username = 'taken_name' where id = $1", [b]))).toMatchObject({
+      code: "23505",
+    });
   });
 });
 
@@ -193,7 +208,9 @@ describe("create_team", () => {
       message: "That slug is reserved.",
     });
     expect(await failure(call(me, "select create_team('   ', 'blank-name')"))).toMatchObject({ code: "22023" });
-    expect(await failure(call(me, "select create_team($1, 'long-name')", ["x".repeat(61)]))).toMatchObject({ code: "22023" });
+    expect(await failure(call(me, "select create_team($1, 'long-name')", ["x".repeat(61)]))).toMatchObject({
+      code: "22023",
+    });
     expect((await call(me, "select create_team('Name', $1)", ["a".repeat(40)])).length).toBe(1);
   });
 
@@ -212,7 +229,9 @@ describe("create_team", () => {
       const { rows } = await stack.db.query("select 1 from teams where slug = 'ghost-team'");
       expect(rows).toEqual([]);
     } finally {
-      await stack.db.exec("drop trigger test_refuse_membership on public.team_members; drop function public.test_refuse_membership();");
+      await stack.db.exec(
+        "drop trigger test_refuse_membership on public.team_members; drop function public.test_refuse_membership();",
+      );
     }
   });
 });
@@ -222,15 +241,28 @@ describe("move_task", () => {
     const t = await teamWith({ mia: "member" });
     const p = await project(t.team);
     const allowed: [string, string][] = [
-      ["backlog", "todo"], ["todo", "in_progress"], ["in_progress", "done"],
-      ["backlog", "canceled"], ["todo", "canceled"], ["in_progress", "canceled"],
-      ["done", "todo"], ["canceled", "todo"],
-      ["backlog", "backlog"], ["done", "done"],
+      ["backlog", "todo"],
+      ["todo", "in_progress"],
+      ["in_progress", "done"],
+      ["backlog", "canceled"],
+      ["todo", "canceled"],
+      ["in_progress", "canceled"],
+      ["done", "todo"],
+      ["canceled", "todo"],
+      ["backlog", "backlog"],
+      ["done", "done"],
     ];
     const refused: [string, string][] = [
-      ["backlog", "in_progress"], ["backlog", "done"], ["todo", "backlog"], ["todo", "done"],
-      ["in_progress", "todo"], ["in_progress", "backlog"], ["done", "canceled"], ["done", "in_progress"],
-      ["canceled", "done"], ["canceled", "backlog"],
+      ["backlog", "in_progress"],
+      ["backlog", "done"],
+      ["todo", "backlog"],
+      ["todo", "done"],
+      ["in_progress", "todo"],
+      ["in_progress", "backlog"],
+      ["done", "canceled"],
+      ["done", "in_progress"],
+      ["canceled", "done"],
+      ["canceled", "backlog"],
     ];
     for (const [from, to] of allowed) {
       const { id } = await task(p, { status: from });
@@ -249,7 +281,9 @@ describe("move_task", () => {
       code: "22023",
       message: expect.stringMatching(/^Unknown status "doing"/),
     });
-    expect(await failure(call(t.mia, "select * from move_task($1, 'todo', -1)", [id]))).toMatchObject({ code: "22023" });
+    expect(await failure(call(t.mia, "select * from move_task($1, 'todo', -1)", [id]))).toMatchObject({
+      code: "22023",
+    });
   });
 
   it("keeps each column's positions dense, placing the task where it was dropped", async () => {
@@ -261,16 +295,26 @@ describe("move_task", () => {
 
     await call(t.mia, "select move_task($1, 'todo', 0)", [ids.C]); // reorder within a column
     expect(await column(p, "todo")).toEqual([
-      { title: "C", position: 0 }, { title: "A", position: 1 }, { title: "B", position: 2 },
+      { title: "C", position: 0 },
+      { title: "A", position: 1 },
+      { title: "B", position: 2 },
     ]);
     await call(t.mia, "select move_task($1, 'in_progress', 1)", [ids.A]); // to another column
-    expect(await column(p, "todo")).toEqual([{ title: "C", position: 0 }, { title: "B", position: 1 }]);
+    expect(await column(p, "todo")).toEqual([
+      { title: "C", position: 0 },
+      { title: "B", position: 1 },
+    ]);
     expect(await column(p, "in_progress")).toEqual([
-      { title: "X", position: 0 }, { title: "A", position: 1 }, { title: "Y", position: 2 },
+      { title: "X", position: 0 },
+      { title: "A", position: 1 },
+      { title: "Y", position: 2 },
     ]);
     await call(t.mia, "select move_task($1, 'in_progress', 99)", [ids.X]); // past the end: last
     await call(t.mia, "select move_task($1, 'done')", [ids.Y]); // no position: last
-    expect(await column(p, "in_progress")).toEqual([{ title: "A", position: 0 }, { title: "X", position: 1 }]);
+    expect(await column(p, "in_progress")).toEqual([
+      { title: "A", position: 0 },
+      { title: "X", position: 1 },
+    ]);
     expect(await column(p, "done")).toEqual([{ title: "Y", position: 0 }]);
 
     await stack.db.query("delete from tasks where id = $1", [ids.A]); // deleting closes the gap
@@ -296,7 +340,9 @@ describe("move_task", () => {
       const positions = (await column(p, status)).map((r) => r.position);
       expect(positions).toEqual(positions.map((_, i) => i));
     }
-    const { rows } = await stack.db.query<{ n: number }>("select count(*)::int as n from tasks where project_id = $1", [p]);
+    const { rows } = await stack.db.query<{ n: number }>("select count(*)::int as n from tasks where project_id = $1", [
+      p,
+    ]);
     expect(rows[0].n).toBe(12);
   });
 
@@ -327,12 +373,19 @@ describe("tasks", () => {
     const web = await project(t.team, "WEB");
     const ops = await project(t.team, "OPS");
     const made = [];
-    for (const [p, title] of [[web, "w1"], [web, "w2"], [ops, "o1"], [web, "w3"]] as const) {
-      made.push(...(await call<{ number: number; position: number }>(
-        t.mia,
-        "insert into tasks (project_id, title, status) values ($1, $2, 'todo') returning number, position",
-        [p, title],
-      )));
+    for (const [p, title] of [
+      [web, "w1"],
+      [web, "w2"],
+      [ops, "o1"],
+      [web, "w3"],
+    ] as const) {
+      made.push(
+        ...(await call<{ number: number; position: number }>(
+          t.mia,
+          "insert into tasks (project_id, title, status) values ($1, $2, 'todo') returning number, position",
+          [p, title],
+        )),
+      );
     }
     expect(made.map((r) => r.number)).toEqual([1, 2, 1, 3]);
     expect(made.map((r) => r.position)).toEqual([0, 1, 0, 2]);
@@ -343,15 +396,25 @@ describe("tasks", () => {
     const outsider = await createUser("Outsider");
     const p = await project(t.team);
     const insert = (fields: string, values: unknown[]) =>
-      failure(call(t.mia, `insert into tasks (project_id, ${fields}) values ($1, ${values.map((_, i) => `$${i + 2}`).join(", ")})`, [p, ...values]));
+      failure(
+        call(
+          t.mia,
+          `insert into tasks (project_id, ${fields}) values ($1, ${values.map((_, i) => `$${i + 2}`).join(", ")})`,
+          [p, ...values],
+        ),
+      );
     expect(await insert("title", [""])).toMatchObject({ code: "23514" });
     expect(await insert("title", ["x".repeat(201)])).toMatchObject({ code: "23514" });
     expect(await insert("title", ["x".repeat(200)])).toBeNull();
     expect(await insert("title, description", ["ok", "d".repeat(10001)])).toMatchObject({ code: "23514" });
-    expect(await insert("title, labels", ["ok", Array.from({ length: 11 }, (_, i) => `l${i}`)])).toMatchObject({ code: "23514" });
+    expect(await insert("title, labels", ["ok", Array.from({ length: 11 }, (_, i) => `l${i}`)])).toMatchObject({
+      code: "23514",
+    });
     expect(await insert("title, labels", ["ok", ["x".repeat(25)]])).toMatchObject({ code: "23514" });
     expect(await insert("title, labels", ["ok", [""]])).toMatchObject({ code: "23514" });
-    expect(await insert("title, labels", ["ok", Array.from({ length: 10 }, (_, i) => `label-${i}`.padEnd(24, "x"))])).toBeNull();
+    expect(
+      await insert("title, labels", ["ok", Array.from({ length: 10 }, (_, i) => `label-${i}`.padEnd(24, "x"))]),
+    ).toBeNull();
     expect(await insert("title, due_on", ["ok", "1999-12-31"])).toMatchObject({ code: "23514" });
     expect(await insert("title, due_on", ["ok", "2101-01-01"])).toMatchObject({ code: "23514" });
     expect(await insert("title, due_on", ["ok", "2100-12-31"])).toBeNull();
@@ -389,15 +452,23 @@ describe("projects, comments, attachments (§5)", () => {
   it("comments are 1–5000 characters and edits are marked", async () => {
     const t = await teamWith({ mia: "member" });
     const { id } = await task(await project(t.team));
-    expect(await failure(call(t.mia, "insert into comments (task_id, body) values ($1, '  ')", [id]))).toMatchObject({ code: "23514" });
-    expect(await failure(call(t.mia, "insert into comments (task_id, body) values ($1, $2)", [id, "c".repeat(5001)]))).toMatchObject({ code: "23514" });
+    expect(await failure(call(t.mia, "insert into comments (task_id, body) values ($1, '  ')", [id]))).toMatchObject({
+      code: "23514",
+    });
+    expect(
+      await failure(call(t.mia, "insert into comments (task_id, body) values ($1, $2)", [id, "c".repeat(5001)])),
+    ).toMatchObject({ code: "23514" });
     const [c] = await call<{ id: string; author_id: string; edited_at: string | null }>(
       t.mia,
       "insert into comments (task_id, body) values ($1, $2) returning id, author_id, edited_at",
       [id, "c".repeat(5000)],
     );
     expect(c).toMatchObject({ author_id: t.mia, edited_at: null });
-    const [edited] = await call<{ edited_at: string | null }>(t.mia, "update comments set body = 'shorter' where id = $1 returning edited_at", [c.id]);
+    const [edited] = await call<{ edited_at: string | null }>(
+      t.mia,
+      "update comments set body = 'shorter' where id = $1 returning edited_at",
+      [c.id],
+    );
     expect(edited.edited_at).not.toBeNull();
   });
 
@@ -406,9 +477,11 @@ describe("projects, comments, attachments (§5)", () => {
     const { id } = await task(await project(t.team));
     const attach = (name: string, size: number, objectPath = `${id}/${name}`) =>
       failure(
-        call(t.mia, "insert into attachments (task_id, object_path, file_name, size_bytes, content_type) values ($1, $2, $3, $4, 'text/plain')", [
-          id, objectPath, name, size,
-        ]),
+        call(
+          t.mia,
+          "insert into attachments (task_id, object_path, file_name, size_bytes, content_type) values ($1, $2, $3, $4, 'text/plain')",
+          [id, objectPath, name, size],
+        ),
       );
     expect(await attach("big.bin", 10 * 1024 * 1024 + 1)).toMatchObject({ code: "23514" });
     expect(await attach("elsewhere.txt", 1, `${crypto.randomUUID()}/elsewhere.txt`)).toMatchObject({ code: "23514" });
@@ -504,14 +577,16 @@ describe("invitations", () => {
     await invite(t.team, t.owner, "tok-once", "viewer");
     const [team] = await call<{ id: string; slug: string }>(guest, "select * from accept_invitation('tok-once')");
     expect(team).toMatchObject({ id: t.team, slug: t.slug });
-    expect(await call(guest, "select role from team_members where team_id = $1 and user_id = $2", [t.team, guest])).toEqual([
-      { role: "viewer" },
-    ]);
+    expect(
+      await call(guest, "select role from team_members where team_id = $1 and user_id = $2", [t.team, guest]),
+    ).toEqual([{ role: "viewer" }]);
     expect(await failure(call(other, "select accept_invitation('tok-once')"))).toEqual({
       code: "P0001",
       message: "This invitation was already used.",
     });
-    expect(await call(other, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, other])).toEqual([]);
+    expect(
+      await call(other, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, other]),
+    ).toEqual([]);
   });
 
   it("refuses unknown, revoked and expired links", async () => {
@@ -523,12 +598,17 @@ describe("invitations", () => {
       code: "PT404",
       message: "This invitation link is not valid.",
     });
-    expect(await failure(call(guest, "select accept_invitation('tok-revoked')"))).toMatchObject({ code: "P0001", message: "This invitation was withdrawn." });
+    expect(await failure(call(guest, "select accept_invitation('tok-revoked')"))).toMatchObject({
+      code: "P0001",
+      message: "This invitation was withdrawn.",
+    });
     expect(await failure(call(guest, "select accept_invitation('tok-expired')"))).toMatchObject({
       code: "P0001",
       message: "This invitation has expired. Ask for a new one.",
     });
-    expect(await call(t.owner, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, guest])).toEqual([]);
+    expect(
+      await call(t.owner, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, guest]),
+    ).toEqual([]);
   });
 
   it("are valid for 7 days, never for the owner role, and visible to the invited address", async () => {
@@ -541,7 +621,10 @@ describe("invitations", () => {
     );
     expect(Number(row.days)).toBe(7);
     const guest = await stack.db.asRequest(
-      { role: "authenticated", claims: { sub: crypto.randomUUID(), role: "authenticated", email: "guest@example.com" } },
+      {
+        role: "authenticated",
+        claims: { sub: crypto.randomUUID(), role: "authenticated", email: "guest@example.com" },
+      },
       async (tx) => (await tx.query("select role from invitations where team_id = $1", [t.team])).rows,
     );
     expect(guest).toEqual([{ role: "admin" }]);
@@ -561,7 +644,9 @@ describe("one owner per team", () => {
       { user_id: t.mia, role: "owner" },
       { user_id: t.owner, role: "admin" },
     ]);
-    expect(await failure(call(t.owner, "select transfer_ownership($1, $2)", [t.team, t.owner]))).toMatchObject({ code: "42501" });
+    expect(await failure(call(t.owner, "select transfer_ownership($1, $2)", [t.team, t.owner]))).toMatchObject({
+      code: "42501",
+    });
     const stranger = await createUser("Stranger");
     expect(await failure(call(t.mia, "select transfer_ownership($1, $2)", [t.team, stranger]))).toEqual({
       code: "22023",
@@ -573,21 +658,31 @@ describe("one owner per team", () => {
     const t = await teamWith({ mia: "member" });
     const asService = (sql: string, params: unknown[]) =>
       stack.db.asRequest({ role: "service_role", claims: { role: "service_role" } }, (tx) => tx.query(sql, params));
-    expect(await failure(asService("delete from team_members where team_id = $1 and user_id = $2", [t.team, t.owner]))).toMatchObject({
+    expect(
+      await failure(asService("delete from team_members where team_id = $1 and user_id = $2", [t.team, t.owner])),
+    ).toMatchObject({
       code: "23514",
       message: "A team must have exactly one owner. Transfer ownership instead.",
     });
-    expect(await failure(asService("update team_members set role = 'owner' where team_id = $1 and user_id = $2", [t.team, t.mia]))).toMatchObject({
+    expect(
+      await failure(
+        asService("update team_members set role = 'owner' where team_id = $1 and user_id = $2", [t.team, t.mia]),
+      ),
+    ).toMatchObject({
       code: "23505",
     });
-    expect(await failure(asService("insert into teams (name, slug) values ('Orphan', $1)", [unique("orphan")]))).toMatchObject({
+    expect(
+      await failure(asService("insert into teams (name, slug) values ('Orphan', $1)", [unique("orphan")])),
+    ).toMatchObject({
       code: "23514",
     });
   });
 
   it("an owner's account cannot be deleted while they own a team; a member's can", async () => {
     const t = await teamWith({ mia: "member" });
-    expect(await failure(stack.db.query("delete from auth.users where id = $1", [t.owner]))).toMatchObject({ code: "23514" });
+    expect(await failure(stack.db.query("delete from auth.users where id = $1", [t.owner]))).toMatchObject({
+      code: "23514",
+    });
     await stack.db.query("delete from auth.users where id = $1", [t.mia]);
     const { rows } = await stack.db.query("select user_id from team_members where team_id = $1", [t.team]);
     expect(rows).toEqual([{ user_id: t.owner }]);
@@ -661,12 +756,46 @@ describe("the demo seed (supabase/seed.sql)", () => {
          order by m.role desc`,
       );
       expect(people.rows).toEqual([
-        { email: "owner@teamboard.local", display_name: "Olivia Owner", role: "owner", password_ok: true, confirmed: true, identities: 1 },
-        { email: "admin@teamboard.local", display_name: "Adam Admin", role: "admin", password_ok: true, confirmed: true, identities: 1 },
-        { email: "member@teamboard.local", display_name: "Mia Member", role: "member", password_ok: true, confirmed: true, identities: 1 },
-        { email: "viewer@teamboard.local", display_name: "Victor Viewer", role: "viewer", password_ok: true, confirmed: true, identities: 1 },
+        {
+          email: "owner@teamboard.local",
+          display_name: "Olivia Owner",
+          role: "owner",
+          password_ok: true,
+          confirmed: true,
+          identities: 1,
+        },
+        {
+          email: "admin@teamboard.local",
+          display_name: "Adam Admin",
+          role: "admin",
+          password_ok: true,
+          confirmed: true,
+          identities: 1,
+        },
+        {
+          email: "member@teamboard.local",
+          display_name: "Mia Member",
+          role: "member",
+          password_ok: true,
+          confirmed: true,
+          identities: 1,
+        },
+        {
+          email: "viewer@teamboard.local",
+          display_name: "Victor Viewer",
+          role: "viewer",
+          password_ok: true,
+          confirmed: true,
+          identities: 1,
+        },
       ]);
-      const board = await db.query<{ key: string; tasks: number; numbers_ok: boolean; statuses: number; comments: number }>(
+      const board = await db.query<{
+        key: string;
+        tasks: number;
+        numbers_ok: boolean;
+        statuses: number;
+        comments: number;
+      }>(
         `select p.key, count(t.*)::int as tasks,
                 array_agg(t.number order by t.number) = array(select generate_series(1, count(t.*)::int)) as numbers_ok,
                 count(distinct t.status)::int as statuses,

@@ -9,7 +9,11 @@ afterAll(() => stack.close());
 
 it("hands out supabase-js clients that work on Node 20", async () => {
   const admin = stack.adminClient();
-  const { data, error } = await admin.auth.admin.createUser({ email: "harness@example.com", password: "harness-pass-1", email_confirm: true });
+  const { data, error } = await admin.auth.admin.createUser({
+    email: "harness@example.com",
+    password: "harness-pass-1",
+    email_confirm: true,
+  });
   expect(error).toBeNull();
   expect(data.user?.email).toBe("harness@example.com");
   const anon = stack.anonClient();

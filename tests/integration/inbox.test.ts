@@ -34,7 +34,16 @@ describe("the local inbox", () => {
     const list = (await (await fetch(`${stack.url}/inbox/api/v1/messages`)).json()) as {
       total: number;
       unread: number;
-      messages: { ID: string; MessageID: string; From: { Name: string; Address: string }; To: { Address: string }[]; Subject: string; Created: string; Snippet: string; Read: boolean }[];
+      messages: {
+        ID: string;
+        MessageID: string;
+        From: { Name: string; Address: string };
+        To: { Address: string }[];
+        Subject: string;
+        Created: string;
+        Snippet: string;
+        Read: boolean;
+      }[];
     };
     expect(list.total).toBe(2);
     expect(list.unread).toBe(2);
@@ -46,13 +55,22 @@ describe("the local inbox", () => {
     expect(newest.Snippet).toContain("Confirm your signup");
     expect(Number.isNaN(Date.parse(newest.Created))).toBe(false);
 
-    const search = (await (await fetch(`${stack.url}/inbox/api/v1/search?query=${encodeURIComponent('to:"first@example.test"')}`)).json()) as {
+    const search = (await (
+      await fetch(`${stack.url}/inbox/api/v1/search?query=${encodeURIComponent('to:"first@example.test"')}`)
+    ).json()) as {
       messages_count: number;
       messages: { ID: string }[];
     };
     expect(search.messages_count).toBe(1);
-    const one = (await (await fetch(`${stack.url}/inbox/api/v1/message/${search.messages[0].ID}`)).json()) as Record<string, unknown>;
-    expect(one).toMatchObject({ ID: search.messages[0].ID, Subject: "Confirm Your Signup", To: [{ Name: "", Address: "first@example.test" }] });
+    const one = (await (await fetch(`${stack.url}/inbox/api/v1/message/${search.messages[0].ID}`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(one).toMatchObject({
+      ID: search.messages[0].ID,
+      Subject: "Confirm Your Signup",
+      To: [{ Name: "", Address: "first@example.test" }],
+    });
     expect(String(one.HTML)).toContain("<a href=");
     expect(String(one.Text)).toMatch(/token_hash=/);
     expect(typeof one.Date).toBe("string");
@@ -61,17 +79,35 @@ describe("the local inbox", () => {
     expect(after.unread).toBe(1);
 
     expect((await fetch(`${stack.url}/inbox/api/v1/message/nope`)).status).toBe(404);
-    expect((await fetch(`${stack.url}/inbox/api/v1/messages`, { method: "DELETE" })).status).toBe(200);
+    // deleting needs the service role key
+    expect((await fetch(`${stack.url}/inbox/api/v1/messages`, { method: "DELETE" })).status).toBe(401);
+    expect(
+      ((await (await fetch(`${stack.url}/inbox/api/v1/messages`)).json()) as { total: number }).total,
+    ).toBeGreaterThan(0);
+    expect(
+      (
+        await fetch(`${stack.url}/inbox/api/v1/messages`, {
+          method: "DELETE",
+          headers: { apikey: stack.serviceRoleKey },
+        })
+      ).status,
+    ).toBe(200);
     expect(((await (await fetch(`${stack.url}/inbox/api/v1/messages`)).json()) as { total: number }).total).toBe(0);
   });
 
   it("shows an HTML page per message with the body in a sandboxed frame whose links open in the top window", async () => {
-    await send("page@example.test", "Hello <there>", `<p>Click <a href="http://localhost:5173/auth/confirm?token_hash=abc&amp;type=email">here</a></p>`);
+    await send(
+      "page@example.test",
+      "Hello <there>",
+      `<p>Click <a href="http://localhost:5173/auth/confirm?token_hash=abc&amp;type=email">here</a></p>`,
+    );
     const index = await (await fetch(`${stack.url}/inbox`)).text();
     expect(index).toContain("Hello &lt;there&gt;");
     const id = /href="\/inbox\/([^"]+)"/.exec(index)?.[1] ?? "";
     const page = await (await fetch(`${stack.url}/inbox/${id}`)).text();
-    expect(page).toMatch(/<iframe[^>]+sandbox="[^"]*allow-top-navigation-by-user-activation[^"]*"[^>]+srcdoc="[^"]*&lt;base target=&quot;_top&quot;&gt;/);
+    expect(page).toMatch(
+      /<iframe[^>]+sandbox="[^"]*allow-top-navigation-by-user-activation[^"]*"[^>]+srcdoc="[^"]*&lt;base target=&quot;_top&quot;&gt;/,
+    );
     expect(page).toContain("auth/confirm?token_hash=abc");
     expect(page).not.toContain("<script");
     expect((await fetch(`${stack.url}/inbox/missing`)).status).toBe(404);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRestFixture, type RestFixture } from "../../stack/rest/test-fixture.ts";
+import { startRestFixture, type RestFixture } from "../support/rest-fixture.ts";
 
 let f: RestFixture;
 beforeAll(async () => {
@@ -74,7 +74,9 @@ describe("filters", () => {
     expect(await ids(tasks().in("id", [1, 3, 5]))).toEqual([1, 3, 5]);
     expect(await ids(tasks().in("title", ["A/B test pricing", "Ship it"]))).toEqual([3, 6]);
     // postgrest-js does not escape quotes inside values; PostgREST's grammar takes backslash escapes
-    const res = await raw(`/tasks?select=id&title=in.(${encodeURIComponent('"Push \\"notifications\\", maybe",Ship it')})&order=id`);
+    const res = await raw(
+      `/tasks?select=id&title=in.(${encodeURIComponent('"Push \\"notifications\\", maybe",Ship it')})&order=id`,
+    );
     expect((await res.json()).map((r: { id: number }) => r.id)).toEqual([3, 5]);
     expect(await ids(tasks().not("id", "in", "(1,2,3)"))).toEqual([4, 5, 6]);
     expect(await ids(tasks().in("id", []))).toEqual([]);
@@ -112,7 +114,7 @@ describe("filters", () => {
   it("combines with or/and, nested and negated", async () => {
     expect(await ids(tasks().or("status.eq.done,priority.eq.3"))).toEqual([1, 3]);
     expect(await ids(tasks().or("and(status.eq.todo,priority.lt.3),id.eq.1"))).toEqual([1, 4, 6]);
-    expect(await ids(tasks().or("title.in.(\"Ship it\",\"Draft copy\"),priority.is.null"))).toEqual([1, 3, 5]);
+    expect(await ids(tasks().or('title.in.("Ship it","Draft copy"),priority.is.null'))).toEqual([1, 3, 5]);
     const res = await raw("/tasks?select=id&not.and=(status.eq.todo,priority.gt.1)&order=id");
     expect((await res.json()).map((r: { id: number }) => r.id)).toEqual([1, 2, 4, 5]);
     expect(await ids(tasks().or('title.eq."Push \\"notifications\\", maybe"'))).toEqual([5]);
@@ -127,16 +129,25 @@ describe("ordering and paging", () => {
       .order("priority", { ascending: false, nullsFirst: true })
       .order("id", { ascending: true });
     expect(data!.map((r) => r.id)).toEqual([5, 3, 1, 6, 2, 4]);
-    const byColor = await f.admin.from("projects").select("id").order("meta->>color", { ascending: true, nullsFirst: false });
+    const byColor = await f.admin
+      .from("projects")
+      .select("id")
+      .order("meta->>color", { ascending: true, nullsFirst: false });
     expect(byColor.data!.map((r) => r.id)).toEqual([2, 1, 3]);
   });
 
   it("pages with limit/range and reports exact counts in Content-Range with 206", async () => {
-    const { data, count, status } = await f.admin.from("tasks").select("id", { count: "exact" }).order("id").range(1, 2);
+    const { data, count, status } = await f.admin
+      .from("tasks")
+      .select("id", { count: "exact" })
+      .order("id")
+      .range(1, 2);
     expect(data!.map((r) => r.id)).toEqual([2, 3]);
     expect(count).toBe(6);
     expect(status).toBe(206);
-    const res = await raw("/tasks?select=id&order=id", { headers: { Range: "0-1", "Range-Unit": "items", Prefer: "count=exact" } });
+    const res = await raw("/tasks?select=id&order=id", {
+      headers: { Range: "0-1", "Range-Unit": "items", Prefer: "count=exact" },
+    });
     expect(res.status).toBe(206);
     expect(res.headers.get("content-range")).toBe("0-1/6");
     const all = await raw("/tasks?select=id", { headers: { Prefer: "count=exact" } });
@@ -191,7 +202,11 @@ describe("response shapes", () => {
   });
 
   it("strips nulls on request", async () => {
-    const { data } = await f.admin.from("members").select("email,display_name").eq("email", "dan@example.com").stripNulls();
+    const { data } = await f.admin
+      .from("members")
+      .select("email,display_name")
+      .eq("email", "dan@example.com")
+      .stripNulls();
     expect(data).toEqual([{ email: "dan@example.com" }]);
   });
 
@@ -285,7 +300,11 @@ describe("embedding", () => {
   it("filters parents on whether an embedding is null", async () => {
     const { data } = await f.admin.from("tasks").select("id, assignee:members!assignee_id(id)").is("assignee", null);
     expect(data).toEqual([{ id: 3, assignee: null }]);
-    const some = await f.admin.from("members").select("email, reports:members!manager_id(id)").not("reports", "is", null).order("email");
+    const some = await f.admin
+      .from("members")
+      .select("email, reports:members!manager_id(id)")
+      .not("reports", "is", null)
+      .order("email");
     expect(some.data!.map((m) => m.email)).toEqual(["alice@example.com", "carol@example.com"]);
   });
 
@@ -305,7 +324,8 @@ describe("embedding", () => {
     expect(error).toMatchObject({
       code: "PGRST200",
       message: "Could not find a relationship between 'teams' and 'labels' in the schema cache",
-      details: "Searched for a foreign key relationship between 'teams' and 'labels' in the schema 'rt', but no matches were found.",
+      details:
+        "Searched for a foreign key relationship between 'teams' and 'labels' in the schema 'rt', but no matches were found.",
     });
     const notEmbedded = await f.admin.from("projects").select("id").eq("tasks.status", "todo");
     expect(notEmbedded.error).toMatchObject({ code: "PGRST108" });

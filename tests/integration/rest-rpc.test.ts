@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALICE, startRestFixture, type RestFixture } from "../../stack/rest/test-fixture.ts";
+import { ALICE, startRestFixture, type RestFixture } from "../support/rest-fixture.ts";
 
 let f: RestFixture;
 beforeAll(async () => {
@@ -51,7 +51,11 @@ describe("calling functions", () => {
 
   it("passes the whole body to a single unnamed json parameter, and to a named one with params=single-object", async () => {
     expect((await f.admin.rpc("echo", { any: ["thing", 1] })).data).toEqual({ any: ["thing", 1] });
-    const res = await raw("/rpc/summarize", { method: "POST", headers: { Prefer: "params=single-object" }, body: '{"z":1,"a":2}' });
+    const res = await raw("/rpc/summarize", {
+      method: "POST",
+      headers: { Prefer: "params=single-object" },
+      body: '{"z":1,"a":2}',
+    });
     expect(await res.json()).toEqual({ keys: ["a", "z"] });
     expect((await f.admin.rpc("summarize", { payload: { q: 1 } })).data).toEqual({ keys: ["q"] });
   });
@@ -92,14 +96,21 @@ describe("errors", () => {
     expect(status).toBe(404);
     expect(error).toEqual({
       code: "PGRST202",
-      details: "Searched for the function rt.hellos with parameters a, name or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+      details:
+        "Searched for the function rt.hellos with parameters a, name or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
       hint: "Perhaps you meant to call the function rt.hello",
       message: "Could not find the function rt.hellos(a, name) in the schema cache",
     });
     const none = await f.admin.rpc("zzz");
-    expect(none.error).toMatchObject({ message: "Could not find the function rt.zzz without parameters in the schema cache", hint: null });
+    expect(none.error).toMatchObject({
+      message: "Could not find the function rt.zzz without parameters in the schema cache",
+      hint: null,
+    });
     const wrongArgs = await f.admin.rpc("add", { a: 1, x: 2 });
-    expect(wrongArgs.error).toMatchObject({ code: "PGRST202", hint: "Perhaps you meant to call the function rt.add(a, b)" });
+    expect(wrongArgs.error).toMatchObject({
+      code: "PGRST202",
+      hint: "Perhaps you meant to call the function rt.add(a, b)",
+    });
   });
 
   it("reports overloads it cannot choose between with 300 PGRST203", async () => {
@@ -109,13 +120,20 @@ describe("errors", () => {
       code: "PGRST203",
       hint: "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
     });
-    expect(error!.message).toMatch(/^Could not choose the best candidate function between: rt\.dup\(x => (integer|text)\), rt\.dup\(x => (integer|text)\)$/);
+    expect(error!.message).toMatch(
+      /^Could not choose the best candidate function between: rt\.dup\(x => (integer|text)\), rt\.dup\(x => (integer|text)\)$/,
+    );
   });
 
   it("passes RAISE through: P0001 as 400 with detail and hint, PTxyz as status xyz", async () => {
     const plain = await f.admin.rpc("fail_plain");
     expect(plain.status).toBe(400);
-    expect(plain.error).toEqual({ code: "P0001", message: "things went wrong", details: "the detail", hint: "the hint" });
+    expect(plain.error).toEqual({
+      code: "P0001",
+      message: "things went wrong",
+      details: "the detail",
+      hint: "the hint",
+    });
     const pay = await f.admin.rpc("fail_payment");
     expect(pay.status).toBe(402);
     expect(pay.error).toEqual({ code: "PT402", message: "payment required", details: "top up", hint: "pay" });

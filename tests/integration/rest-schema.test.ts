@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRestFixture, type RestFixture } from "../../stack/rest/test-fixture.ts";
+import { startRestFixture, type RestFixture } from "../support/rest-fixture.ts";
 
 let f: RestFixture;
 beforeAll(async () => {
@@ -58,7 +58,45 @@ describe("the schema cache", () => {
 });
 
 describe("hostile query strings", () => {
-  const pieces = ["select", "id", "or", "and", "order", "limit", "=", "&", "(", ")", ",", ".", "eq", "in", "not", "is", "null", '"', "'", ";", "--", "drop table rt.teams", "::", "->", "->>", "!", "inner", "*", "%00", "%22", "%2C", "tasks", "teams(*)", "count()", "1", "-1", "\\"];
+  const pieces = [
+    "select",
+    "id",
+    "or",
+    "and",
+    "order",
+    "limit",
+    "=",
+    "&",
+    "(",
+    ")",
+    ",",
+    ".",
+    "eq",
+    "in",
+    "not",
+    "is",
+    "null",
+    '"',
+    "'",
+    ";",
+    "--",
+    "drop table rt.teams",
+    "::",
+    "->",
+    "->>",
+    "!",
+    "inner",
+    "*",
+    "%00",
+    "%22",
+    "%2C",
+    "tasks",
+    "teams(*)",
+    "count()",
+    "1",
+    "-1",
+    "\\",
+  ];
   function* random(seed: number) {
     let s = seed;
     for (;;) {

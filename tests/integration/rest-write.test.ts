@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ALICE, BOB, startRestFixture, type RestFixture } from "../../stack/rest/test-fixture.ts";
+import { ALICE, BOB, startRestFixture, type RestFixture } from "../support/rest-fixture.ts";
 
 let f: RestFixture;
 beforeAll(async () => {
@@ -46,7 +46,11 @@ describe("insert", () => {
   });
 
   it("gives Location with return=headers-only, and Preference-Applied", async () => {
-    const res = await raw("/labels", { method: "POST", headers: { Prefer: "return=headers-only" }, body: '{"name":"ops"}' });
+    const res = await raw("/labels", {
+      method: "POST",
+      headers: { Prefer: "return=headers-only" },
+      body: '{"name":"ops"}',
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toMatch(/^\/labels\?id=eq\.\d+$/);
     expect(res.headers.get("preference-applied")).toBe("return=headers-only");
@@ -114,7 +118,10 @@ describe("insert", () => {
   });
 
   it("refuses bodies over the size limit with 413", async () => {
-    const res = await raw("/labels", { method: "POST", body: JSON.stringify({ name: "x".repeat(f.stack.config.maxBodyBytes + 10) }) });
+    const res = await raw("/labels", {
+      method: "POST",
+      body: JSON.stringify({ name: "x".repeat(f.stack.config.maxBodyBytes + 10) }),
+    });
     expect(res.status).toBe(413);
   });
 });
@@ -154,7 +161,12 @@ describe("update and delete", () => {
   });
 
   it("rolls back an update for single() when it touches several rows", async () => {
-    const { error, status } = await f.admin.from("tasks").update({ title: "same" }).eq("project_id", 1).select().single();
+    const { error, status } = await f.admin
+      .from("tasks")
+      .update({ title: "same" })
+      .eq("project_id", 1)
+      .select()
+      .single();
     expect(status).toBe(406);
     expect(error?.code).toBe("PGRST116");
     const { data } = await f.admin.from("tasks").select("id").eq("title", "same");
@@ -175,7 +187,11 @@ describe("update and delete", () => {
   });
 
   it("replaces one row with PUT, filtered by its primary key", async () => {
-    const res = await raw("/labels?id=eq.100", { method: "PUT", headers: { Prefer: "return=representation" }, body: '{"id":100,"name":"put"}' });
+    const res = await raw("/labels?id=eq.100", {
+      method: "PUT",
+      headers: { Prefer: "return=representation" },
+      body: '{"id":100,"name":"put"}',
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([{ id: 100, name: "put" }]);
     const mismatch = await raw("/labels?id=eq.100", { method: "PUT", body: '{"id":101,"name":"put"}' });

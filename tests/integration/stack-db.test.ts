@@ -35,11 +35,15 @@ describe("the database as every request sees it", () => {
     await stack.db.asRequest({ role: "authenticated", claims: alice }, (tx) =>
       tx.query("insert into notes (body) values ('alice note')"),
     );
-    const asBob = await stack.db.asRequest({ role: "authenticated", claims: bob }, (tx) => tx.query("select * from notes"));
+    const asBob = await stack.db.asRequest({ role: "authenticated", claims: bob }, (tx) =>
+      tx.query("select * from notes"),
+    );
     const asAlice = await stack.db.asRequest({ role: "authenticated", claims: alice }, (tx) =>
       tx.query<{ body: string }>("select body from notes"),
     );
-    const asAnon = await stack.db.asRequest({ role: "anon", claims: { role: "anon" } }, (tx) => tx.query("select * from notes"));
+    const asAnon = await stack.db.asRequest({ role: "anon", claims: { role: "anon" } }, (tx) =>
+      tx.query("select * from notes"),
+    );
     expect(asBob.rows).toEqual([]);
     expect(asAlice.rows).toEqual([{ body: "alice note" }]);
     expect(asAnon.rows).toEqual([]);

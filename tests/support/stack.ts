@@ -24,6 +24,8 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
   let dropDatabase: (() => Promise<void>) | null = null;
   const base: StartOptions = {
     port: 0,
+    // the inbox's SMTP listener on a free port (functions are told which)
+    smtpPort: 0,
     dataDir: null,
     seedFile: null,
     migrationsDir: MIGRATIONS_DIR,

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "@remix-run/react";
-import { pageSearch, type Paging } from "~/lib/teams";
+import { pageSearch, type Paging } from "~/lib/paging";
 
 /**
  * "Previous / Page N / Next" under a paged list: plain links carrying `?page=`
@@ -18,9 +18,7 @@ export function Pager({ page, hasPrevious, hasNext, label }: Paging & { label: s
       ) : (
         <span />
       )}
-      <span className="muted small">
-        Page {page}
-      </span>
+      <span className="muted small">Page {page}</span>
       {hasNext ? (
         <Link to={pageSearch(params, page + 1)} rel="next">
           Next page →

@@ -1,5 +1,6 @@
+import { Avatar } from "~/components/avatar";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { SubmitButton, ValidatedForm } from "~/components/form";
+import { SubmitButton, ValidatedForm, type FormFailure } from "~/components/form";
 import { commentsSearch } from "~/lib/comments";
 import { formState, TextAreaField } from "./fields";
 import { formatDateTime } from "./format";
@@ -10,7 +11,7 @@ interface CommentItem {
   created_at: string;
   edited_at: string | null;
   author_id: string | null;
-  author: { display_name: string } | null;
+  author: { display_name: string; avatar_path?: string | null } | null;
 }
 
 /**
@@ -27,6 +28,7 @@ export function CommentList({
   userId,
   canComment,
   canDeleteAny,
+  action,
   result,
 }: {
   comments: CommentItem[];
@@ -37,7 +39,9 @@ export function CommentList({
   userId: string;
   canComment: boolean;
   canDeleteAny: boolean;
-  result: unknown;
+  /** the task's /comments route (with the page's search) */
+  action: string;
+  result: FormFailure<"comment" | "edit-comment" | "delete-comment"> | undefined;
 }) {
   const newComment = formState(result, "comment");
   const params = new URLSearchParams(useLocation().search);
@@ -68,13 +72,18 @@ export function CommentList({
       <ol className="comment-list">
         {comments.map((comment) => {
           const mine = comment.author_id === userId;
-          const editIntent = `edit-comment:${comment.id}`;
-          const editing = formState(result, editIntent);
+          // an edit form's answer names its comment
+          const editResult =
+            result?.intent === "edit-comment" && result.values.commentId === comment.id ? result : undefined;
+          const editing = formState(editResult, "edit-comment");
           const hasEditError = Object.keys(editing.errors).length > 0;
           return (
             <li key={comment.id} className="comment" data-comment-id={comment.id}>
               <p className="comment-meta">
-                <strong>{comment.author?.display_name ?? "A former member"}</strong>{" "}
+                <Avatar path={comment.author?.avatar_path} name={comment.author?.display_name ?? null} size={20} />{" "}
+                <strong>
+                  {comment.author?.display_name ?? (comment.author_id ? "A former member" : "Deleted user")}
+                </strong>{" "}
                 <time dateTime={comment.created_at} className="muted small">
                   {formatDateTime(comment.created_at)}
                 </time>
@@ -86,14 +95,29 @@ export function CommentList({
                   {mine ? (
                     <details open={hasEditError || undefined}>
                       <summary>Edit</summary>
-                      <ValidatedForm intent={editIntent} result={result} preventScrollReset aria-label="Edit comment">
-                        <TextAreaField name="body" label="Your comment" maxLength={5000} rows={3} value={editing.values.body ?? comment.body} error={editing.errors.body} />
+                      <ValidatedForm
+                        intent="edit-comment"
+                        action={action}
+                        result={editResult}
+                        preventScrollReset
+                        aria-label="Edit comment"
+                      >
+                        <input type="hidden" name="commentId" value={comment.id} />
+                        <TextAreaField
+                          name="body"
+                          label="Your comment"
+                          maxLength={5000}
+                          rows={3}
+                          value={editing.values.body ?? comment.body}
+                          error={editing.errors.body}
+                        />
                         <SubmitButton className="button button-small">Save comment</SubmitButton>
                       </ValidatedForm>
                     </details>
                   ) : null}
-                  <Form method="post" className="inline-form" preventScrollReset>
-                    <input type="hidden" name="intent" value={`delete-comment:${comment.id}`} />
+                  <Form method="post" action={action} className="inline-form" preventScrollReset>
+                    <input type="hidden" name="intent" value="delete-comment" />
+                    <input type="hidden" name="commentId" value={comment.id} />
                     <button type="submit" className="link-button danger-link">
                       Delete comment
                     </button>
@@ -105,8 +129,23 @@ export function CommentList({
         })}
       </ol>
       {canComment ? (
-        <ValidatedForm schema="CommentSchema" intent="comment" result={result} preventScrollReset aria-label="New comment" key={comments.length}>
-          <TextAreaField name="body" label="Add a comment" maxLength={5000} rows={3} value={newComment.values.body} error={newComment.errors.body} />
+        <ValidatedForm
+          schema="CommentSchema"
+          intent="comment"
+          action={action}
+          result={result}
+          preventScrollReset
+          aria-label="New comment"
+          key={comments.length}
+        >
+          <TextAreaField
+            name="body"
+            label="Add a comment"
+            maxLength={5000}
+            rows={3}
+            value={newComment.values.body}
+            error={newComment.errors.body}
+          />
           <SubmitButton className="button button-small" pendingText="Posting…">
             Post comment
           </SubmitButton>

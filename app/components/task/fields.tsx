@@ -1,10 +1,11 @@
 import { useId, type ReactNode } from "react";
-import { isFormFailure } from "~/components/form";
+import { isFormFailure, useFormErrors } from "~/components/form";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 
 /** The errors and typed values an action sent back for the form with this `intent` (or none). */
 export function formState(result: unknown, intent?: string): { errors: FieldErrors; values: FormValues } {
-  if (isFormFailure(result) && (intent === undefined || result.intent === intent)) return { errors: result.errors, values: result.values };
+  if (isFormFailure(result) && (intent === undefined || result.intent === intent))
+    return { errors: result.errors, values: result.values };
   return { errors: {}, values: {} };
 }
 
@@ -39,8 +40,17 @@ function Extras({ id, error, hint }: { id: string; error?: string; hint?: ReactN
 }
 
 /** Plain text with line breaks kept (never HTML). */
-export function TextAreaField({ name, label, error, hint, value, rows = 5, maxLength }: BaseProps & { rows?: number; maxLength?: number }) {
+export function TextAreaField({
+  name,
+  label,
+  error: sent,
+  hint,
+  value,
+  rows = 5,
+  maxLength,
+}: BaseProps & { rows?: number; maxLength?: number }) {
   const id = useId();
+  const error = useFormErrors()[name] ?? sent;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -59,12 +69,27 @@ export function TextAreaField({ name, label, error, hint, value, rows = 5, maxLe
   );
 }
 
-export function SelectField({ name, label, error, hint, value, options }: BaseProps & { options: ReadonlyArray<{ value: string; label: string }> }) {
+export function SelectField({
+  name,
+  label,
+  error: sent,
+  hint,
+  value,
+  options,
+}: BaseProps & { options: ReadonlyArray<{ value: string; label: string }> }) {
   const id = useId();
+  const error = useFormErrors()[name] ?? sent;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} key={value} defaultValue={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)}>
+      <select
+        id={id}
+        name={name}
+        key={value}
+        defaultValue={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+      >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -77,8 +102,20 @@ export function SelectField({ name, label, error, hint, value, options }: BasePr
 }
 
 /** An <input> with explicit state, for forms whose values don't come from ValidatedForm's context. */
-export function InputField({ name, label, error, hint, value, type = "text", maxLength, min, max, inputMode }: BaseProps & { type?: string; maxLength?: number; min?: string; max?: string; inputMode?: "numeric" | "text" }) {
+export function InputField({
+  name,
+  label,
+  error: sent,
+  hint,
+  value,
+  type = "text",
+  maxLength,
+  min,
+  max,
+  inputMode,
+}: BaseProps & { type?: string; maxLength?: number; min?: string; max?: string; inputMode?: "numeric" | "text" }) {
   const id = useId();
+  const error = useFormErrors()[name] ?? sent;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

@@ -1,120 +1,141 @@
-import { ValidatedForm, SubmitButton } from "~/components/form";
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type Priority, type Status } from "~/lib/board";
-import { formState, InputField, SelectField, TextAreaField } from "./fields";
+import { Form, Link, useLocation } from "@remix-run/react";
+import { FormAlert, type FormFailure } from "~/components/form";
+import { boardSearch, taskRef } from "~/lib/board";
+import { commentsActionPath } from "~/lib/comments";
+import { Attachments } from "./attachments";
+import { CommentList } from "./comments";
+import { formatDateTime } from "./format";
+import { TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
+import { useBoardData, useTaskData } from "./use-route-data";
+import { AlsoViewing, LiveTaskData } from "./also-viewing";
 
-interface EditableTask {
-  id: string;
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-}
+/** What the task route's forms can send back (successes redirect). */
+export type TaskFormResult = FormFailure<"update" | "move" | "delete-task">;
+/** What the /comments route's forms can send back. */
+export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
+/** What the /attachments route's forms can send back. */
+export type AttachmentFormResult = FormFailure;
 
-type MemberOption = { id: string; name: string };
+/**
+ * The open task: its fields (editable for members), delete for admins, and
+ * its comments. The task route renders it with its own forms' answer; the
+ * /comments child route renders it instead, with the comment forms' answer,
+ * so each form's message shows beside it, with or without JavaScript.
+ */
+export function TaskPanel({
+  result,
+  commentResult,
+  attachmentResult,
+}: {
+  result?: TaskFormResult;
+  commentResult?: CommentFormResult;
+  attachmentResult?: AttachmentFormResult;
+}) {
+  const data = useTaskData();
+  const board = useBoardData();
+  const location = useLocation();
+  if (!data) return null;
+  const {
+    projectKey,
+    taskPath,
+    task,
+    attachments,
+    comments,
+    commentsReached,
+    hasOlderComments,
+    olderCommentsPage,
+    userId,
+    can,
+  } = data;
+  const members = board?.members ?? [];
+  const ref = taskRef(projectKey, task.number);
+  const boardPath = taskPath.replace(/\/tasks\/[^/]+$/, "");
+  const search = boardSearch(new URLSearchParams(location.search));
+  // every form names its route: the panel may be on screen under /comments
+  const taskAction = `${taskPath}${location.search}`;
+  const commentsAction = `${commentsActionPath(taskPath)}${location.search}`;
+  // a refusal for a form this page doesn't show (its role changed, or a delete button) goes on top
+  const failure = result ?? commentResult;
+  const refusedElsewhere = !can.editTasks || failure?.intent === "delete-task" || failure?.intent === "delete-comment";
+  const topAlert = failure?.errors.form && refusedElsewhere ? failure.errors.form : null;
+  const assigneeName = task.assignee_id
+    ? (members.find((m) => m.id === task.assignee_id)?.name ?? "A former member")
+    : null;
 
-const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
-
-function assigneeOptions(members: MemberOption[]) {
-  return [{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: m.id, label: m.name }))];
-}
-
-/** The fields a task's form has, shared by "new task" and the panel's editor. */
-export function TaskFields({ task, members, result, intent }: { task?: Partial<EditableTask>; members: MemberOption[]; result: unknown; intent?: string }) {
-  const { errors, values } = formState(result, intent);
-  const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
-    <>
-      <InputField name="title" label="Title" maxLength={200} value={pick("title", task?.title ?? "")} error={errors.title} />
-      <TextAreaField
-        name="description"
-        label="Description"
-        hint="Plain text; line breaks are kept."
-        maxLength={10_000}
-        rows={6}
-        value={pick("description", task?.description ?? "")}
-        error={errors.description}
+    <article className="task-detail" aria-labelledby="task-title">
+      <div className="task-panel-header">
+        <h2 id="task-title">
+          <span className="task-ref">{ref}</span> <span className="task-title-text">{task.title}</span>
+        </h2>
+        <Link to={`${boardPath}${search}`} className="close-panel" aria-label="Close the task" preventScrollReset>
+          ✕
+        </Link>
+      </div>
+      {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
+      <AlsoViewing taskId={task.id} key={task.id} />
+      <LiveTaskData taskId={task.id} />
+      <p className="muted small task-provenance">
+        Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
+        <time dateTime={task.created_at}>{formatDateTime(task.created_at)}</time>
+        {task.updated_at !== task.created_at ? (
+          <>
+            {" "}
+            · updated <time dateTime={task.updated_at}>{formatDateTime(task.updated_at)}</time>
+          </>
+        ) : null}
+      </p>
+      {can.editTasks ? (
+        <>
+          <TaskMoveForm
+            task={task}
+            result={result}
+            action={taskAction}
+            key={`move-${task.id}-${task.status}-${task.position}`}
+          />
+          <TaskEditor
+            task={task}
+            members={members}
+            result={result}
+            action={taskAction}
+            key={`edit-${task.id}-${task.updated_at}`}
+          />
+        </>
+      ) : (
+        <TaskReadOnly task={task} assigneeName={assigneeName} />
+      )}
+      {can.deleteTasks ? (
+        <details className="danger-zone">
+          <summary>Delete task…</summary>
+          <Form method="post" action={taskAction} preventScrollReset>
+            <input type="hidden" name="intent" value="delete-task" />
+            <p>The task, its comments and its files are deleted for everyone. This can't be undone.</p>
+            <button type="submit" className="button button-danger button-small">
+              Delete {ref} for good
+            </button>
+          </Form>
+        </details>
+      ) : null}
+      <Attachments
+        taskId={task.id}
+        attachments={attachments}
+        userId={userId}
+        canAttach={can.comment}
+        canDeleteAny={can.deleteAnyComment}
+        action={`${taskPath}/attachments${location.search}`}
+        result={attachmentResult}
       />
-      <div className="field-row">
-        <SelectField name="priority" label="Priority" options={PRIORITY_OPTIONS} value={pick("priority", task?.priority ?? "none")} error={errors.priority} />
-        <SelectField name="assignee" label="Assignee" options={assigneeOptions(members)} value={pick("assignee", task?.assignee_id ?? "")} error={errors.assignee} />
-      </div>
-      <div className="field-row">
-        <InputField name="dueOn" label="Due date" type="date" min="2000-01-01" max="2100-12-31" value={pick("dueOn", task?.due_on ?? "")} error={errors.dueOn} />
-        <InputField name="labels" label="Labels" hint="Comma-separated, up to 10." maxLength={300} value={pick("labels", (task?.labels ?? []).join(", "))} error={errors.labels} />
-      </div>
-    </>
-  );
-}
-
-export function TaskEditor({ task, members, result }: { task: EditableTask; members: MemberOption[]; result: unknown }) {
-  return (
-    <ValidatedForm intent="update" result={result} className="task-editor" preventScrollReset aria-label="Edit task">
-      <TaskFields task={task} members={members} result={result} intent="update" />
-      <SubmitButton className="button button-small" pendingText="Saving…">
-        Save changes
-      </SubmitButton>
-    </ValidatedForm>
-  );
-}
-
-/** Status and place: the plain-form way to move a task (PRODUCT.md §4's rules are the server's). */
-export function TaskMoveForm({ task, result }: { task: EditableTask; result: unknown }) {
-  const { errors, values } = formState(result, "move");
-  const options = STATUSES.map((s) => ({
-    value: s,
-    label: s === task.status ? `${STATUS_LABELS[s]} (now)` : canMove(task.status, s) ? STATUS_LABELS[s] : `${STATUS_LABELS[s]} (not from ${STATUS_LABELS[task.status]})`,
-  }));
-  return (
-    <ValidatedForm intent="move" result={result} className="task-move" preventScrollReset aria-label="Move task">
-      <div className="field-row">
-        <SelectField name="status" label="Status" options={options} value={values.status ?? task.status} error={errors.status} />
-        <InputField
-          name="position"
-          label="Place in column"
-          type="number"
-          min="1"
-          inputMode="numeric"
-          hint="1 is the top; empty puts it last."
-          value={values.position ?? String(task.position + 1)}
-          error={errors.position}
-        />
-      </div>
-      <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
-    </ValidatedForm>
-  );
-}
-
-export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assigneeName: string | null }) {
-  return (
-    <dl className="task-facts">
-      <div>
-        <dt>Status</dt>
-        <dd>{STATUS_LABELS[task.status]}</dd>
-      </div>
-      <div>
-        <dt>Priority</dt>
-        <dd>{PRIORITY_LABELS[task.priority]}</dd>
-      </div>
-      <div>
-        <dt>Assignee</dt>
-        <dd>{assigneeName ?? "Unassigned"}</dd>
-      </div>
-      <div>
-        <dt>Due</dt>
-        <dd>{task.due_on ?? "No due date"}</dd>
-      </div>
-      <div>
-        <dt>Labels</dt>
-        <dd>{task.labels.length ? task.labels.join(", ") : "None"}</dd>
-      </div>
-      <div className="task-description">
-        <dt>Description</dt>
-        <dd className="plain-text">{task.description || <span className="muted">No description.</span>}</dd>
-      </div>
-    </dl>
+      <CommentList
+        comments={comments}
+        reached={commentsReached}
+        hasOlder={hasOlderComments}
+        olderPage={olderCommentsPage}
+        userId={userId}
+        canComment={can.comment}
+        canDeleteAny={can.deleteAnyComment}
+        action={commentsAction}
+        result={commentResult}
+      />
+    </article>
   );
 }

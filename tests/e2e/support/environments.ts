@@ -1,7 +1,7 @@
 import path from "node:path";
 
 /**
- * The e2e run's backends and apps: each app (the built app under remix-serve)
+ * The e2e run's backends and apps: each app (the built app under server.mjs)
  * talks to its own fresh in-memory stack. `short` has access tokens that
  * expire after a few seconds, for the refresh tests; `down` points at a port
  * where nothing listens, for the "backend unreachable" pages.

@@ -27,7 +27,15 @@ const stack = await startStack({
   auth: { siteUrl: appUrl, tokenRequestsPerMinute: 100_000, bcryptCost: 4 },
 });
 const app = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", "build/server/index.js"], {
-  env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(APP_PORT), SUPABASE_URL: stack.url, SUPABASE_ANON_KEY: stack.anonKey, SESSION_SECRET: "measure-secret-0123456789" },
+  env: {
+    ...process.env,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: String(APP_PORT),
+    SUPABASE_URL: stack.url,
+    SUPABASE_ANON_KEY: stack.anonKey,
+    SESSION_SECRET: "measure-secret-0123456789",
+  },
   stdio: "ignore",
 });
 try {
@@ -40,13 +48,24 @@ try {
     if (i > 300) throw new Error("app did not start");
     await new Promise((r) => setTimeout(r, 100));
   }
-  const admin = createClient(stack.url, stack.serviceRoleKey, { auth: { persistSession: false }, realtime: { transport: WebSocket as never } });
+  const admin = createClient(stack.url, stack.serviceRoleKey, {
+    auth: { persistSession: false },
+    realtime: { transport: WebSocket as never },
+  });
   const email = `measure-${Date.now()}@example.com`;
-  await admin.auth.admin.createUser({ email, password: "measure-pass-1", email_confirm: true, user_metadata: { display_name: "Measure" } });
+  await admin.auth.admin.createUser({
+    email,
+    password: "measure-pass-1",
+    email_confirm: true,
+    user_metadata: { display_name: "Measure" },
+  });
   const jar = new Map<string, string>();
   const client = createServerClient(stack.url, stack.anonKey, {
     realtime: { transport: WebSocket as never },
-    cookies: { getAll: () => [...jar].map(([name, value]) => ({ name, value })), setAll: (cs) => cs.forEach((c) => (c.value ? jar.set(c.name, c.value) : jar.delete(c.name))) },
+    cookies: {
+      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+      setAll: (cs) => cs.forEach((c) => (c.value ? jar.set(c.name, c.value) : jar.delete(c.name))),
+    },
   });
   await client.auth.signInWithPassword({ email, password: "measure-pass-1" });
   const cookie = [...jar].map(([n, v]) => `${n}=${v}`).join("; ");
@@ -69,14 +88,24 @@ try {
     const headers = { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` };
     await fetch(`${stack.url}/_stack/requests`, { method: "DELETE", headers });
     await get(path);
-    const log = (await (await fetch(`${stack.url}/_stack/requests`, { headers })).json()) as Array<{ method: string; path: string; search: string }>;
+    const log = (await (await fetch(`${stack.url}/_stack/requests`, { headers })).json()) as Array<{
+      method: string;
+      path: string;
+      search: string;
+    }>;
     return log.map((r) => `${r.method} ${r.path}${r.search}`);
   };
   const documentRequests = await count("/account");
   const dataRequests = await count("/account.data");
-  console.log(`GET /account (document, signed in): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${times.at(-1)!.toFixed(1)} ms over ${times.length} requests`);
-  console.log(`backend requests per /account document view: ${documentRequests.length}  ${JSON.stringify(documentRequests)}`);
-  console.log(`backend requests per /account client navigation (.data): ${dataRequests.length}  ${JSON.stringify(dataRequests)}`);
+  console.log(
+    `GET /account (document, signed in): p50 ${pct(50)} ms, p95 ${pct(95)} ms, max ${times.at(-1)!.toFixed(1)} ms over ${times.length} requests`,
+  );
+  console.log(
+    `backend requests per /account document view: ${documentRequests.length}  ${JSON.stringify(documentRequests)}`,
+  );
+  console.log(
+    `backend requests per /account client navigation (.data): ${dataRequests.length}  ${JSON.stringify(dataRequests)}`,
+  );
 } finally {
   app.kill("SIGTERM");
   await stack.close();

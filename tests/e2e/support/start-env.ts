@@ -1,7 +1,8 @@
 /**
  * Playwright's web server for the e2e run: for each environment in
  * environments.ts, a fresh local stack in memory (from the migrated PGlite
- * template) and the BUILT app under remix-serve pointed at it. Writes the
+ * template) and the BUILT app under the production server (server.mjs, what
+ * `npm start` runs) pointed at it. Writes the
  * stacks' keys to ENV_FILE for the tests, and stops everything on exit.
  * Run `npm run build` first (playwright.config.ts does).
  */
@@ -67,7 +68,7 @@ async function startEnvironment(name: EnvironmentName) {
 
 async function startApp(name: EnvironmentName, environment: RunningEnvironment) {
   const url = environment.appUrl;
-  const app = spawn(process.execPath, ["node_modules/@remix-run/serve/dist/cli.js", SERVER_BUILD], {
+  const app = spawn(process.execPath, ["server.mjs"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -150,10 +150,10 @@ insert into rt.secrets values (1, 'sssh');
 /** A test stack exposing the fixture schema, seeded, with clients for each kind of caller. */
 export async function startRestFixture() {
   const [{ startTestStack }, { createClient }, ws, { reloadSchemaCache }] = await Promise.all([
-    import("../../tests/support/stack.ts"),
+    import("./stack.ts"),
     import("@supabase/supabase-js"),
     import("ws"),
-    import("./index.ts"),
+    import("../../stack/rest/index.ts"),
   ]);
   const stack = await startTestStack({ rest: { schemas: ["public", FIXTURE_SCHEMA] } });
   await stack.db.exec(FIXTURE_SQL + SEED_SQL);

@@ -48,7 +48,11 @@ export function confirmParams(message: InboxMessage): { tokenHash: string; type:
   const link = linksIn(message).find((l) => l.includes("token_hash="));
   if (!link) throw new Error(`no token_hash link in "${message.Subject}"`);
   const u = new URL(link);
-  return { tokenHash: u.searchParams.get("token_hash") ?? "", type: u.searchParams.get("type") ?? "", next: u.searchParams.get("next") };
+  return {
+    tokenHash: u.searchParams.get("token_hash") ?? "",
+    type: u.searchParams.get("type") ?? "",
+    next: u.searchParams.get("next"),
+  };
 }
 
 export function codeIn(message: InboxMessage): string {
@@ -70,9 +74,19 @@ export function memoryStorage() {
 const realtime = { transport: ws } as unknown as SupabaseClientOptions<"public">["realtime"];
 
 /** A client like the app's browser client: PKCE flow, its own storage, no timers. */
-export function browserLikeClient(url: string, anonKey: string, flowType: "pkce" | "implicit" = "pkce"): SupabaseClient {
+export function browserLikeClient(
+  url: string,
+  anonKey: string,
+  flowType: "pkce" | "implicit" = "pkce",
+): SupabaseClient {
   return createClient(url, anonKey, {
-    auth: { flowType, storage: memoryStorage(), persistSession: true, autoRefreshToken: false, detectSessionInUrl: false },
+    auth: {
+      flowType,
+      storage: memoryStorage(),
+      persistSession: true,
+      autoRefreshToken: false,
+      detectSessionInUrl: false,
+    },
     realtime,
   });
 }

@@ -1,0 +1,60 @@
+import { Form, Link } from "@remix-run/react";
+import { hasFilters, type BoardFilters as Filters } from "~/lib/board";
+
+/** The board's filter form: a plain GET, so the filters live in the URL. */
+export function BoardFilters({
+  filters,
+  members,
+  userId,
+  basePath,
+  formKey,
+}: {
+  filters: Filters;
+  members: Array<{ id: string; name: string }>;
+  userId: string;
+  basePath: string;
+  /** re-mounts the form when the URL changes, so its fields show the URL's filters */
+  formKey: string;
+}) {
+  return (
+    <Form method="get" className="board-filters" aria-label="Filter tasks" key={formKey}>
+      <div className="field">
+        <label htmlFor="filter-assignee">Assignee</label>
+        <select
+          id="filter-assignee"
+          name="assignee"
+          defaultValue={filters.assignee === userId ? "me" : (filters.assignee ?? "")}
+        >
+          <option value="">Anyone</option>
+          <option value="me">Me</option>
+          <option value="none">Unassigned</option>
+          {members
+            .filter((m) => m.id !== userId)
+            .map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="filter-q">Text</label>
+        <input id="filter-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={200} />
+      </div>
+      <div className="field">
+        <label htmlFor="filter-label">Label</label>
+        <input id="filter-label" name="label" type="text" defaultValue={filters.label ?? ""} maxLength={24} />
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="button button-small">
+          Filter
+        </button>
+        {hasFilters(filters) ? (
+          <Link to={basePath} className="small">
+            Clear filters
+          </Link>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

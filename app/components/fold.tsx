@@ -1,0 +1,56 @@
+import { useLocation } from "@remix-run/react";
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+
+/**
+ * Navigation that folds behind a button on narrow screens and is simply there
+ * on wide ones (app.css, "Folds"). The button is a <details> of its own and
+ * the content its next sibling, shown by CSS while the details is open: it
+ * opens and closes without JavaScript, and the content is never inside a
+ * closed <details> (browsers hide that from screen readers even when CSS
+ * shows it). With JavaScript the fold also closes after navigating (the
+ * layout around it stays mounted), on Escape (focus back on its button) and
+ * on a tap or click outside it.
+ */
+export function Fold({
+  summary,
+  className,
+  children,
+}: {
+  summary: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+
+  useEffect(() => {
+    if (toggle.current) toggle.current.open = false;
+  }, [location.key]);
+
+  useEffect(() => {
+    function onPointerDown(event: PointerEvent) {
+      if (toggle.current?.open && event.target instanceof Node && !root.current?.contains(event.target))
+        toggle.current.open = false;
+    }
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, []);
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
+    const details = toggle.current;
+    if (event.key !== "Escape" || !details?.open) return;
+    details.open = false;
+    details.querySelector("summary")?.focus();
+  }
+
+  return (
+    // Escape is heard from anywhere inside the open menu; the wrapper itself isn't interactive.
+    <div ref={root} className={`fold${className ? ` ${className}` : ""}`} onKeyDown={onKeyDown}>
+      <details ref={toggle} className="fold-toggle">
+        <summary className="fold-summary">{summary}</summary>
+      </details>
+      <div className="fold-content">{children}</div>
+    </div>
+  );
+}

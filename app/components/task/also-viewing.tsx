@@ -1,0 +1,40 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { useLiveData, usePresence } from "~/lib/live";
+import type { RootData } from "~/root";
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  const letters = parts.length > 1 ? parts[0][0] + parts[parts.length - 1][0] : (parts[0] ?? "?").slice(0, 2);
+  return letters.toUpperCase();
+}
+
+/** "Also viewing: …" — the other people who have this task open right now (presence). */
+export function AlsoViewing({ taskId }: { taskId: string }) {
+  const root = useRouteLoaderData("root") as RootData | undefined;
+  const me = root?.user ? { id: root.user.id, name: root.user.displayName || root.user.email || "Someone" } : null;
+  const others = usePresence(`task:${taskId}`, me);
+  return (
+    <p className="also-viewing small" aria-live="polite" hidden={others.length === 0}>
+      {others.length > 0 ? (
+        <>
+          <span className="muted">Also viewing:</span>{" "}
+          {others.map((o) => (
+            <span key={o.id} className="avatar" title={o.name}>
+              <span aria-hidden="true">{initials(o.name)}</span>
+              <span className="visually-hidden">{o.name}</span>
+            </span>
+          ))}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+/** Others' comments and attachments on this task show without a reload (the task itself: the board's subscription). */
+export function LiveTaskData({ taskId }: { taskId: string }) {
+  useLiveData("task", [
+    { table: "comments", filter: `task_id=eq.${taskId}` },
+    { table: "attachments", filter: `task_id=eq.${taskId}` },
+  ]);
+  return null;
+}

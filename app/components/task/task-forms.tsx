@@ -1,0 +1,199 @@
+import { ValidatedForm, SubmitButton } from "~/components/form";
+import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type Priority, type Status } from "~/lib/board";
+import { formState, InputField, SelectField, TextAreaField } from "./fields";
+
+interface EditableTask {
+  id: string;
+  title: string;
+  description: string;
+  status: Status;
+  priority: Priority;
+  assignee_id: string | null;
+  due_on: string | null;
+  labels: string[];
+  position: number;
+}
+
+type MemberOption = { id: string; name: string };
+
+const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
+
+function assigneeOptions(members: MemberOption[]) {
+  return [{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: m.id, label: m.name }))];
+}
+
+/** The fields a task's form has, shared by "new task" and the panel's editor. */
+export function TaskFields({
+  task,
+  members,
+  result,
+  intent,
+}: {
+  task?: Partial<EditableTask>;
+  members: MemberOption[];
+  result: unknown;
+  intent?: string;
+}) {
+  const { errors, values } = formState(result, intent);
+  const pick = (name: string, saved: string) => values[name] ?? saved;
+  return (
+    <>
+      <InputField
+        name="title"
+        label="Title"
+        maxLength={200}
+        value={pick("title", task?.title ?? "")}
+        error={errors.title}
+      />
+      <TextAreaField
+        name="description"
+        label="Description"
+        hint="Plain text; line breaks are kept."
+        maxLength={10_000}
+        rows={6}
+        value={pick("description", task?.description ?? "")}
+        error={errors.description}
+      />
+      <div className="field-row">
+        <SelectField
+          name="priority"
+          label="Priority"
+          options={PRIORITY_OPTIONS}
+          value={pick("priority", task?.priority ?? "none")}
+          error={errors.priority}
+        />
+        <SelectField
+          name="assignee"
+          label="Assignee"
+          options={assigneeOptions(members)}
+          value={pick("assignee", task?.assignee_id ?? "")}
+          error={errors.assignee}
+        />
+      </div>
+      <div className="field-row">
+        <InputField
+          name="dueOn"
+          label="Due date"
+          type="date"
+          min="2000-01-01"
+          max="2100-12-31"
+          value={pick("dueOn", task?.due_on ?? "")}
+          error={errors.dueOn}
+        />
+        <InputField
+          name="labels"
+          label="Labels"
+          hint="Comma-separated, up to 10."
+          maxLength={300}
+          value={pick("labels", (task?.labels ?? []).join(", "))}
+          error={errors.labels}
+        />
+      </div>
+    </>
+  );
+}
+
+/** `action`: the task's URL (with the page's search), whichever route renders the panel. */
+export function TaskEditor({
+  task,
+  members,
+  result,
+  action,
+}: {
+  task: EditableTask;
+  members: MemberOption[];
+  result: unknown;
+  action: string;
+}) {
+  return (
+    <ValidatedForm
+      intent="update"
+      action={action}
+      result={result}
+      className="task-editor"
+      preventScrollReset
+      aria-label="Edit task"
+    >
+      <TaskFields task={task} members={members} result={result} intent="update" />
+      <SubmitButton className="button button-small" pendingText="Saving…">
+        Save changes
+      </SubmitButton>
+    </ValidatedForm>
+  );
+}
+
+/** Status and place: the plain-form way to move a task (docs/product.md §4's rules are the server's). */
+export function TaskMoveForm({ task, result, action }: { task: EditableTask; result: unknown; action: string }) {
+  const { errors, values } = formState(result, "move");
+  const options = STATUSES.map((s) => ({
+    value: s,
+    label:
+      s === task.status
+        ? `${STATUS_LABELS[s]} (now)`
+        : canMove(task.status, s)
+          ? STATUS_LABELS[s]
+          : `${STATUS_LABELS[s]} (not from ${STATUS_LABELS[task.status]})`,
+  }));
+  return (
+    <ValidatedForm
+      intent="move"
+      action={action}
+      result={result}
+      className="task-move"
+      preventScrollReset
+      aria-label="Move task"
+    >
+      <div className="field-row">
+        <SelectField
+          name="status"
+          label="Status"
+          options={options}
+          value={values.status ?? task.status}
+          error={errors.status}
+        />
+        <InputField
+          name="position"
+          label="Place in column"
+          type="number"
+          min="1"
+          inputMode="numeric"
+          hint="1 is the top; empty puts it last."
+          value={values.position ?? String(task.position + 1)}
+          error={errors.position}
+        />
+      </div>
+      <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
+    </ValidatedForm>
+  );
+}
+
+export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assigneeName: string | null }) {
+  return (
+    <dl className="task-facts">
+      <div>
+        <dt>Status</dt>
+        <dd>{STATUS_LABELS[task.status]}</dd>
+      </div>
+      <div>
+        <dt>Priority</dt>
+        <dd>{PRIORITY_LABELS[task.priority]}</dd>
+      </div>
+      <div>
+        <dt>Assignee</dt>
+        <dd>{assigneeName ?? "Unassigned"}</dd>
+      </div>
+      <div>
+        <dt>Due</dt>
+        <dd>{task.due_on ?? "No due date"}</dd>
+      </div>
+      <div>
+        <dt>Labels</dt>
+        <dd>{task.labels.length ? task.labels.join(", ") : "None"}</dd>
+      </div>
+      <div className="task-description">
+        <dt>Description</dt>
+        <dd className="plain-text">{task.description || <span className="muted">No description.</span>}</dd>
+      </div>
+    </dl>
+  );
+}

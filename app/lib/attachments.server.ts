@@ -1,0 +1,178 @@
+import crypto from "node:crypto";
+import type { SupabaseClient } from "./supabase-types";
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENTS_PER_TASK,
+  safeObjectName,
+  SIGNED_URL_SECONDS,
+  TOO_MANY_MESSAGE,
+  tooLargeMessage,
+} from "./attachments";
+import { storageStatus } from "./profiles.server";
+import { removeQueuedFiles } from "./storage.server";
+import { FORBIDDEN_MESSAGE } from "./permissions";
+
+/**
+ * Task attachments: an object in bucket `attachments` under `<task id>/` and
+ * a row in `attachments` that describes it. They stay in step:
+ *   - upload: the object first (the person's own client, so the bucket's
+ *     policies decide), then the row; if the row is refused (the 20-file cap,
+ *     a role change) the object is removed again. A row never points at a
+ *     missing object; an object without a row is never listed.
+ *   - delete (the row, or its task / project / team): the database queues the
+ *     object, and the server removes queued objects through the Storage API.
+ */
+export interface AttachmentView {
+  id: string;
+  fileName: string;
+  sizeBytes: number;
+  contentType: string;
+  uploadedBy: string | null;
+  uploaderName: string | null;
+  createdAt: string;
+  /** 60-second signed URLs made for this view: inline (thumbnails) and as a download with the file's name */
+  url: string | null;
+  downloadUrl: string | null;
+}
+
+interface Row {
+  id: string;
+  object_path: string;
+  file_name: string;
+  size_bytes: number;
+  content_type: string;
+  uploaded_by: string | null;
+  created_at: string;
+  uploader: { display_name: string } | null;
+}
+
+export async function listAttachments(supabase: SupabaseClient, taskId: string) {
+  const { data, error } = await supabase
+    .from("attachments")
+    .select(
+      "id, object_path, file_name, size_bytes, content_type, uploaded_by, created_at, uploader:profiles(display_name)",
+    )
+    .eq("task_id", taskId)
+    .order("created_at")
+    .returns<Row[]>();
+  if (error) return { error, attachments: [] as AttachmentView[] };
+  const rows = data ?? [];
+  const signed = rows.length
+    ? await supabase.storage.from("attachments").createSignedUrls(
+        rows.map((r) => r.object_path),
+        SIGNED_URL_SECONDS,
+      )
+    : { data: [], error: null };
+  const urls = new Map((signed.data ?? []).map((s) => [s.path, s.signedUrl]));
+  const attachments = rows.map((r): AttachmentView => {
+    const url = urls.get(r.object_path) ?? null;
+    return {
+      id: r.id,
+      fileName: r.file_name,
+      sizeBytes: Number(r.size_bytes),
+      contentType: r.content_type,
+      uploadedBy: r.uploaded_by,
+      uploaderName: r.uploader?.display_name ?? null,
+      createdAt: r.created_at,
+      url,
+      downloadUrl: url ? `${url}&download=${encodeURIComponent(r.file_name)}` : null,
+    };
+  });
+  return { error: null, attachments };
+}
+
+export type AttachResult =
+  { ok: true; count: number } | { ok: false; status: number; message: string; field: "files" | "form" };
+
+/** Attaches files to a task, one after the other; stops at the first refusal (files before it stay attached). */
+export async function attachFiles(supabase: SupabaseClient, taskId: string, files: File[]): Promise<AttachResult> {
+  if (files.length === 0)
+    return { ok: false, status: 400, field: "files", message: "Choose one or more files to attach." };
+  const tooBig = files.find((f) => f.size > ATTACHMENT_MAX_BYTES);
+  if (tooBig) return { ok: false, status: 400, field: "files", message: tooLargeMessage(tooBig.name) };
+  const { count, error: countError } = await supabase
+    .from("attachments")
+    .select("id", { count: "exact", head: true })
+    .eq("task_id", taskId);
+  if (countError) return { ok: false, status: 503, field: "form", message: countError.message };
+  if ((count ?? 0) + files.length > ATTACHMENTS_PER_TASK)
+    return { ok: false, status: 400, field: "files", message: TOO_MANY_MESSAGE };
+
+  let attached = 0;
+  for (const file of files) {
+    const objectPath = `${taskId}/${crypto.randomUUID()}-${safeObjectName(file.name)}`;
+    const contentType = file.type || "application/octet-stream";
+    const uploaded = await supabase.storage.from("attachments").upload(objectPath, file, { contentType });
+    if (uploaded.error) {
+      const status = storageStatus(uploaded.error);
+      if (status === 413) return { ok: false, status: 400, field: "files", message: tooLargeMessage(file.name) };
+      if (status === 403) return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
+      return { ok: false, status: 503, field: "form", message: uploaded.error.message };
+    }
+    const { error } = await supabase.from("attachments").insert({
+      task_id: taskId,
+      object_path: objectPath,
+      file_name: file.name.slice(0, 255) || "file",
+      size_bytes: file.size,
+      content_type: contentType.slice(0, 255),
+    });
+    if (error) {
+      // the row was refused: take the object back so nothing is stored without its row
+      await supabase.storage.from("attachments").remove([objectPath]);
+      if (error.code === "23514" && /at most 20/.test(error.message))
+        return { ok: false, status: 400, field: "files", message: TOO_MANY_MESSAGE };
+      if (error.code === "42501") return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
+      return { ok: false, status: 503, field: "form", message: error.message };
+    }
+    attached++;
+  }
+  return { ok: true, count: attached };
+}
+
+/** Deletes one attachment (row-level security decides who may); its object follows through the cleanup queue. */
+export async function deleteAttachment(supabase: SupabaseClient, taskId: string, attachmentId: string) {
+  const { data, error } = await supabase
+    .from("attachments")
+    .delete()
+    .eq("task_id", taskId)
+    .eq("id", attachmentId)
+    .select("id");
+  if (!error) await removeQueuedFiles();
+  return { deleted: (data ?? []).length > 0, error };
+}
+
+/** The most a no-JavaScript attach form may send at once (several files of up to 10 MB). */
+const MAX_FORM_BYTES = 60 * 1024 * 1024;
+
+/** The task route's attachment intents, kept here so the route stays short. */
+export const attachmentIntent = {
+  bodyTooLarge(request: Request): string | null {
+    return Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES
+      ? "These files are more than 60 MB together: attach them a few at a time (up to 10 MB each)."
+      : null;
+  },
+  async run(
+    supabase: SupabaseClient,
+    taskId: string,
+    intent: string,
+    form: FormData,
+  ): Promise<{ ok: true; message: string } | { ok: false; status: number; field: string; message: string }> {
+    if (intent === "attach") {
+      const files = form
+        .getAll("files")
+        .filter((v): v is File => typeof v === "object" && v !== null && v.size > 0 && v.name !== "");
+      const result = await attachFiles(supabase, taskId, files);
+      if (!result.ok) return result;
+      return {
+        ok: true,
+        message: result.count === 1 ? "The file is attached." : `${result.count} files are attached.`,
+      };
+    }
+    const id = intent.slice("delete-attachment:".length);
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return { ok: false, status: 404, field: "form", message: "Not found" };
+    const { deleted, error } = await deleteAttachment(supabase, taskId, id);
+    if (error) return { ok: false, status: 503, field: "form", message: error.message };
+    if (!deleted) return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
+    return { ok: true, message: "The file is deleted." };
+  },
+};

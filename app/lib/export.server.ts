@@ -1,0 +1,44 @@
+import { env } from "./env.server";
+import { backendError, notFound } from "./http.server";
+import type { RequestClient } from "./supabase.server";
+
+/**
+ * A project's tasks as CSV, from the `export-project` function, streamed
+ * through to the browser as it arrives (a 6,000-task project is never held
+ * in memory here). The function reads with the person's own token, so the
+ * file holds only what they may see.
+ */
+export async function exportProjectCsv(
+  client: RequestClient,
+  project: { id: string; key: string },
+  fileStem: string,
+): Promise<Response> {
+  const { data, error } = await client.supabase.auth.getSession();
+  if (error) throw backendError(error, client.headers);
+  const token = data.session?.access_token;
+  if (!token) throw notFound(client.headers);
+  let res: Response;
+  try {
+    res = await fetch(
+      `${env.SUPABASE_URL}/functions/v1/export-project?${new URLSearchParams({ project_id: project.id })}`,
+      {
+        headers: { Authorization: `Bearer ${token}`, apikey: env.SUPABASE_ANON_KEY },
+      },
+    );
+  } catch (cause) {
+    throw backendError(cause, client.headers);
+  }
+  if (res.status === 404 || res.status === 401) throw notFound(client.headers);
+  if (!res.ok || !res.body) {
+    throw backendError(
+      { message: `export-project answered ${res.status}`, status: 503, name: "FunctionsHttpError" },
+      client.headers,
+    );
+  }
+  const headers = new Headers(client.headers);
+  headers.set("Content-Type", "text/csv; charset=utf-8");
+  const date = new Date().toISOString().slice(0, 10);
+  headers.set("Content-Disposition", `attachment; filename="${fileStem}-tasks-${date}.csv"`);
+  headers.set("Cache-Control", "private, no-store");
+  return new Response(res.body, { status: 200, headers });
+}

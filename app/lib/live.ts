@@ -1,0 +1,185 @@
+import { useFetchers, useNavigation, useRevalidator, useRouteLoaderData } from "@remix-run/react";
+import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import { useEffect, useRef, useState } from "react";
+import type { RootData } from "~/root";
+import { getBrowserClient } from "./browser-auth";
+import { liveRefresh } from "./live-refresh";
+
+/**
+ * Live pages (PRODUCT.md §7), imported only by the routes that subscribe (the
+ * board and the task panel), so other pages never load this code.
+ *
+ * The page subscribes to Postgres changes of the rows it shows; on any change
+ * by anyone it reads its data again through its loaders. The server stays the
+ * one source of truth: URL filters, counts, permissions and the order of cards
+ * come out exactly as on a reload, and an own optimistic move is never applied
+ * twice (the board's own answer and the change lead to the same data). After
+ * the socket comes back (e.g. the backend restarted) the data is read once.
+ * Without JavaScript none of this runs and pages are as they were.
+ */
+export interface LiveTable {
+  table: string;
+  /** a Realtime filter, e.g. `project_id=eq.<uuid>` */
+  filter: string;
+}
+
+const DEBOUNCE_MS = 120;
+
+function useBrowserClient(): { env: RootData["env"] | null; signedIn: boolean } {
+  const root = useRouteLoaderData("root") as RootData | undefined;
+  return { env: root?.env ?? null, signedIn: !!root?.user };
+}
+
+/**
+ * A field someone is typing into: reading the data again could remount its
+ * form and lose what was typed, so the refresh waits until it is sent or left.
+ */
+function someoneIsTyping(): boolean {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) return false;
+  const form = active.form;
+  if (!form || form.method.toLowerCase() !== "post") return false;
+  return active.value !== active.defaultValue;
+}
+
+/**
+ * The browser client, with this person's access token handed to Realtime
+ * before a channel joins: supabase-js passes it on asynchronously, and a join
+ * sent before that would run with the anon key (and see nothing under RLS).
+ * Later tokens come through TOKEN_REFRESHED (browser-auth.ts).
+ */
+async function withSessionToken(env: RootData["env"]): Promise<SupabaseClient> {
+  const client = await getBrowserClient(env);
+  const { data } = await client.auth.getSession();
+  if (data.session) await client.realtime.setAuth(data.session.access_token);
+  return client;
+}
+
+/** Reads the page's data again, marked as a live refresh (see live-refresh.ts). */
+function liveRevalidate(scope: "board" | "task", revalidator: { revalidate(): void }) {
+  liveRefresh.scope = scope;
+  liveRefresh.until = Date.now() + 5000;
+  revalidator.revalidate();
+}
+
+export function useLiveData(name: "board" | "task", tables: LiveTable[]) {
+  const { env, signedIn } = useBrowserClient();
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== "idle" || revalidator.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+  const latest = useRef({ revalidator, busy });
+  latest.current = { revalidator, busy };
+  const deferred = useRef(false);
+  const key = JSON.stringify(tables);
+
+  useEffect(() => {
+    if (!env || !signedIn) return;
+    let cancelled = false;
+    let channel: RealtimeChannel | null = null;
+    let client: SupabaseClient | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let lost = false;
+    const refresh = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (latest.current.busy || someoneIsTyping()) {
+          deferred.current = true;
+          timer = setTimeout(refresh, 1000);
+          return;
+        }
+        deferred.current = false;
+        liveRevalidate(name, latest.current.revalidator);
+      }, DEBOUNCE_MS);
+    };
+    void withSessionToken(env).then((c) => {
+      if (cancelled) return;
+      client = c;
+      channel = c.channel(`${name}:${crypto.randomUUID()}`);
+      for (const t of JSON.parse(key) as LiveTable[]) {
+        channel.on("postgres_changes", { event: "*", schema: "public", table: t.table, filter: t.filter }, refresh);
+      }
+      channel.subscribe((status) => {
+        if (status === "SUBSCRIBED") {
+          // back after a lost connection: what changed meanwhile is read once
+          if (lost) refresh();
+          lost = false;
+        } else if (!cancelled) {
+          lost = true;
+        }
+      });
+    });
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+      if (client && channel) void client.removeChannel(channel);
+    };
+  }, [name, key, env, signedIn]);
+
+  // the live refresh's mark ends with the revalidation it started
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    if (revalidator.state === "loading") wasLoading.current = true;
+    else if (wasLoading.current) {
+      wasLoading.current = false;
+      liveRefresh.scope = null;
+    }
+  }, [revalidator.state]);
+
+  // a refresh that waited for this tab's own request runs when it is done
+  useEffect(() => {
+    if (!busy && deferred.current && !someoneIsTyping()) {
+      deferred.current = false;
+      liveRevalidate(name, revalidator);
+    }
+  }, [busy, revalidator, name]);
+}
+
+export interface Viewer {
+  id: string;
+  name: string;
+}
+
+/**
+ * Presence on a private channel (`task:<id>`, allowed by RLS on
+ * realtime.messages to those who can read the task): this person is tracked
+ * while the page is open; returns the other people on it.
+ */
+export function usePresence(topic: string, me: Viewer | null): Viewer[] {
+  const { env, signedIn } = useBrowserClient();
+  const [others, setOthers] = useState<Viewer[]>([]);
+  const myId = me?.id ?? null;
+  const myName = me?.name ?? "";
+
+  useEffect(() => {
+    if (!env || !signedIn || !myId) return;
+    let cancelled = false;
+    let channel: RealtimeChannel | null = null;
+    let client: SupabaseClient | null = null;
+    void withSessionToken(env).then((c) => {
+      if (cancelled) return;
+      client = c;
+      const ch = c.channel(topic, { config: { private: true, presence: { key: myId } } });
+      channel = ch;
+      ch.on("presence", { event: "sync" }, () => {
+        const state = ch.presenceState<{ name?: string }>();
+        setOthers(
+          Object.entries(state)
+            .filter(([id]) => id !== myId)
+            .map(([id, metas]) => ({ id, name: metas[0]?.name || "Someone" }))
+            .sort((a, b) => a.name.localeCompare(b.name)),
+        );
+      });
+      ch.subscribe((status) => {
+        if (status === "SUBSCRIBED") void ch.track({ name: myName });
+      });
+    });
+    return () => {
+      cancelled = true;
+      setOthers([]);
+      if (client && channel) void client.removeChannel(channel);
+    };
+  }, [topic, myId, myName, env, signedIn]);
+
+  return others;
+}

@@ -1,0 +1,75 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser, type SessionUser } from "./auth.server";
+import { forbidden, notFound } from "./http.server";
+import { can, type Action } from "./permissions";
+import { requireProjectInTeam, type Project } from "./projects.server";
+import { createServerClient, type RequestClient } from "./supabase.server";
+import { requireTeam, type TeamAccess } from "./teams.server";
+
+/** What a loader or an action receives, as far as the context needs it. */
+type RouteArgs = Pick<LoaderFunctionArgs, "request" | "context" | "params">;
+type Params = RouteArgs["params"];
+
+export interface TeamContext {
+  client: RequestClient;
+  user: SessionUser;
+  team: TeamAccess;
+}
+
+export interface ProjectContext extends TeamContext {
+  project: Project;
+  /** an archived project is read-only */
+  archived: boolean;
+}
+
+/**
+ * Everything a page under /teams/:team starts with, guards included: the
+ * request's backend client, the signed-in person (else a redirect to
+ * /login?next=), and the team with their role (else a 404). With `need`, a
+ * role that may not do that gets a 403 page (for loaders of pages a role may
+ * not open at all; actions answer with the form instead).
+ */
+export async function requireTeamContext(
+  { request, context, params }: RouteArgs,
+  { need }: { need?: Action } = {},
+): Promise<TeamContext> {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request);
+  const team = await requireTeam(client, user.id, params.team);
+  if (need && !can(team.role, need)) throw forbidden(client.headers);
+  return { client, user, team };
+}
+
+/**
+ * The same, and the project behind `:key` (else a 404). The team and the
+ * project are read side by side (the project by the team's slug), not one
+ * after the other.
+ */
+export async function requireProjectContext(
+  args: RouteArgs,
+  { need }: { need?: Action } = {},
+): Promise<ProjectContext> {
+  const [ctx, project] = await Promise.all([requireTeamContext(args), requireProjectOnceSignedIn(args)]);
+  // an unknown project is a 404 whatever the role
+  if (need && !can(ctx.team.role, need)) throw forbidden(ctx.client.headers);
+  return { ...ctx, project, archived: project.archived_at !== null };
+}
+
+async function requireProjectOnceSignedIn({ request, context, params }: RouteArgs): Promise<Project> {
+  const client = createServerClient({ request, context });
+  // the same (memoised) check as requireTeamContext's: nobody signed in never reaches the backend
+  await requireUser(client, request);
+  return requireProjectInTeam(client, params.team, params.key);
+}
+
+/** `:number` of a task URL, or a 404 for anything that isn't one. */
+export function requireTaskNumber(params: Params, headers: Headers): number {
+  const raw = params.number;
+  if (!raw || !/^\d{1,9}$/.test(raw)) throw notFound(headers);
+  return Number(raw);
+}
+
+/** /teams/acme/projects/WEB */
+export function boardPath(ctx: ProjectContext): string {
+  return `/teams/${ctx.team.slug}/projects/${ctx.project.key}`;
+}

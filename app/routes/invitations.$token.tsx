@@ -1,0 +1,190 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { FormAlert, SubmitButton } from "~/components/form";
+import { getUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { backendError, notFound } from "~/lib/http.server";
+import { formatDate } from "~/lib/invitations";
+import {
+  acceptInvitation,
+  declineInvitation,
+  previewInvitation,
+  type InvitationPreview,
+} from "~/lib/invitations.server";
+import { createServerClient } from "~/lib/supabase.server";
+import { classifyDbError } from "~/lib/db-errors.server";
+import { ROLE_LABELS } from "~/lib/teams";
+
+/**
+ * /invitations/:token, the link in an invitation email (docs/product.md §2, §4).
+ * Anyone holding the link sees the team, who invited and the role; signed out
+ * → log in or sign up first and come back here; signed in as the invited
+ * address → accept or decline; as someone else → says so, offers to sign out.
+ * Expired, withdrawn and used links say which.
+ */
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.invitation ? `Join ${data.invitation.teamName} · Teamboard` : "Invitation · Teamboard" },
+  // the token is in the address: never hand it to other sites (same-origin still sends Origin on our own form posts)
+  { name: "referrer", content: "same-origin" },
+];
+
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+
+async function load(request: Request, context: LoaderFunctionArgs["context"], token: string | undefined) {
+  const client = createServerClient({ request, context });
+  const [user, { preview, error }] = await Promise.all([
+    getUser(client),
+    token && TOKEN.test(token) ? previewInvitation(client.supabase, token) : { preview: null, error: null },
+  ]);
+  if (error) throw backendError(error, client.headers);
+  return { client, user, preview };
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const { client, user, preview } = await load(request, context, params.token);
+  const headers = new Headers(client.headers);
+  headers.set("Referrer-Policy", "same-origin");
+  return data(
+    {
+      invitation: preview,
+      here: `/invitations/${params.token}`,
+      signedInAs: user?.email ?? null,
+      forMe: !!user && !!preview && user.email.toLowerCase() === preview.email.toLowerCase(),
+    },
+    // an unknown token is a page of its own (what to do next), with 404
+    { status: preview ? 200 : 404, headers },
+  );
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const { client, user, preview } = await load(request, context, params.token);
+  if (!preview) throw notFound(client.headers);
+  const here = `/invitations/${params.token}`;
+  if (!user) throw redirect(`/login?${new URLSearchParams({ next: here })}`, { headers: client.headers });
+  const intent = String((await request.formData()).get("intent") ?? "");
+  if (user.email.toLowerCase() !== preview.email.toLowerCase()) {
+    return data({ error: `This invitation is for ${preview.email}.` }, { status: 403, headers: client.headers });
+  }
+  if (intent === "accept") {
+    const { data: team, error } = await acceptInvitation(client.supabase, params.token!);
+    if (error) return refusal(error, client.headers);
+    await setFlash(request, client.headers, {
+      kind: "success",
+      message: `Welcome to ${team.name}! You joined as ${ROLE_LABELS[preview.role].toLowerCase()}.`,
+    });
+    throw redirect(`/teams/${team.slug}`, { headers: client.headers });
+  }
+  if (intent === "decline") {
+    const { error } = await declineInvitation(client.supabase, params.token!);
+    if (error) return refusal(error, client.headers);
+    await setFlash(request, client.headers, {
+      kind: "info",
+      message: `You declined the invitation to ${preview.teamName}.`,
+    });
+    throw redirect("/teams", { headers: client.headers });
+  }
+  throw notFound(client.headers);
+}
+
+function refusal(error: { code?: string; message?: string }, headers: Headers) {
+  const { status, message } = classifyDbError(error);
+  if (status === 404) throw notFound(headers);
+  if (status === 500 || status === 503) throw backendError(error, headers);
+  return data({ error: message }, { status, headers });
+}
+
+const ENDED: Record<Exclude<InvitationPreview["status"], "pending">, (i: InvitationPreview) => string> = {
+  accepted: () => "This invitation was already used.",
+  revoked: () => "This invitation was withdrawn.",
+  expired: (i) =>
+    `This invitation expired on ${formatDate(i.expiresAt)}. Ask ${i.inviterName ?? "the team's admins"} for a new one.`,
+};
+
+export default function Invitation() {
+  const { invitation, here, signedInAs, forMe } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (!invitation) {
+    return (
+      <div className="auth-page">
+        <h1>Invitation</h1>
+        <div className="card">
+          <p role="alert" className="alert alert-error" data-invitation-state="invalid">
+            This invitation link is not valid. Check that you opened the whole link from the email, or ask for a new
+            invitation.
+          </p>
+          <p>
+            <Link to={signedInAs ? "/teams" : "/"}>{signedInAs ? "Go to your teams" : "Go to the start page"}</Link>
+          </p>
+        </div>
+      </div>
+    );
+  }
+  const role = ROLE_LABELS[invitation.role].toLowerCase();
+  return (
+    <div className="auth-page">
+      <h1>Join {invitation.teamName}</h1>
+      <div className="card">
+        <p className="lead">
+          {invitation.inviterName ?? "Someone"} invited <strong>{invitation.email}</strong> to join the team{" "}
+          <strong>{invitation.teamName}</strong> as {role === "admin" ? "an" : "a"} {role}.
+        </p>
+        {invitation.status !== "pending" ? (
+          <>
+            <p role="alert" className="alert alert-error" data-invitation-state={invitation.status}>
+              {ENDED[invitation.status](invitation)}
+            </p>
+            <p>
+              <Link to="/teams">Go to your teams</Link>
+            </p>
+          </>
+        ) : !signedInAs ? (
+          <>
+            <p>Log in or create an account with {invitation.email} to accept it. You'll come back here.</p>
+            <p className="actions">
+              <Link className="button" to={`/login?${new URLSearchParams({ next: here })}`}>
+                Log in
+              </Link>{" "}
+              <Link className="button button-secondary" to={`/signup?${new URLSearchParams({ next: here })}`}>
+                Sign up
+              </Link>
+            </p>
+          </>
+        ) : !forMe ? (
+          <>
+            <p role="alert" className="alert alert-error">
+              This invitation is for {invitation.email}, but you're logged in as {signedInAs}.
+            </p>
+            <Form method="post" action="/logout">
+              <input type="hidden" name="next" value={here} />
+              <button type="submit" className="button">
+                Log out and continue as {invitation.email}
+              </button>
+            </Form>
+          </>
+        ) : (
+          <>
+            {result && "error" in result ? <FormAlert autoFocus>{result.error}</FormAlert> : null}
+            <p className="muted small">
+              The invitation is valid until{" "}
+              <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>.
+            </p>
+            <Form method="post" className="actions">
+              <SubmitButton name="intent" value="accept" pendingText="Joining…">
+                Accept and join {invitation.teamName}
+              </SubmitButton>{" "}
+              <button type="submit" name="intent" value="decline" className="button button-secondary">
+                Decline
+              </button>
+            </Form>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

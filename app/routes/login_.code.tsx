@@ -1,0 +1,64 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Link, useActionData } from "@remix-run/react";
+import { CodeForm } from "~/components/auth/code-form";
+import { describeAuthError } from "~/lib/auth-errors.server";
+import { requireAnonymous } from "~/lib/auth.server";
+import { authFailure, formFailure } from "~/lib/forms.server";
+import { MESSAGES } from "~/lib/messages";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { OtpSchema, parseForm } from "~/lib/schemas";
+import { createServerClient } from "~/lib/supabase.server";
+
+/**
+ * POST /login/code: the emailed 6-digit code, verified. /login shows the form
+ * once the code is sent; a refused code comes back here, on the same form.
+ * (`login_`: a page of its own, not nested inside the log-in page.)
+ */
+export const meta: MetaFunction = () => [{ title: "Enter your code · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireAnonymous(client);
+  return data(null, { headers: client.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { supabase, headers } = createServerClient({ request, context });
+  const form = await request.formData();
+  const intent = "verify-code" as const;
+  const result = parseForm(OtpSchema, form);
+  if (!result.success)
+    return formFailure({ intent, ...result, extra: { sent: String(form.get("email") ?? "") } }, headers);
+  const { error } = await supabase.auth.verifyOtp({
+    email: result.data.email,
+    token: result.data.token,
+    type: "email",
+  });
+  if (error) {
+    const failure = describeAuthError(error);
+    const message = failure.status === 400 ? MESSAGES.invalidCode : failure.message;
+    return authFailure(
+      { ...failure, field: failure.status === 400 ? "token" : null, message },
+      { intent, values: result.values, extra: { sent: result.data.email } },
+      headers,
+    );
+  }
+  throw redirect(safeRedirect(result.data.next), { headers });
+}
+
+export default function LoginCode() {
+  const result = useActionData<typeof action>();
+  const sentTo = result && "sent" in result && typeof result.sent === "string" && result.sent ? result.sent : null;
+  if (!sentTo) {
+    return (
+      <div className="auth-page">
+        <h1>Enter your code</h1>
+        <p className="lead">
+          Ask for a code on the <Link to="/login">log-in page</Link> first.
+        </p>
+      </div>
+    );
+  }
+  return <CodeForm sentTo={sentTo} next={result?.values.next} result={result} />;
+}

@@ -1,0 +1,44 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { TaskPanel, type AttachmentFormResult } from "~/components/task/task-panel";
+import { attachmentIntent } from "~/lib/attachments.server";
+import { redirectWithSuccess } from "~/lib/flash.server";
+import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
+import { backendUnavailableResult } from "~/lib/http.server";
+import { can } from "~/lib/permissions";
+import { submittedValues } from "~/lib/schemas";
+import { boardPath, requireProjectContext, requireTaskNumber } from "~/lib/team-context.server";
+import { taskUrls } from "~/lib/task-urls";
+import { requireTaskRef } from "~/lib/tasks.server";
+
+/**
+ * A task's attachment forms without JavaScript: attach files (multipart),
+ * delete one (the uploader, an admin or the owner; row-level security and the
+ * bucket's policies decide). No loader: after a refusal this route renders
+ * the parent's task panel with the answer beside the form.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const ctx = await requireProjectContext(args);
+  const { client, team, project, archived } = ctx;
+  const number = requireTaskNumber(args.params, client.headers);
+  const tooLarge = attachmentIntent.bodyTooLarge(args.request);
+  if (tooLarge) return formFailure({ intent: "attach", errors: { files: tooLarge }, values: {} }, client.headers);
+  const form = await args.request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const values = submittedValues(form);
+  if (!can(team.role, "comment")) return forbiddenResult(client.headers, { intent, values });
+  if (!can(team.role, "comment", { archived })) return archivedResult(client.headers, { intent, values });
+  const task = await requireTaskRef(client, project.id, number);
+  const outcome = await attachmentIntent.run(client.supabase, task.id, intent, form);
+  if (outcome.ok) {
+    const urls = taskUrls(args.request.url, boardPath(ctx), number);
+    return redirectWithSuccess(args.request, client.headers, outcome.message, urls.task);
+  }
+  if (outcome.status === 503) return backendUnavailableResult(values, client.headers);
+  return formFailure({ intent, errors: { [outcome.field]: outcome.message }, values }, client.headers, outcome.status);
+}
+
+export default function TaskWithAttachmentResult() {
+  const attachmentResult = useActionData<typeof action>() as AttachmentFormResult | undefined;
+  return <TaskPanel attachmentResult={attachmentResult} />;
+}

@@ -1,0 +1,78 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { useActionData } from "@remix-run/react";
+import { TaskPanel } from "~/components/task/task-panel";
+import { addComment, deleteComment, editComment } from "~/lib/comments.server";
+import { writeFailure } from "~/lib/db-errors.server";
+import { redirectWithSuccess } from "~/lib/flash.server";
+import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
+import { notFound } from "~/lib/http.server";
+import { can } from "~/lib/permissions";
+import { parseIntent, submittedValues } from "~/lib/schemas";
+import { boardPath, requireProjectContext, requireTaskNumber } from "~/lib/team-context.server";
+import { taskUrls } from "~/lib/task-urls";
+import { CommentActionSchema } from "~/lib/tasks.schemas";
+import { requireTaskRef } from "~/lib/tasks.server";
+
+/**
+ * A task's comment writes: post, edit (the author), delete (the author or an
+ * admin; row-level security decides). A route of their own, so the board's
+ * shouldRevalidate can skip re-reading its columns by the form's action. It
+ * has no loader: its parent's data is the task panel's, and after a
+ * rejected comment form this route renders that panel with the answer.
+ */
+export async function action(args: ActionFunctionArgs) {
+  const ctx = await requireProjectContext(args);
+  const { client, team, project, archived } = ctx;
+  const number = requireTaskNumber(args.params, client.headers);
+  const form = await args.request.formData();
+  const parsed = parseIntent(CommentActionSchema, form);
+  const values = submittedValues(form);
+
+  if (!can(team.role, "comment")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
+  if (!can(team.role, "comment", { archived }))
+    return archivedResult(client.headers, { intent: parsed?.intent, values });
+  const task = await requireTaskRef(client, project.id, number);
+  if (!parsed) throw notFound(client.headers);
+
+  const urls = taskUrls(args.request.url, boardPath(ctx), number);
+  const done = (message: string, to: string) => redirectWithSuccess(args.request, client.headers, message, to);
+
+  switch (parsed.intent) {
+    case "comment": {
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const { error } = await addComment(client.supabase, task.id, parsed.data.body);
+      if (error) return writeFailure(error, { intent: parsed.intent, values, field: "body" }, client.headers);
+      // a new comment shows on the latest page
+      return done("Your comment is posted.", urls.task);
+    }
+
+    case "edit-comment": {
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const { intent } = parsed;
+      const { data: edited, error } = await editComment(
+        client.supabase,
+        task.id,
+        parsed.data.commentId,
+        parsed.data.body,
+      );
+      if (error) return writeFailure(error, { intent, values, field: "body" }, client.headers);
+      if (!edited) return forbiddenResult(client.headers, { intent, values });
+      return done("Your comment is saved.", urls.taskOnCommentPage);
+    }
+
+    case "delete-comment": {
+      if (!parsed.success) throw notFound(client.headers);
+      const { intent } = parsed;
+      const { data: removed, error } = await deleteComment(client.supabase, task.id, parsed.data.commentId);
+      if (error) return writeFailure(error, { intent, values }, client.headers);
+      if (!removed) return forbiddenResult(client.headers, { intent, values });
+      return done("The comment is deleted.", urls.taskOnCommentPage);
+    }
+  }
+  throw notFound(client.headers);
+}
+
+export default function TaskWithCommentResult() {
+  const commentResult = useActionData<typeof action>();
+  return <TaskPanel commentResult={commentResult} />;
+}

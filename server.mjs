@@ -1,0 +1,156 @@
+// The production server (`npm start`): the built Remix app behind Express,
+// instead of remix-serve, because a deployed instance needs what remix-serve
+// can't be told to do:
+//   - GET /healthz for load balancers (200 while serving; 503 once draining),
+//     /healthz?deep=1 also asks the backend (auth health and one REST read);
+//   - graceful shutdown on SIGTERM/SIGINT: stop accepting, answer in-flight
+//     requests (SHUTDOWN_TIMEOUT_MS, default 25 s), then exit;
+//   - a request id per request: the access log line, the X-Request-Id header
+//     and the 500 page's error id are the same (entry.server's handleError);
+//   - the app's security headers on redirects and static files too.
+// Like remix-serve it compresses responses and serves fingerprinted assets
+// with a one-year immutable cache.
+//
+// Environment: PORT (3000), HOST (all interfaces), TRUST_PROXY (Express's
+// "trust proxy": which proxies may set X-Forwarded-*; default loopback), plus
+// the app's own (.env.example).
+import crypto from "node:crypto";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import compression from "compression";
+import express from "express";
+import onHeaders from "on-headers";
+
+process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
+const BUILD_PATH = path.resolve(process.env.SERVER_BUILD ?? "build/server/index.js");
+const PORT = Number(process.env.PORT ?? 3000);
+const HOST = process.env.HOST || undefined;
+const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 25_000);
+const HEALTH_TIMEOUT_MS = 3_000;
+
+const build = await import(pathToFileURL(BUILD_PATH).href);
+const { serverHeaders, runWithRequestId } = build.entry.module;
+let draining = false;
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY ?? "loopback");
+
+// Request id and access log: one line per request, when its response is done.
+app.use((req, res, next) => {
+  const started = process.hrtime.bigint();
+  const id = crypto.randomBytes(4).toString("hex");
+  res.locals.requestId = id;
+  res.setHeader("X-Request-Id", id);
+  onHeaders(res, () => {
+    // pages set their own (with the CSP); redirects and everything else get the baseline
+    for (const [name, value] of Object.entries(serverHeaders.baseline))
+      if (!res.hasHeader(name)) res.setHeader(name, value);
+    // a draining instance asks keep-alive clients to reconnect (to another instance)
+    if (draining) res.setHeader("Connection", "close");
+  });
+  res.once("finish", () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    console.log(`[req ${id}] ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms`);
+  });
+  next();
+});
+
+app.get("/healthz", async (req, res) => {
+  res.setHeader("Cache-Control", "no-store");
+  if (draining) return void res.status(503).json({ status: "draining" });
+  if (req.query.deep === undefined) return void res.json({ status: "ok" });
+  const backend = await checkBackend();
+  res
+    .status(backend.ok ? 200 : 503)
+    .json({ status: backend.ok ? "ok" : "backend unavailable", backend: backend.checks });
+});
+
+app.use(compression());
+app.use(
+  build.publicPath,
+  express.static(build.assetsBuildDirectory, {
+    immutable: true,
+    maxAge: "1y",
+    index: false,
+    setHeaders: (res) => setAll(res, serverHeaders.static),
+  }),
+);
+app.use(
+  express.static(path.resolve(path.dirname(BUILD_PATH), "../client"), {
+    maxAge: "1h",
+    index: false,
+    setHeaders: (res) => setAll(res, serverHeaders.static),
+  }),
+);
+const handleWithRemix = createRequestHandler({ build, mode: process.env.NODE_ENV });
+app.all("*", (req, res, next) => runWithRequestId(res.locals.requestId, () => handleWithRemix(req, res, next)));
+
+const server = app.listen(PORT, HOST, () => {
+  const address = server.address();
+  console.log(
+    `[server] Teamboard on http://${HOST ?? "localhost"}:${typeof address === "object" && address ? address.port : PORT} (pid ${process.pid})`,
+  );
+});
+// Longer than a load balancer's idle timeout (nginx: 60 s), so the balancer closes idle connections first.
+server.keepAliveTimeout = 65_000;
+
+function setAll(res, headers) {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+}
+
+async function checkBackend() {
+  const url = process.env.SUPABASE_URL;
+  const key = process.env.SUPABASE_ANON_KEY;
+  const probe = async (name, target, healthy = (status) => status >= 200 && status < 300) => {
+    const started = performance.now();
+    try {
+      const response = await fetch(target, {
+        headers: { apikey: key, authorization: `Bearer ${key}` },
+        signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
+      });
+      await response.arrayBuffer();
+      return {
+        name,
+        ok: healthy(response.status),
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      return {
+        name,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        ms: Math.round(performance.now() - started),
+      };
+    }
+  };
+  const checks = await Promise.all([
+    probe("auth", `${url}/auth/v1/health`),
+    // a read through REST and the database: anonymous callers may not read teams, and the
+    // database saying so (401) proves it answers; a database that is down gives 5xx
+    probe("rest", `${url}/rest/v1/teams?select=id&limit=1`, (status) => status < 500),
+  ]);
+  return { ok: checks.every((c) => c.ok), checks: Object.fromEntries(checks.map(({ name, ...rest }) => [name, rest])) };
+}
+
+function shutdown(signal) {
+  if (draining) return;
+  draining = true;
+  console.log(`[server] ${signal}: finishing in-flight requests, then exiting`);
+  const timer = setTimeout(() => {
+    console.error(`[server] requests still open after ${SHUTDOWN_TIMEOUT_MS} ms; exiting anyway`);
+    server.closeAllConnections();
+    process.exit(1);
+  }, SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  server.close(() => {
+    console.log("[server] all requests answered; bye");
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+}
+// repeated signals while draining are ignored (SIGKILL still ends it at once)
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

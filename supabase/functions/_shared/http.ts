@@ -1,0 +1,46 @@
+// Shared by the functions: CORS headers for browsers calling a function
+// directly (supabase-js's functions.invoke), JSON answers, and the caller's
+// own client (their token, so row-level security decides what they may do).
+import { createClient, type SupabaseClient } from "npm:@supabase/supabase-js@2";
+
+export const corsHeaders = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Headers": "authorization, x-client-info, apikey, content-type",
+  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+};
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...corsHeaders, "Content-Type": "application/json", ...headers },
+  });
+}
+
+/** `{ error, code }` as the functions answer refusals */
+export function refuse(status: number, code: string, error: string, headers: Record<string, string> = {}): Response {
+  return json({ error, code }, status, headers);
+}
+
+const clientOptions = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };
+
+/** A client acting as the caller (their Authorization header), never with more rights. */
+export function callerClient(req: Request): SupabaseClient {
+  return createClient(Deno.env.get("SUPABASE_URL")!, Deno.env.get("SUPABASE_ANON_KEY")!, {
+    ...clientOptions,
+    global: { headers: { Authorization: req.headers.get("Authorization") ?? "" } },
+  });
+}
+
+/** The service role, for the few reads RLS can't answer for the caller (kept to counting). */
+export function serviceClient(): SupabaseClient {
+  return createClient(Deno.env.get("SUPABASE_URL")!, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, clientOptions);
+}
+
+/** The signed-in caller's id, or null (anon key, expired or foreign token): their token checked against the project's keys. */
+export async function callerId(req: Request, client: SupabaseClient): Promise<string | null> {
+  const token = /^Bearer\s+(.+)$/i.exec(req.headers.get("Authorization") ?? "")?.[1];
+  if (!token) return null;
+  const { data, error } = await client.auth.getClaims(token);
+  if (error || !data?.claims?.sub || data.claims.role !== "authenticated") return null;
+  return data.claims.sub;
+}

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import { expect, MODES, test } from "./fixtures";
+import { seedTeam } from "./product-fixtures";
+
+/** The board's "Export CSV" link downloads the project's tasks (the export-project function), with and without JavaScript. */
+for (const mode of MODES) {
+  test.describe(`export ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("a viewer downloads the board as CSV, awkward titles quoted and formulas neutralised", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const team = await seedTeam(backend, {
+        tasks: [{ title: 'Ship it, "now"', labels: ["release"], assignee: "member" }, { title: "=SUM(A1:A9)" }],
+      });
+      await login(team.users.viewer);
+      await page.goto(`/teams/${team.slug}/projects/WEB`);
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("link", { name: "Export CSV" }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`^${team.slug}-WEB-tasks-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+      const csv = fs.readFileSync((await download.path())!, "utf8");
+      const lines = csv.split("\r\n");
+      expect(lines[0]).toBe("number,title,status,priority,assignee,due_date,labels,created_at,updated_at");
+      expect(lines[1]).toMatch(
+        new RegExp(`^WEB-1,"Ship it, ""now""",\\w+,\\w+,${team.users.member.displayName},,release,`),
+      );
+      expect(lines[2]).toMatch(/^WEB-2,'=SUM\(A1:A9\),/);
+      expect(lines.at(-1)).toBe("");
+      expect(lines).toHaveLength(4);
+    });
+
+    test("someone outside the team gets 404 for the export address", async ({ page, backend, login }) => {
+      const team = await seedTeam(backend);
+      await login(team.outsider);
+      const res = await page.request.get(`/teams/${team.slug}/projects/WEB/export`);
+      expect(res.status()).toBe(404);
+    });
+  });
+}

@@ -1,0 +1,111 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { seedTeam } from "./product-fixtures";
+
+/**
+ * PRODUCT.md §7: two people on one board, each in their own browser: what one
+ * does shows on the other's screen without a reload (Realtime through the
+ * stack), presence on the task panel, and signing out closes the socket.
+ */
+const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
+const card = (page: Page, status: string, title: string) =>
+  column(page, status).locator("li[data-task-id]", { hasText: title });
+
+const initials = (name: string) => {
+  const parts = name.split(" ");
+  return (parts[0][0] + parts[parts.length - 1][0]).toUpperCase();
+};
+
+/** A mark in the page's JavaScript world: gone if the page reloads. */
+async function markNoReload(page: Page) {
+  await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  return async () =>
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+/** Waits until the page's live subscription is joined (its socket carries a phx_reply to a postgres_changes join). */
+function subscribedTo(page: Page) {
+  return new Promise<void>((resolve) => {
+    page.on("websocket", (ws) => {
+      ws.on("framereceived", (frame) => {
+        if (typeof frame.payload === "string" && frame.payload.includes("Subscribed to PostgreSQL")) resolve();
+      });
+    });
+  });
+}
+
+test("a move, a title edit and a comment by one person show on another's board without a reload; presence shows and clears", async ({
+  browser,
+  backend,
+  page,
+  login,
+}) => {
+  const team = await seedTeam(backend, { tasks: [{ title: "Ship the live board", status: "todo" }] });
+  const mia = team.users.member;
+  const adam = team.users.admin;
+  await login(mia);
+  const other = await browser.newContext({ baseURL: backend.env.appUrl });
+  await login(adam, other);
+  const adamPage = await other.newPage();
+  const board = `/teams/${team.slug}/projects/WEB`;
+
+  const adamLive = subscribedTo(adamPage);
+  await adamPage.goto(board);
+  await adamLive;
+  const noReload = await markNoReload(adamPage);
+  await expect(card(adamPage, "todo", "Ship the live board")).toBeVisible();
+
+  // Mia moves the card with the task panel's form
+  await page.goto(`${board}/tasks/1`);
+  const panel = page.getByRole("complementary", { name: "Task" });
+  await panel.getByLabel("Status", { exact: true }).selectOption("in_progress");
+  await page.getByRole("button", { name: "Move", exact: true }).click();
+  await expect(page.getByText("WEB-1 is in In progress.")).toBeVisible();
+  await expect(card(adamPage, "in_progress", "Ship the live board")).toBeVisible();
+  await expect(column(adamPage, "todo").locator("li[data-task-id]")).toHaveCount(0);
+
+  // and renames it
+  await panel.getByLabel("Title", { exact: true }).fill("Ship the realtime board");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("WEB-1 is saved.")).toBeVisible();
+  await expect(card(adamPage, "in_progress", "Ship the realtime board")).toBeVisible();
+  await noReload();
+
+  // Adam opens the same task: each sees the other on it
+  await adamPage.getByRole("link", { name: /Ship the realtime board/ }).click();
+  const adamPanel = adamPage.getByRole("complementary", { name: "Task" });
+  await expect(adamPanel.locator(".also-viewing")).toContainText(
+    `Also viewing: ${initials(mia.displayName)}${mia.displayName}`,
+  );
+  await expect(panel.locator(".also-viewing")).toContainText(adam.displayName);
+  // the flash message Mia got stays while Adam's presence arrives
+  await expect(page.getByText("WEB-1 is saved.")).toBeVisible();
+
+  // Mia comments; Adam reads it in his open panel
+  await panel.getByLabel("Add a comment").fill("Going live on Monday.");
+  await panel.getByRole("button", { name: "Post comment" }).click();
+  await expect(panel.locator(".comment-body", { hasText: "Going live on Monday." })).toBeVisible();
+  await expect(adamPanel.locator(".comment-body", { hasText: "Going live on Monday." })).toBeVisible();
+  await noReload();
+
+  // Mia closes the task: she is gone from Adam's panel
+  await panel.getByRole("link", { name: "Close the task" }).click();
+  await expect(adamPanel.locator(".also-viewing")).toBeHidden();
+  await other.close();
+});
+
+test("signing out closes the realtime socket", async ({ page, backend, login }) => {
+  const team = await seedTeam(backend, { tasks: [{ title: "Watch me", status: "todo" }] });
+  await login(team.users.member);
+  const closed = new Promise<void>((resolve) => {
+    page.on("websocket", (ws) => {
+      if (ws.url().includes("/realtime/v1/websocket")) ws.on("close", () => resolve());
+    });
+  });
+  const live = subscribedTo(page);
+  await page.goto(`/teams/${team.slug}/projects/WEB`);
+  await live;
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await closed;
+});
