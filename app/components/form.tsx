@@ -12,8 +12,10 @@ type SchemaName = {
  * the backend client: until they have, the server checks alone.
  */
 let schemasModule: typeof Schemas | null = null;
-function loadSchemas() {
-  if (!schemasModule) void import("~/lib/schemas").then((m) => (schemasModule = m));
+let schemasLoading: Promise<typeof Schemas> | null = null;
+function loadSchemas(): Promise<typeof Schemas> {
+  schemasLoading ??= import("~/lib/schemas").then((m) => (schemasModule = m));
+  return schemasLoading;
 }
 
 /** What an action sends back when a form is rejected. */
@@ -68,11 +70,18 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   const formId = useId();
   const serverResult = isFormFailure(result) && (intent === undefined || result.intent === intent) ? result : null;
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
+  // whether the browser checks this form before sending (the schemas have arrived)
+  const [checksInBrowser, setChecksInBrowser] = useState(false);
 
   // A new answer from the server replaces what the browser found.
   useEffect(() => setClientErrors(null), [result]);
   useEffect(() => {
-    if (schema) loadSchemas();
+    if (!schema) return;
+    let live = true;
+    void loadSchemas().then(() => live && setChecksInBrowser(true));
+    return () => {
+      live = false;
+    };
   }, [schema]);
 
   const errors = clientErrors ?? serverResult?.errors ?? {};
@@ -97,6 +106,7 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
         noValidate
         {...props}
         aria-describedby={errors.form ? `${formId}-form-error` : undefined}
+        data-checks={checksInBrowser ? "browser" : undefined}
         onSubmit={(event) => {
           if (!schema || !schemasModule) return;
           const parsed = schemasModule.parseForm(schemasModule[schema], new FormData(event.currentTarget));

@@ -11,6 +11,8 @@ for (const mode of MODES) {
       const user = await signUp();
       await login(user);
       await page.goto("/teams/new");
+      // with JavaScript, the browser's check is on once the schemas have arrived (until then the server checks alone)
+      if (mode.js) await expect(page.locator('form[data-checks="browser"]')).toBeVisible();
       const posts: string[] = [];
       page.on("request", (request) => {
         if (request.method() === "POST") posts.push(request.url());
