@@ -280,7 +280,7 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
       {invitations.length === 0 ? (
         <p className="muted">No invitations waiting for an answer.</p>
       ) : (
-        <table className="members-table" aria-labelledby="pending-title">
+        <table className="members-table stack-table" aria-labelledby="pending-title">
           <thead>
             <tr>
               <th scope="col">Email</th>
@@ -293,8 +293,8 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
             {invitations.map((invitation) => (
               <tr key={invitation.id} data-invitation={invitation.email}>
                 <td>{invitation.email}</td>
-                <td>{ROLE_LABELS[invitation.role]}</td>
-                <td>
+                <td data-label="Role">{ROLE_LABELS[invitation.role]}</td>
+                <td data-label="Expires">
                   <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>
                 </td>
                 <td>

@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { expect, MODES, test } from "./fixtures";
-import { addComments, seedTeam } from "./product-fixtures";
-import { LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
+import { expect, MODES, test, uniqueEmail } from "./fixtures";
+import { addComments, inviteByEmail, seedTeam } from "./product-fixtures";
+import { invitationRoute, LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
 
 /** WCAG 2.1 A and AA, and axe's best practices (landmarks, headings, unique names…). */
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
@@ -79,16 +79,19 @@ for (const size of SIZES) {
   test.describe(`axe-core, ${size.name} (${size.viewport.width} × ${size.viewport.height})`, () => {
     test.use({ viewport: size.viewport });
 
-    test("signed-out pages have no violations", async ({ page }) => {
-      await expectNoViolations(page, SIGNED_OUT_ROUTES);
+    test("signed-out pages have no violations", async ({ page, backend }) => {
+      const team = await seedTeam(backend);
+      const invitation = await inviteByEmail(backend, team, uniqueEmail("invited"));
+      await expectNoViolations(page, [...SIGNED_OUT_ROUTES, invitationRoute(invitation)]);
     });
 
     test("signed-in pages have no violations, and none with the menus open", async ({ page, backend, login }) => {
       const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
       await addComments(backend, team.tasks[0].id, team.users.member, 2);
+      const invitation = await inviteByEmail(backend, team, uniqueEmail("invited"));
       await login(team.owner);
       const routes = signedInRoutes(team);
-      await expectNoViolations(page, routes);
+      await expectNoViolations(page, [...routes, invitationRoute(invitation, { signedIn: true })]);
 
       if (size.name === "phone") {
         // the folded header and team menus, each open
@@ -101,6 +104,15 @@ for (const size of SIZES) {
         await page.locator("summary", { hasText: "Team menu" }).click();
         await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
         expect(await axeViolations(page), "axe with the team menu open").toEqual([]);
+        await page.locator("summary", { hasText: "Team menu" }).click();
+
+        // the board's folded filters open, and a card's move menu (with JavaScript)
+        await page.locator("summary", { hasText: "Filters" }).click();
+        await expect(page.getByLabel("Label", { exact: true })).toBeVisible();
+        expect(await axeViolations(page), "axe with the filters open").toEqual([]);
+        await page.getByRole("button", { name: "Move WEB-1" }).click();
+        await expect(page.getByRole("group", { name: "Move WEB-1" })).toBeVisible();
+        expect(await axeViolations(page), "axe with a card's move menu open").toEqual([]);
       }
     });
   });

@@ -178,6 +178,15 @@ test.describe("board with JavaScript", () => {
     await page.reload();
     await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([/Book the room/, /Plan the sprint/]);
 
+    // up one place in the same column (once refused as "already there": the stored position was compared, not the new one)
+    await page.getByRole("button", { name: "Move WEB-1" }).focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    await expect(page.locator("[data-board-announcer]")).toHaveText("Moved WEB-1 to To do.");
+    await page.reload();
+    await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([/Plan the sprint/, /Book the room/]);
+
     // To do → Done skips a step: shown at once, refused by the server, put back
     await page.getByRole("button", { name: "Move WEB-1" }).focus();
     await page.keyboard.press("Enter");

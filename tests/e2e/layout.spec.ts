@@ -1,7 +1,7 @@
-import type { Page, TestInfo } from "@playwright/test";
-import { expect, MODES, test } from "./fixtures";
-import { addComments, seedTeam } from "./product-fixtures";
-import { LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
+import type { Locator, Page, TestInfo } from "@playwright/test";
+import { expect, MODES, test, uniqueEmail } from "./fixtures";
+import { addComments, inviteByEmail, seedTeam } from "./product-fixtures";
+import { invitationRoute, LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
 
 /**
  * Phones: every page at 390 × 844 (a common phone) and 360 × 740 (the
@@ -14,6 +14,16 @@ const PHONES = [
   { name: "390", viewport: { width: 390, height: 844 } },
   { name: "360", viewport: { width: 360, height: 740 } },
 ] as const;
+
+/** One of the board's columns. */
+const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
+
+/** Whether the element lies across the screen's width (inside the board's scroller: the column shown). */
+async function acrossTheScreen(page: Page, target: Locator) {
+  const box = await target.boundingBox();
+  const width = page.viewportSize()!.width;
+  return !!box && box.x >= -1 && box.x + box.width <= width + 1;
+}
 
 /** How much wider than the screen the document is (0 when it fits). */
 async function sidewaysOverflow(page: Page) {
@@ -73,12 +83,14 @@ for (const phone of PHONES) {
         login,
       }, testInfo) => {
         const shots = phone.name === "390" ? `phone-${mode.js ? "js" : "nojs"}` : null;
-        for (const route of SIGNED_OUT_ROUTES) await checkPage(page, route, testInfo, shots);
-
         const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
         await addComments(backend, team.tasks[0].id, team.users.member, 2);
+        const invitation = await inviteByEmail(backend, team, uniqueEmail("invited"));
+        for (const route of [...SIGNED_OUT_ROUTES, invitationRoute(invitation)])
+          await checkPage(page, route, testInfo, shots);
+
         await login(team.owner);
-        for (const route of signedInRoutes(team)) {
+        for (const route of [...signedInRoutes(team), invitationRoute(invitation, { signedIn: true })]) {
           await checkPage(page, route, testInfo, shots);
           await expectHeaderMenuReaches(page, route.path);
         }
@@ -138,11 +150,155 @@ for (const phone of PHONES) {
         await expect(panel.getByRole("heading", { name: "Comments (1)" })).toBeVisible();
         expect(await sidewaysOverflow(page)).toBe(0);
 
+        // back to the board, on the task's new column
+        const back = page.getByRole("link", { name: "Back to the board" });
+        await expect(back).toBeVisible();
+        await back.click();
+        await expect(page).toHaveURL(new RegExp(`${board}#column-todo$`));
+        const moved = column(page, "todo").locator("li[data-task-id]").first();
+        await expect(moved).toContainText("Reconcile quarterly invoices");
+        await expect.poll(() => acrossTheScreen(page, column(page, "todo"))).toBe(true);
+        expect(await sidewaysOverflow(page)).toBe(0);
+      });
+
+      test("the board's column switcher lists every column with its count and brings each on screen", async ({
+        page,
+        backend,
+        login,
+      }) => {
+        const team = await seedTeam(backend, { tasks: [...LAYOUT_TASKS, { title: "Order the banners" }] });
+        await login(team.users.member);
+        await page.goto(`/teams/${team.slug}/projects/WEB`);
+        const switcher = page.getByRole("navigation", { name: "Columns" });
+        await expect(switcher).toBeInViewport();
+        await expect(switcher.getByRole("link")).toHaveText([
+          "Backlog 2 tasks",
+          "To do 1 task",
+          "In progress 1 task",
+          "Done 1 task",
+          "Canceled 1 task",
+        ]);
+        await expect.poll(() => acrossTheScreen(page, column(page, "backlog"))).toBe(true);
+        expect(await acrossTheScreen(page, column(page, "done"))).toBe(false);
+
+        for (const [name, status] of [
+          ["Done", "done"],
+          ["Canceled", "canceled"],
+          ["To do", "todo"],
+        ] as const) {
+          const link = switcher.getByRole("link", { name: new RegExp(`^${name} \\d`) });
+          await link.click();
+          await expect.poll(() => acrossTheScreen(page, column(page, status)), name).toBe(true);
+          expect(await acrossTheScreen(page, column(page, "backlog")), `${name}: backlog still on screen`).toBe(false);
+          await expect(switcher, `${name}: the switcher stays on screen`).toBeInViewport();
+          // with JavaScript the entry of the column on screen is marked; without, the address points at it
+          if (mode.js) await expect(link).toHaveAttribute("aria-current", "true");
+          else await expect(page).toHaveURL(new RegExp(`#column-${status}$`));
+          expect(await sidewaysOverflow(page)).toBe(0);
+        }
+      });
+
+      test("the board's filters fold behind a button; the task's way back keeps them", async ({
+        page,
+        backend,
+        login,
+      }) => {
+        const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
+        await login(team.users.member);
+        const board = `/teams/${team.slug}/projects/WEB`;
         await page.goto(board);
-        await expect(page.locator('section[data-status="todo"] li[data-task-id]').first()).toContainText(
-          "Reconcile quarterly invoices",
-        );
+        const label = page.getByLabel("Label", { exact: true });
+        await expect(label).toBeHidden();
+        const filters = page.locator("summary", { hasText: "Filters" });
+        await expect(filters).toHaveText("Filters");
+        await filters.click();
+        await label.fill("finance");
+        await page.getByRole("button", { name: "Filter", exact: true }).click();
+        await expect(page).toHaveURL(/[?&]label=finance(&|$)/);
+        await expect(filters).toHaveText(/^Filters\s*1 on$/);
+        await expect(label).toBeHidden();
+        await expect(page.getByRole("navigation", { name: "Columns" }).getByRole("link")).toHaveText([
+          "Backlog 1 task",
+          "To do 0 tasks",
+          "In progress 0 tasks",
+          "Done 0 tasks",
+          "Canceled 0 tasks",
+        ]);
+
+        await page.getByRole("link", { name: /WEB-1 Reconcile quarterly invoices/ }).click();
+        await expect(page.getByRole("heading", { name: /WEB-1 Reconcile quarterly invoices/ })).toBeInViewport({
+          ratio: 1,
+        });
+        const back = page.getByRole("link", { name: "Back to the board" });
+        await expect(back).toBeInViewport({ ratio: 1 });
+        await back.click();
+        await expect(page).toHaveURL(new RegExp(`${board}\\?label=finance#column-backlog$`));
+        await expect(filters).toHaveText(/^Filters\s*1 on$/);
+        await expect(column(page, "backlog").locator("li[data-task-id]")).toHaveCount(1);
+        expect(await sidewaysOverflow(page)).toBe(0);
       });
     });
   }
 }
+
+test.describe("phone 390 px with JavaScript, by touch", () => {
+  test.use({ viewport: PHONES[0].viewport, isMobile: true, hasTouch: true });
+
+  test("a card's ⠿ button, tapped, opens a menu of where it can go; a finger never drags a card", async ({
+    page,
+    backend,
+    login,
+  }) => {
+    const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
+    await login(team.users.member);
+    await page.goto(`/teams/${team.slug}/projects/WEB`);
+    const handle = page.getByRole("button", { name: "Move WEB-1" });
+    await handle.tap();
+    await expect(handle).toHaveAttribute("aria-expanded", "true");
+    await expect(handle).toHaveAttribute("aria-pressed", "false"); // not picked up for the arrow keys
+    const menu = page.getByRole("group", { name: "Move WEB-1" });
+    // from the backlog: to do or canceled; it is alone in its column, so no up or down
+    await expect(menu.getByRole("button")).toHaveText(["To do", "Canceled", "Cancel"]);
+    await menu.getByRole("button", { name: "To do" }).tap();
+    await expect(page.locator("[data-board-announcer]")).toHaveText("Moved WEB-1 to To do.");
+    await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
+      /Reconcile quarterly invoices/,
+      /Draft the onboarding checklist/,
+    ]);
+    // the board followed the card to its new column
+    await expect.poll(() => acrossTheScreen(page, column(page, "todo"))).toBe(true);
+    await expect(
+      page.getByRole("navigation", { name: "Columns" }).getByRole("link", { name: /^To do \d/ }),
+    ).toHaveAttribute("aria-current", "true");
+
+    await handle.tap();
+    await expect(menu.getByRole("button")).toHaveText(["In progress", "Canceled", "Down one place", "Cancel"]);
+    await menu.getByRole("button", { name: "Down one place" }).tap();
+    await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
+      /Draft the onboarding checklist/,
+      /Reconcile quarterly invoices/,
+    ]);
+    await handle.tap();
+    await menu.getByRole("button", { name: "Cancel", exact: true }).tap();
+    await expect(menu).toHaveCount(0);
+    await expect(handle).toHaveAttribute("aria-expanded", "false");
+
+    // A drag that starts from a finger is refused (the board scrolls instead); one from a mouse isn't.
+    const dragRefused = (pointerType: string) =>
+      page.locator('section[data-status="in_progress"] li[data-task-id]').evaluate((card, type) => {
+        card.dispatchEvent(new PointerEvent("pointerdown", { pointerType: type, bubbles: true }));
+        const drag = new DragEvent("dragstart", { bubbles: true, cancelable: true, dataTransfer: new DataTransfer() });
+        card.dispatchEvent(drag);
+        card.dispatchEvent(new DragEvent("dragend", { bubbles: true }));
+        return drag.defaultPrevented;
+      }, pointerType);
+    expect(await dragRefused("touch")).toBe(true);
+    expect(await dragRefused("mouse")).toBe(false);
+
+    await page.reload();
+    await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
+      /Draft the onboarding checklist/,
+      /Reconcile quarterly invoices/,
+    ]);
+  });
+});

@@ -167,3 +167,23 @@ export async function createTeams(backend: Backend, user: TestUser, count: numbe
     for (const result of await Promise.all(batch)) must(result, "create_team");
   }
 }
+
+/**
+ * A real, pending invitation to `email`, made by the team's admin as the
+ * send-invitation function does (a random token; its SHA-256 stored, under
+ * row-level security) but without the function's cold start and the email;
+ * returns the link's path, /invitations/<token>.
+ */
+export async function inviteByEmail(
+  backend: Backend,
+  team: SeededTeam,
+  email: string,
+  role: TeamRole = "member",
+): Promise<string> {
+  const admin = await signedInClient(backend, team.users.admin);
+  const token = crypto.randomBytes(32).toString("base64url");
+  const token_hash = crypto.createHash("sha256").update(token).digest("hex");
+  const { error } = await admin.from("invitations").insert({ team_id: team.id, email, role, token_hash });
+  if (error) throw new Error(`invitation: ${JSON.stringify(error)}`);
+  return `/invitations/${token}`;
+}

@@ -1,7 +1,12 @@
 import { Form, Link } from "@remix-run/react";
+import { Fold } from "~/components/fold";
 import { hasFilters, type BoardFilters as Filters } from "~/lib/board";
 
-/** The board's filter form: a plain GET, so the filters live in the URL. */
+/**
+ * The board's filter form: a plain GET, so the filters live in the URL. On a
+ * narrow screen it folds behind a "Filters" button (a Fold: a <details>, so
+ * it opens without JavaScript) that says how many filters are on.
+ */
 export function BoardFilters({
   filters,
   members,
@@ -16,45 +21,69 @@ export function BoardFilters({
   /** re-mounts the form when the URL changes, so its fields show the URL's filters */
   formKey: string;
 }) {
+  const active = [filters.assignee, filters.q, filters.label].filter((value) => value !== null).length;
   return (
-    <Form method="get" className="board-filters" aria-label="Filter tasks" key={formKey}>
-      <div className="field">
-        <label htmlFor="filter-assignee">Assignee</label>
-        <select
-          id="filter-assignee"
-          name="assignee"
-          defaultValue={filters.assignee === userId ? "me" : (filters.assignee ?? "")}
-        >
-          <option value="">Anyone</option>
-          <option value="me">Me</option>
-          <option value="none">Unassigned</option>
-          {members
-            .filter((m) => m.id !== userId)
-            .map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name}
-              </option>
-            ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="filter-q">Text</label>
-        <input id="filter-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={200} />
-      </div>
-      <div className="field">
-        <label htmlFor="filter-label">Label</label>
-        <input id="filter-label" name="label" type="text" defaultValue={filters.label ?? ""} maxLength={24} />
-      </div>
-      <div className="form-actions">
-        <button type="submit" className="button button-small">
-          Filter
-        </button>
-        {hasFilters(filters) ? (
-          <Link to={basePath} className="small">
-            Clear filters
-          </Link>
-        ) : null}
-      </div>
-    </Form>
+    <Fold className="filters-fold" summary={<FiltersLabel active={active} />}>
+      <Form method="get" className="board-filters" aria-label="Filter tasks" key={formKey}>
+        <div className="field">
+          <label htmlFor="filter-assignee">Assignee</label>
+          <select
+            id="filter-assignee"
+            name="assignee"
+            defaultValue={filters.assignee === userId ? "me" : (filters.assignee ?? "")}
+          >
+            <option value="">Anyone</option>
+            <option value="me">Me</option>
+            <option value="none">Unassigned</option>
+            {members
+              .filter((m) => m.id !== userId)
+              .map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="filter-q">Text</label>
+          <input id="filter-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={200} />
+        </div>
+        <div className="field">
+          <label htmlFor="filter-label">Label</label>
+          <input id="filter-label" name="label" type="text" defaultValue={filters.label ?? ""} maxLength={24} />
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-small">
+            Filter
+          </button>
+          {hasFilters(filters) ? (
+            <Link to={basePath} className="small">
+              Clear filters
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+    </Fold>
+  );
+}
+
+function FiltersLabel({ active }: { active: number }) {
+  return (
+    <>
+      <span className="fold-summary-title">Filters</span>
+      {active > 0 ? <span className="fold-summary-place">{active} on</span> : null}
+      <span className="fold-summary-action">
+        <svg className="chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
+          <path
+            d="M2 4l4 4 4-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </span>
+    </>
   );
 }

@@ -1,8 +1,9 @@
 import { useSearchParams } from "@remix-run/react";
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { boardSearch, STATUSES, type Status } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
 import { BoardColumn } from "./board-column";
+import { ColumnSwitcher } from "./column-switcher";
 import { useBoardMove } from "./use-board-move";
 import { useHydrated } from "./use-hydrated";
 
@@ -20,10 +21,11 @@ interface BoardProps {
 }
 
 /**
- * The board: a column per status. With JavaScript, cards can be dragged, or
- * picked up with their move button and carried with the arrow keys (see
- * useBoardMove). Without JavaScript, the task panel's status form does the
- * same job.
+ * The board: a column per status (on a phone one at a time, with a switcher
+ * listing them all). With JavaScript, cards can be dragged with a mouse,
+ * moved from their move button's menu (a tap), or picked up with that button
+ * and carried with the arrow keys (see useBoardMove). Without JavaScript, the
+ * task panel's status form does the same job.
  */
 export function Board({
   columns,
@@ -38,7 +40,8 @@ export function Board({
   const interactive = hydrated && canMove;
   const [searchParams] = useSearchParams();
   const linkSearch = boardSearch(searchParams);
-  const move = useBoardMove({ columns, projectKey });
+  const boardRef = useRef<HTMLDivElement>(null);
+  const move = useBoardMove({ columns, projectKey, boardRef });
   const totals = useMemo(
     () => Object.fromEntries(columns.map((c) => [c.status, c])) as Record<Status, Column>,
     [columns],
@@ -59,10 +62,12 @@ export function Board({
       ) : null}
       {interactive ? (
         <p className="hint board-hint">
-          Drag a card, or focus its ⠿ button, press Enter, move it with the arrow keys and press Enter again.
+          Tap or click a card’s ⠿ button to choose where it goes, or drag the card. With a keyboard: focus ⠿, press
+          Enter, move it with the arrow keys and press Enter again.
         </p>
       ) : null}
-      <div className="board" data-board>
+      <ColumnSwitcher columns={totals} boardRef={boardRef} />
+      <div className="board" data-board ref={boardRef}>
         {STATUSES.map((status) => (
           <BoardColumn
             key={status}

@@ -1,12 +1,14 @@
 import { Avatar } from "~/components/avatar";
 import { Link } from "@remix-run/react";
-import { PRIORITY_LABELS, taskRef } from "~/lib/board";
+import { PRIORITY_LABELS, STATUS_LABELS, taskRef } from "~/lib/board";
 import type { Card } from "~/lib/board.server";
 import type { BoardMove } from "./use-board-move";
 
 /**
  * One card: a link that opens the task in the panel and, when the person may
- * move it (with JavaScript), a drag source and a move button.
+ * move it (with JavaScript), a drag source (for a mouse) and a move button:
+ * tapped or clicked it opens a menu of where the card can go; with the
+ * keyboard (Enter or Space) it picks the card up for the arrow keys.
  */
 export function TaskCard({
   task,
@@ -30,11 +32,14 @@ export function TaskCard({
   const ref = taskRef(projectKey, task.number);
   const isPicked = move?.pickedId === task.id;
   const isPending = move?.pendingId === task.id;
+  const menuOpen = move?.menuId === task.id;
+  const menuId = `move-menu-${task.id}`;
   return (
     <li
       className={`task-card priority-${task.priority}${open ? " is-open" : ""}${isPicked ? " is-picked" : ""}${isPending ? " is-pending" : ""}`}
       data-task-id={task.id}
       draggable={move ? true : undefined}
+      onPointerDown={move ? move.onPointerDown : undefined}
       onDragStart={move ? (event) => move.onDragStart(event, task.id) : undefined}
       onDragEnd={move ? move.onDragEnd : undefined}
     >
@@ -49,10 +54,12 @@ export function TaskCard({
             data-move-button={task.id}
             aria-label={`Move ${ref}`}
             aria-pressed={isPicked}
+            aria-expanded={menuOpen}
+            aria-controls={menuOpen ? menuId : undefined}
             onKeyDown={(event) => move.onMoveKey(event, task)}
             onClick={(event) => {
-              // keyboard activation is handled on keydown; this is for pointers
-              if (event.detail !== 0) move.pickOrDrop(task);
+              // keyboard activation is handled on keydown; this is for pointers (a tap, a click)
+              if (event.detail !== 0) move.toggleMenu(task);
             }}
             onBlur={() => move.onMoveButtonBlur(task.id)}
           >
@@ -61,7 +68,77 @@ export function TaskCard({
         ) : null}
       </div>
       <CardMeta task={task} assignee={assignee} avatarPath={avatarPath} />
+      {move && menuOpen ? <MoveMenu id={menuId} task={task} label={`Move ${ref}`} move={move} /> : null}
     </li>
+  );
+}
+
+/**
+ * Where a card can go, as buttons big enough for a finger: the columns its
+ * status may move to (it lands at the top), a place up or down, or nothing.
+ */
+function MoveMenu({ id, task, label, move }: { id: string; task: Card; label: string; move: BoardMove }) {
+  const choices = move.choicesFor(task);
+  return (
+    <div
+      id={id}
+      className="move-menu"
+      role="group"
+      aria-label={label}
+      onKeyDown={(event) => {
+        if (event.key !== "Escape") return;
+        event.preventDefault();
+        move.closeMenu(task.id, true);
+      }}
+    >
+      {choices.statuses.length > 0 ? (
+        <>
+          <p className="move-menu-heading">Move to</p>
+          <ul className="move-menu-choices">
+            {choices.statuses.map((status) => (
+              <li key={status}>
+                <button type="button" className="button button-small" onClick={() => move.moveFromMenu(task, status)}>
+                  {STATUS_LABELS[status]}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <ul className="move-menu-choices">
+        {choices.up ? (
+          <li>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => move.moveFromMenu(task, "up")}
+            >
+              Up one place
+            </button>
+          </li>
+        ) : null}
+        {choices.down ? (
+          <li>
+            <button
+              type="button"
+              className="button button-small button-secondary"
+              onClick={() => move.moveFromMenu(task, "down")}
+            >
+              Down one place
+            </button>
+          </li>
+        ) : null}
+        <li>
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => move.closeMenu(task.id, true)}
+          >
+            Cancel
+          </button>
+        </li>
+      </ul>
+    </div>
   );
 }
 

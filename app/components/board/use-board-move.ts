@@ -1,7 +1,18 @@
 import { useFetcher } from "@remix-run/react";
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from "react";
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type DragEvent,
+  type KeyboardEvent,
+  type PointerEvent,
+  type RefObject,
+} from "react";
 import {
   applyMove,
+  canMove,
   groupByStatus,
   nudge,
   STATUS_LABELS,
@@ -11,6 +22,7 @@ import {
   type Status,
 } from "~/lib/board";
 import type { BoardColumn, Card } from "~/lib/board.server";
+import { showColumn } from "./column-switcher";
 
 export const MOVE_FETCHER_KEY = "board-move";
 
@@ -27,17 +39,38 @@ interface Picked {
   from: { status: Status; position: number };
 }
 
+/** Where a card can go from its move menu: the columns its status may move to, and a step up or down. */
+export interface MoveChoices {
+  statuses: Status[];
+  up: boolean;
+  down: boolean;
+}
+
 /**
- * Moving cards on the board: drag and drop, or a card's move button picked
- * up with Enter or Space and carried with the arrow keys. The move shows at
- * once (from the fetcher's form data, posted to the board route with intent
- * `move`) and falls back, with a message, if the server refuses it. Screen
- * readers hear every step through `announcement`.
+ * Moving cards on the board: drag and drop with a mouse; a card's move
+ * button tapped or clicked opens a menu of where it can go (the touch way:
+ * nothing to hold or drag, so swiping the board still scrolls it); or that
+ * button picked up with Enter or Space and carried with the arrow keys. The
+ * move shows at once (from the fetcher's form data, posted to the board route
+ * with intent `move`) and falls back, with a message, if the server refuses
+ * it. Screen readers hear every step through `announcement`.
  */
-export function useBoardMove({ columns, projectKey }: { columns: BoardColumn[]; projectKey: string }) {
+export function useBoardMove({
+  columns,
+  projectKey,
+  boardRef,
+}: {
+  columns: BoardColumn[];
+  projectKey: string;
+  /** the board's scroller, to bring a card's new column into view */
+  boardRef?: RefObject<HTMLElement>;
+}) {
   const fetcher = useFetcher<MoveResult>({ key: MOVE_FETCHER_KEY });
   const [picked, setPicked] = useState<Picked | null>(null);
+  const [menuId, setMenuId] = useState<string | null>(null);
   const [dragging, setDragging] = useState<string | null>(null);
+  /** the kind of pointer that last pressed on a card: drags start from a mouse only */
+  const pointerType = useRef<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
   const lastMove = useRef<{ ref: string; status: Status } | null>(null);
@@ -91,7 +124,8 @@ export function useBoardMove({ columns, projectKey }: { columns: BoardColumn[]; 
   function submitMove(taskId: string, status: Status, position: number) {
     const task = byId.get(taskId);
     if (!task) return;
-    if (task.status === status && task.position === positionIn(saved, taskId)) return;
+    // already there: nothing to send
+    if (task.status === status && position === positionIn(saved, taskId)) return;
     const ref = taskRef(projectKey, task.number);
     lastMove.current = { ref, status };
     setFailure(null);
@@ -104,7 +138,44 @@ export function useBoardMove({ columns, projectKey }: { columns: BoardColumn[]; 
     return `${STATUS_LABELS[status]}, place ${position + 1} of ${count}`;
   }
 
-  /** Enter, Space or a click: pick the card up, or drop it where the arrows took it. */
+  /** The move menu's choices for a card, as the board shows it now. */
+  function choicesFor(task: Card): MoveChoices {
+    const base = withPending(saved);
+    const position = positionIn(base, task.id);
+    return {
+      statuses: STATUSES.filter((s) => s !== task.status && canMove(task.status, s)),
+      up: position > 0,
+      down: position < others(base, task.id)(task.status),
+    };
+  }
+
+  /** A tap or click on a card's move button opens (or closes) its menu; Enter and Space pick it up instead. */
+  function toggleMenu(task: Card) {
+    if (picked) setPicked(null);
+    setMenuId((open) => (open === task.id ? null : task.id));
+  }
+
+  /** A choice from the move menu: another column (at its top), or one place up or down. */
+  function moveFromMenu(task: Card, choice: Status | "up" | "down") {
+    const base = withPending(saved);
+    const position = positionIn(base, task.id);
+    setMenuId(null);
+    refocus.current = task.id;
+    if (choice === "up" || choice === "down") {
+      submitMove(task.id, task.status, choice === "up" ? position - 1 : position + 1);
+      return;
+    }
+    submitMove(task.id, choice, 0);
+    // on a phone the card leaves the column on screen: follow it
+    requestAnimationFrame(() => showColumn(boardRef?.current ?? null, choice));
+  }
+
+  function closeMenu(taskId: string, refocusButton: boolean) {
+    setMenuId(null);
+    if (refocusButton) document.querySelector<HTMLButtonElement>(`[data-move-button="${taskId}"]`)?.focus();
+  }
+
+  /** Enter or Space on the move button: pick the card up, or drop it where the arrows took it. */
   function pickOrDrop(task: Card) {
     const ref = taskRef(projectKey, task.number);
     if (!picked || picked.taskId !== task.id) {
@@ -128,6 +199,7 @@ export function useBoardMove({ columns, projectKey }: { columns: BoardColumn[]; 
     const key = event.key;
     if (key === "Enter" || key === " ") {
       event.preventDefault();
+      setMenuId(null);
       pickOrDrop(task);
       return;
     }
@@ -147,7 +219,16 @@ export function useBoardMove({ columns, projectKey }: { columns: BoardColumn[]; 
     }
   }
 
+  function onPointerDown(event: PointerEvent<HTMLElement>) {
+    pointerType.current = event.pointerType;
+  }
+
   function onDragStart(event: DragEvent<HTMLElement>, taskId: string) {
+    // A finger or pen held on a card scrolls the board; it doesn't lift the card (the move menu does that job).
+    if (pointerType.current === "touch" || pointerType.current === "pen") {
+      event.preventDefault();
+      return;
+    }
     event.dataTransfer.setData("text/plain", taskId);
     event.dataTransfer.effectAllowed = "move";
     setDragging(taskId);
@@ -182,6 +263,12 @@ export function useBoardMove({ columns, projectKey }: { columns: BoardColumn[]; 
   return {
     shown,
     pickedId: picked?.taskId ?? null,
+    menuId,
+    choicesFor,
+    toggleMenu,
+    moveFromMenu,
+    closeMenu,
+    onPointerDown,
     pendingId: pendingMove ? String(pendingMove.get("taskId")) : null,
     dragging: dragging !== null,
     announcement,

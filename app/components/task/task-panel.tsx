@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { FormAlert, type FormFailure } from "~/components/form";
+import { columnAnchor } from "~/components/board/column-switcher";
 import { boardSearch, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { Attachments } from "./attachments";
@@ -64,6 +65,12 @@ export function TaskPanel({
 
   return (
     <article className="task-detail" aria-labelledby="task-title">
+      {/* on a phone the task is the page: the way back, first; it lands on the task's column, filters kept */}
+      <p className="back-to-board">
+        <Link to={`${boardPath}${search}#${columnAnchor(task.status)}`} preventScrollReset>
+          <span aria-hidden="true">← </span>Back to the board
+        </Link>
+      </p>
       <div className="task-panel-header">
         <h2 id="task-title">
           <span className="task-ref">{ref}</span> <span className="task-title-text">{task.title}</span>

@@ -4,7 +4,9 @@ import type { SeededTeam } from "../product-fixtures";
  * Every screen of PRODUCT.md §2, as a person reaches it, for the checks that
  * run on all of them (a11y.spec.ts: axe-core; layout.spec.ts: phone sizes).
  * A new page belongs here; the link targets (/auth/confirm, /auth/callback)
- * and /logout only redirect, so the pages they lead to stand for them.
+ * and /logout only redirect, so the pages they lead to stand for them. An
+ * invitation page needs a real token (product-fixtures' inviteByEmail): the
+ * specs add it with invitationRoute.
  */
 export interface RouteCase {
   /** a short name, used in messages and screenshot file names */
@@ -23,6 +25,11 @@ export const SIGNED_OUT_ROUTES: RouteCase[] = [
   { name: "invitation-unknown", path: "/invitations/no-such-invitation-token-here" },
   { name: "not-found", path: "/no-such-page" },
 ];
+
+/** A real, pending invitation (its path from inviteByEmail): signed out it offers to sign up or log in. */
+export function invitationRoute(path: string, { signedIn = false } = {}): RouteCase {
+  return signedIn ? { name: "invitation-someone-else", path } : { name: "invitation", path, screenshot: true };
+}
 
 /** The seeded team's owner sees every page (settings and "new project" included). */
 export function signedInRoutes(team: SeededTeam): RouteCase[] {
