@@ -114,7 +114,8 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
       details: `Resources may be embedded at most ${limits.embedDepth} levels deep; this select embeds ${depth}`,
     });
   }
-  const media = negotiate(c.req.header("accept"));
+  const cache = await env.cache();
+  const media = negotiate(c.req.header("accept"), { plan: cache.planEnabled, geoJsonFn: cache.geoJsonFn });
   const { prefs: rawPrefs, invalid } = parsePrefer(c.req.header("prefer"));
   const prefs: Prefs = {
     return: rawPrefs.get("return") as Prefs["return"],
@@ -164,7 +165,6 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
     if (kind === "table" && body === undefined) throw errors.invalidBody("Empty or invalid json");
   }
 
-  const cache = await env.cache();
   const reqCtx = {
     claims: who.claims,
     role: who.role,
@@ -310,6 +310,21 @@ async function plannedRows(tx: Queryable, sql: string, params: unknown[]): Promi
   return Number((plan as { Plan: { "Plan Rows": number } }[])[0].Plan["Plan Rows"]);
 }
 
+/** explain(): the plan of the statement the request would run, in the asked format. */
+async function explainReply(rq: Req, tx: Queryable, sql: string, params: unknown[]): Promise<Reply> {
+  const plan = rq.media.plan!;
+  const opts = [`FORMAT ${plan.format.toUpperCase()}`, ...plan.options.map((o) => o.toUpperCase())];
+  const { rows } = await tx.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (${opts.join(", ")}) ${sql}`, params);
+  const body =
+    plan.format === "json"
+      ? (() => {
+          const raw = rows[0]?.["QUERY PLAN"];
+          return typeof raw === "string" ? raw : JSON.stringify(raw);
+        })()
+      : rows.map((r) => String(r["QUERY PLAN"])).join("\n");
+  return { status: 200, headers: headersFor(rq, { "Content-Type": rq.media.contentType }), body };
+}
+
 // ---------------------------------------------------------------- reads
 
 async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
@@ -335,6 +350,7 @@ async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     `WITH pgrst_source AS (${built.sql}) SELECT ` +
     `${wantExact ? `(SELECT pg_catalog.count(*) FROM (${built.countSql}) _pgrst_c)` : "null::int8"} AS total, ` +
     `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(rq.media)} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
   const r = rows[0];
   const pageTotal = Number(r.page_total);
@@ -534,6 +550,7 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(*)::int8 AS page_total, null::text AS body FROM pgrst_source`;
   }
   const sql = `WITH pgrst_source AS (${mutationSql}${returning}) ${bodySql}`;
+  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ inserted: number | null; page_total: number; body: string | null }>(
     sql,
     params.values,
@@ -741,6 +758,7 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
       `WITH pgrst_source AS (${built.sql}) SELECT ` +
       `${wantExact ? `(SELECT pg_catalog.count(*) FROM (${built.countSql}) _pgrst_c)` : "null::int8"} AS total, ` +
       `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(media, kind)} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+    if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
     const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
     return rpcReply(rq, tx, routine, rows[0], range.offset, built.countSql, params.values);
   }
@@ -773,6 +791,7 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
   const sql =
     `WITH pgrst_source AS (${inner}) SELECT ${wantExact ? `(SELECT pg_catalog.count(*) FROM ${from})` : "null::int8"} AS total, ` +
     `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${body} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
   return rpcReply(rq, tx, routine, rows[0], range.offset, `SELECT 1 FROM ${from}`, params.values);
 }

@@ -111,6 +111,10 @@ export interface SchemaCache {
   /** type names usable in casts: lower-case name → SQL */
   types: Map<string, string>;
   aggregatesEnabled: boolean;
+  /** explain() answers (pgrst.db_plan_enabled) */
+  planEnabled: boolean;
+  /** PostGIS' ST_AsGeoJSON(record), schema-qualified, for application/geo+json */
+  geoJsonFn: string | null;
   loadedAt: number;
 }
 
@@ -300,6 +304,10 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       where (n.nspname = 'pg_catalog' or n.nspname = any($1::text[])) and t.typname !~ '^_' and t.typtype in ('b','e','d','r','m','c')
         and (t.typrelid = 0 or (select relkind from pg_class where oid = t.typrelid) = 'c')`,
     [schemas],
+  );
+  const geo = await db.query<{ schema: string }>(
+    `select n.nspname as schema from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where p.proname = 'st_asgeojson' and p.proargtypes[0] = 'record'::regtype limit 1`,
   );
   const settings = await db.query<{ setting: string }>(
     `select unnest(s.setconfig) as setting from pg_db_role_setting s
@@ -541,7 +549,21 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     (aggSetting ? aggSetting.split("=")[1] : (process.env.PGRST_DB_AGGREGATES_ENABLED ?? "false")).toLowerCase() ===
     "true";
 
-  return { schemas, tables, relationships, routines, types, aggregatesEnabled, loadedAt: Date.now() };
+  const planSetting = settings.rows.map((r) => r.setting).find((s) => s.startsWith("pgrst.db_plan_enabled="));
+  const planEnabled =
+    (planSetting ? planSetting.split("=")[1] : (process.env.PGRST_DB_PLAN_ENABLED ?? "false")).toLowerCase() === "true";
+
+  return {
+    schemas,
+    tables,
+    relationships,
+    routines,
+    types,
+    aggregatesEnabled,
+    planEnabled,
+    geoJsonFn: geo.rows[0] ? `${quoteIdent(geo.rows[0].schema)}.st_asgeojson` : null,
+    loadedAt: Date.now(),
+  };
 }
 
 const SINGLE_UNNAMED_TYPES = new Set(["json", "jsonb", "text", "xml", "bytea"]);

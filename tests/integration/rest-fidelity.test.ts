@@ -219,3 +219,25 @@ describe("embed shapes", () => {
     expect(error).toMatchObject({ code: "42703", message: "column projects_1.sum does not exist" });
   });
 });
+
+describe("explain()", () => {
+  it("is refused as on hosted projects until pgrst.db_plan_enabled is set for the authenticator", async () => {
+    const off = await f.admin.from("teams").select().explain({ format: "json" });
+    expect(off.status).toBe(406);
+    expect(off.error).toMatchObject({ code: "PGRST107" });
+    await f.stack.db.exec(`alter role authenticator set pgrst.db_plan_enabled to 'true'`);
+    await f.reload();
+    try {
+      const json = await f.admin.from("teams").select().explain({ format: "json" });
+      expect(json.status).toBe(200);
+      expect((json.data as unknown as { Plan: { "Node Type": string } }[])[0].Plan["Node Type"]).toBe("Aggregate");
+      const text = await f.admin.from("teams").select().eq("id", 1).explain();
+      expect(text.data).toMatch(/^Aggregate {2}\(cost=/);
+      const rpc = await f.admin.rpc("tasks_by_status", { s: "todo" }).explain({ format: "json" });
+      expect(rpc.status).toBe(200);
+    } finally {
+      await f.stack.db.exec(`alter role authenticator reset pgrst.db_plan_enabled`);
+      await f.reload();
+    }
+  });
+});
