@@ -80,12 +80,14 @@ for (const size of SIZES) {
     test.use({ viewport: size.viewport });
 
     test("signed-out pages have no violations", async ({ page, backend }) => {
+      test.slow(); // eight pages, each checked by axe
       const team = await seedTeam(backend);
       const invitation = await inviteByEmail(backend, team, uniqueEmail("invited"));
       await expectNoViolations(page, [...SIGNED_OUT_ROUTES, invitationRoute(invitation)]);
     });
 
     test("signed-in pages have no violations, and none with the menus open", async ({ page, backend, login }) => {
+      test.slow(); // twenty pages, each checked by axe: beyond one page's 60 s on a busy machine
       const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
       await addComments(backend, team.tasks[0].id, team.users.member, 2);
       const invitation = await inviteByEmail(backend, team, uniqueEmail("invited"));
@@ -110,6 +112,7 @@ for (const size of SIZES) {
         await page.locator("summary", { hasText: "Filters" }).click();
         await expect(page.getByLabel("Label", { exact: true })).toBeVisible();
         expect(await axeViolations(page), "axe with the filters open").toEqual([]);
+        await page.locator("summary", { hasText: "Filters" }).click();
         await page.getByRole("button", { name: "Move WEB-1" }).click();
         await expect(page.getByRole("group", { name: "Move WEB-1" })).toBeVisible();
         expect(await axeViolations(page), "axe with a card's move menu open").toEqual([]);
