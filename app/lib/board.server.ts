@@ -75,14 +75,19 @@ export async function loadBoard(
   filters: BoardFilters,
   limits: Record<Status, number>,
 ): Promise<{ error: unknown; board: BoardView | null }> {
-  const { data, error } = await supabase.rpc("board_view", {
-    team_slug: teamSlug,
-    project_key: projectKey,
-    assignee: filters.assignee ?? undefined,
-    label: filters.label ?? undefined,
-    q: filters.q ?? undefined,
-    limits,
-  });
+  const { data, error } = await supabase.rpc(
+    "board_view",
+    {
+      team_slug: teamSlug,
+      project_key: projectKey,
+      assignee: filters.assignee ?? undefined,
+      label: filters.label ?? undefined,
+      q: filters.q ?? undefined,
+      limits,
+      // a read: GET, like the REST reads it replaces (and the request log shows which board)
+    },
+    { get: true },
+  );
   if (error) return { error, board: null };
   const row = data as unknown as BoardViewRow | null;
   if (!row) return { error: null, board: null };

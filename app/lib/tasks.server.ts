@@ -76,14 +76,19 @@ export async function requireTaskPanel(
   names: { teamSlug: string; projectKey: string; number: number },
   before: CommentCursor | null,
 ): Promise<TaskPanel> {
-  const { data, error } = await client.supabase.rpc("task_panel", {
-    team_slug: names.teamSlug,
-    project_key: names.projectKey,
-    task_number: names.number,
-    before_created_at: before?.createdAt,
-    before_id: before?.id,
-    page_size: COMMENTS_PAGE_SIZE,
-  });
+  const { data, error } = await client.supabase.rpc(
+    "task_panel",
+    {
+      team_slug: names.teamSlug,
+      project_key: names.projectKey,
+      task_number: names.number,
+      before_created_at: before?.createdAt,
+      before_id: before?.id,
+      page_size: COMMENTS_PAGE_SIZE,
+      // a read: GET, like the REST reads it replaces (and the request log shows which task)
+    },
+    { get: true },
+  );
   if (error) throw backendError(error, client.headers);
   const row = data as unknown as {
     task: TaskDetail;
