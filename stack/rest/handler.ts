@@ -24,7 +24,8 @@ import {
   type Negotiated,
   type Prefs,
 } from "./response.ts";
-import { type Column, type Routine, type SchemaCache, type Table, closest, key, quoteIdent as q } from "./schema.ts";
+import { closest } from "./hints.ts";
+import { type Column, type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 import { Params, buildSelect, filterSql, logicSql, type Source } from "./sql.ts";
 
 export interface HandlerEnv {
@@ -64,7 +65,7 @@ export async function handleRequest(
     else if (isPgError(e)) reply = errorReply(fromPgError(e, true));
     else {
       console.error("[rest] unexpected error:", e);
-      reply = errorReply(new RestError(500, "PGRSTX00", "An unexpected error occurred"));
+      reply = errorReply(errors.unexpected());
     }
   }
   const body = c.req.method === "HEAD" ? null : reply.body;
@@ -75,7 +76,7 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const { ctx } = env;
   const method = c.req.method.toUpperCase();
   if (kind === "rpc" && !["GET", "HEAD", "POST"].includes(method)) {
-    throw new RestError(405, "PGRST101", `Cannot use the ${method} method on RPC`);
+    throw errors.rpcMethod(method);
   }
   if (kind === "table" && !["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE"].includes(method)) {
     throw errors.unsupportedMethod(method);
@@ -85,8 +86,7 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const who = await resolveIdentity(c, ctx.keys);
   if (isIdentityError(who)) {
     if (who.reason === "expired") throw errors.jwt(401, "PGRST303", "JWT expired");
-    if (who.reason === "role")
-      throw new RestError(401, "22023", who.message, null, null, { "WWW-Authenticate": "Bearer" });
+    if (who.reason === "role") throw errors.unknownRole(who.message);
     throw errors.jwt(401, "PGRST301", who.message);
   }
   const authed = who.role !== "anon";
@@ -116,18 +116,7 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   }
   const cache = await env.cache();
   const media = negotiate(c.req.header("accept"), { plan: cache.planEnabled, geoJsonFn: cache.geoJsonFn });
-  const { prefs: rawPrefs, invalid } = parsePrefer(c.req.header("prefer"));
-  const prefs: Prefs = {
-    return: rawPrefs.get("return") as Prefs["return"],
-    count: rawPrefs.get("count") as Prefs["count"],
-    resolution: rawPrefs.get("resolution") as Prefs["resolution"],
-    missing: rawPrefs.get("missing") as Prefs["missing"],
-    tx: rawPrefs.get("tx") as Prefs["tx"],
-    handling: rawPrefs.get("handling") as Prefs["handling"],
-    maxAffected: rawPrefs.has("max-affected") ? Number(rawPrefs.get("max-affected")) : undefined,
-    params: rawPrefs.get("params") as Prefs["params"],
-    timezone: rawPrefs.get("timezone"),
-  };
+  const { prefs, invalid } = parsePrefer(c.req.header("prefer"));
   if (prefs.handling === "strict" && invalid.length) throw errors.invalidPreferences(invalid);
 
   // the body
@@ -217,12 +206,12 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
 }
 
 function tooLarge(limit: number) {
-  return new RestError(413, "PGRST413", "Payload Too Large", `The request body is larger than ${limit} bytes`);
+  return errors.payloadTooLarge(limit);
 }
 
 /** Input over a limit of stack/http/limits.ts: 400 with PostgREST's parse-error (PGRST100) or body (PGRST102) code. */
 function overLimit(code: "PGRST100" | "PGRST102", v: LimitViolation) {
-  return new RestError(400, code, v.message, v.details);
+  return errors.overLimit(code, v.message, v.details ?? null);
 }
 
 /** How deeply a select embeds resources (iteratively: the parser already bounds it, this reads the limit). */
@@ -447,8 +436,7 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     }
     if (rq.method === "PUT") {
       if (rows.length !== 1) throw errors.invalidBody("PUT payload must contain a single row");
-      if (parsed.ranges.get(""))
-        throw new RestError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
+      if (parsed.ranges.get("")) throw errors.putRange();
       const pkFilters = parsed.filters.filter((f) => f.path.length === 0);
       const ok =
         table.pk.length > 0 &&
@@ -462,16 +450,11 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
             f.filter.field.json.length === 0 &&
             table.pk.includes(f.filter.field.name),
         );
-      if (!ok)
-        throw new RestError(
-          405,
-          "PGRST105",
-          "Filters must include all and only primary key columns with 'eq' operators",
-        );
+      if (!ok) throw errors.putFilters();
       for (const f of pkFilters) {
         const v = rows[0][f.filter.field.name];
         if (v === undefined || String(v) !== (f.filter.operation as { value: string }).value) {
-          throw new RestError(400, "PGRST115", "Payload values do not match URL in primary key column(s)");
+          throw errors.putMismatch();
         }
       }
     }
@@ -645,48 +628,26 @@ function chooseRoutine(rq: Req, argNames: string[], isPost: boolean): { routine:
   const chosen = matched.length ? matched : fallback;
   if (chosen.length === 1) return pick(chosen[0]);
   if (chosen.length > 1) {
-    throw new RestError(
-      300,
-      "PGRST203",
-      `Could not choose the best candidate function between: ${chosen
-        .map((r) => `${r.schema}.${r.name}(${r.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`)
-        .join(", ")}`,
-      null,
-      "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
+    throw errors.ambiguousFunction(
+      chosen.map((r) => `${r.schema}.${r.name}(${r.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`),
     );
   }
-  // not found
-  const sorted = [...argNames].sort();
-  const fn = `${rq.schema}.${rq.name}`;
-  const withParams = sorted.length === 0 ? " without parameters" : `(${sorted.join(", ")})`;
-  const detailParams =
-    sorted.length === 0 ? " without parameters" : ` with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}`;
-  let hint: string | null = null;
-  if (candidates.length) {
-    const options = candidates.map(
-      (r) =>
-        `(${r.params
-          .map((p) => p.name)
-          .sort()
-          .join(", ")})`,
-    );
-    const best = closest(`(${sorted.join(", ")})`, options, 0.33);
-    if (best) hint = `Perhaps you meant to call the function ${fn.split(".")[0]}.${rq.name}${best}`;
-  } else {
-    const names = [...rq.cache.routines.values()]
-      .flat()
-      .filter((r) => r.schema === rq.schema)
-      .map((r) => r.name);
-    const best = closest(rq.name, names);
-    if (best) hint = `Perhaps you meant to call the function ${rq.schema}.${best}`;
-  }
-  throw new RestError(
-    404,
-    "PGRST202",
-    `Could not find the function ${fn}${withParams} in the schema cache`,
-    `Searched for the function ${fn}${detailParams}${isPost ? " or with a single unnamed json/jsonb parameter" : ""}, but no matches were found in the schema cache.`,
-    hint,
-  );
+  // not found: suggest other parameters of the same function, or a function of a similar name
+  const paramList = (names: string[]) => `(${[...names].sort().join(", ")})`;
+  const suggestion = candidates.length
+    ? closest(
+        paramList(argNames),
+        candidates.map((r) => paramList(r.params.map((p) => p.name))),
+        0.33,
+      )
+    : closest(
+        rq.name,
+        [...rq.cache.routines.values()]
+          .flat()
+          .filter((r) => r.schema === rq.schema)
+          .map((r) => r.name),
+      );
+  throw errors.noFunction(rq.schema, rq.name, argNames, isPost, suggestion);
 }
 
 async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {

@@ -587,37 +587,3 @@ function compareOverloads(a: Routine, b: Routine): number {
   }
   return a.oid - b.oid;
 }
-
-/** Closest name (similarity ≥ threshold) for "Perhaps you meant" hints. */
-export function closest(name: string, candidates: Iterable<string>, threshold = 0.75): string | null {
-  let best: string | null = null;
-  let bestScore = 0;
-  for (const c of candidates) {
-    const score = similarity(name, c);
-    if (score > bestScore) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  return bestScore >= threshold ? best : null;
-}
-
-function similarity(a: string, b: string): number {
-  if (a === b) return 1;
-  const d = levenshtein(a.toLowerCase(), b.toLowerCase());
-  return 1 - d / Math.max(a.length, b.length, 1);
-}
-
-function levenshtein(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
-}

@@ -16,6 +16,7 @@ import type {
   SelectField,
   SelectItem,
 } from "./parser.ts";
+import { closestByTrigrams } from "./hints.ts";
 import { type Column, type Relationship, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 
 export class Params {
@@ -155,12 +156,12 @@ function colExpr(src: Source, f: Field, params: Params, forFilter = false): stri
 
 /** As Postgres words it, naming the relation by its alias in the query (PostgREST's `<table>_<depth>` for embeds). */
 function columnMissing(src: Source, name: string): RestError {
-  return new RestError(400, "42703", `column ${src.alias}.${name} does not exist`);
+  return errors.undefinedColumn(src.alias, name);
 }
 
 function castSql(cache: SchemaCache, name: string): string {
   const t = cache.types.get(name.toLowerCase());
-  if (!t) throw new RestError(400, "42704", `type "${name}" does not exist`);
+  if (!t) throw errors.undefinedType(name);
   return t;
 }
 
@@ -506,18 +507,8 @@ export function findRelationship(cache: SchemaCache, origin: Table, item: Select
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     const originRels = all.map((r) => r.target.name);
-    let suggestion: string | null = null;
-    if (!originRels.includes(target)) {
-      const close = closestName(target, originRels);
-      if (close) suggestion = `Perhaps you meant '${close}' instead of '${target}'.`;
-    }
-    throw new RestError(
-      400,
-      "PGRST200",
-      `Could not find a relationship between '${origin.name}' and '${target}' in the schema cache`,
-      `Searched for a foreign key relationship between '${origin.name}' and '${target}'${hint !== undefined ? ` using the hint '${hint}'` : ""} in the schema '${origin.schema}', but no matches were found.`,
-      suggestion,
-    );
+    const suggestion = originRels.includes(target) ? null : closestByTrigrams(target, originRels);
+    throw errors.noRelationship(origin.name, target, hint, origin.schema, suggestion);
   }
   const fmt = (cols: string[]) => `(${cols.join(", ")})`;
   const details = matches.map((r) => {
@@ -536,43 +527,10 @@ export function findRelationship(cache: SchemaCache, origin: Table, item: Select
       relationship: `${r.constraint} using ${r.source.name}${fmt(r.cols.map((c) => c[0]))} and ${r.target.name}${fmt(r.cols.map((c) => c[1]))}`,
     };
   });
-  const hints = matches
-    .map((r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`)
-    .join(", ");
-  throw new RestError(
-    300,
-    "PGRST201",
-    `Could not embed because more than one relationship was found for '${origin.name}' and '${target}'`,
-    details,
-    `Try changing '${target}' to one of the following: ${hints}. Find the desired relationship in the 'details' key.`,
+  const hints = matches.map(
+    (r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`,
   );
-}
-
-function closestName(name: string, candidates: string[]): string | null {
-  let best: string | null = null;
-  let score = 0;
-  for (const c of new Set(candidates)) {
-    const s = trigramSimilarity(name, c);
-    if (s > score) {
-      score = s;
-      best = c;
-    }
-  }
-  return score >= 0.33 ? best : null;
-}
-
-function trigramSimilarity(a: string, b: string): number {
-  const grams = (s: string) => {
-    const p = `  ${s.toLowerCase()} `;
-    const out = new Set<string>();
-    for (let i = 0; i < p.length - 2; i++) out.add(p.slice(i, i + 3));
-    return out;
-  };
-  const ga = grams(a);
-  const gb = grams(b);
-  let common = 0;
-  for (const g of ga) if (gb.has(g)) common++;
-  return common / (ga.size + gb.size - common);
+  throw errors.ambiguousRelationship(origin.name, target, details, hints);
 }
 
 function braceDepth(s: string): number {
