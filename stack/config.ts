@@ -92,8 +92,12 @@ export interface StackConfig {
     mailerSenderName: string;
     mailerSenderEmail: string;
     templates: Partial<Record<"confirmation" | "magic_link" | "recovery" | "email_change" | "invite", EmailTemplate>>;
-    /** the built-in local OAuth provider (a consent page; offline) */
-    localProvider: boolean;
+    /**
+     * The built-in `local` OAuth provider (a consent page that signs in as any
+     * address, no password; for development and tests). null: on only when
+     * the site URL is local (localhost, 127.0.0.1, ::1); true/false: forced.
+     */
+    localProvider: boolean | null;
     externalProviders: Record<string, OAuthProviderConfig>;
     smtp: { host: string; port: number; user?: string; pass?: string; secure?: boolean } | null;
     /** legacy HS256 secret: tokens signed with it are accepted (hosted still accepts them) */
@@ -191,7 +195,7 @@ export function defaultConfig(): StackConfig {
       mailerSenderName: "Teamboard",
       mailerSenderEmail: "no-reply@teamboard.local",
       templates: {},
-      localProvider: true,
+      localProvider: null,
       externalProviders: {},
       smtp: null,
       jwtSecret: null,
@@ -282,6 +286,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       mfa: mfaFromEnv(env),
       externalProviders: providersFromEnv(env),
       maxOtpAttempts: num(env.STACK_AUTH_MAX_OTP_ATTEMPTS),
+      localProvider: bool(env.STACK_AUTH_LOCAL_PROVIDER),
       maxPasswordFailures: num(env.STACK_AUTH_MAX_PASSWORD_FAILURES),
       smtp: env.GOTRUE_SMTP_HOST
         ? {
@@ -340,6 +345,22 @@ export function loadConfig(
   config = merge(config, configFromEnv(options.env ?? process.env));
   if (options.overrides) config = merge(config, options.overrides);
   return config;
+}
+
+/** Whether the site URL names this machine: localhost (or a name under it), 127.0.0.0/8 or ::1. */
+export function isLocalSiteUrl(siteUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(siteUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Whether the built-in `local` OAuth provider is on (see `auth.localProvider`). */
+export function localProviderEnabled(auth: Pick<StackConfig["auth"], "localProvider" | "siteUrl">): boolean {
+  return auth.localProvider ?? isLocalSiteUrl(auth.siteUrl);
 }
 
 export function resolveConfig(overrides: StackConfigOverrides = {}): StackConfig {

@@ -8,6 +8,7 @@ import { createAuthService } from "./auth/index.ts";
 import { resolveConfig, type StackConfig, type StackConfigOverrides } from "./config.ts";
 import type { ServiceContext } from "./context.ts";
 import { migrate, type MigrationReport } from "./db/migrate.ts";
+import { ensurePrivateDir, makePrivate } from "./db/lock.ts";
 import { openPglite } from "./db/pglite.ts";
 import { openPostgres } from "./db/postgres.ts";
 import type { Database } from "./db/types.ts";
@@ -67,6 +68,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     if (!quiet) console.log(`[${service}] ${message}`);
   };
 
+  // the data folder holds password hashes, refresh tokens and signing keys: readable by its owner only
+  if (config.dataDir) ensurePrivateDir(config.dataDir);
   const db: Database = config.databaseUrl
     ? await openPostgres(config.databaseUrl)
     : await openPglite({ dataDir: config.dataDir, loadDataDir: template });
@@ -218,6 +221,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   });
 
   let closed = false;
+  // what the database, the keys and storage created before umask or mode could reach them
+  if (config.dataDir) makePrivate(config.dataDir);
   return {
     url: apiUrl,
     anonKey: keys.anonKey,

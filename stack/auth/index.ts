@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
 import { mountAdminRoutes } from "./admin.ts";
-import { AuthError, errorResponse, OAuthStyleError } from "./errors.ts";
+import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.ts";
 import { mountDisabledFeatureRoutes } from "./disabled.ts";
 import { mountMfaRoutes } from "./mfa.ts";
 import { mountOAuthRoutes } from "./oauth.ts";
@@ -27,6 +27,11 @@ export function createAuthService(ctx: ServiceContext): Hono {
   const limiter = new SlidingWindowLimiter(ctx.config.auth.tokenRequestsPerMinute, 60_000);
 
   app.onError((error, c) => {
+    // a character Postgres can't store that got past the body's checks (a NUL in a query parameter, say) is the client's error
+    const sqlState = (error as { code?: unknown }).code;
+    if (sqlState === "22021" || sqlState === "22P05") {
+      return errorResponse(c, badRequest("validation_failed", "The request contains a character that is not accepted"));
+    }
     if (!(error instanceof AuthError) && !(error instanceof OAuthStyleError)) {
       ctx.log(
         "auth",

@@ -73,6 +73,8 @@ const cache: SchemaCache = {
   routines: new Map(),
   types: new Map([["text", '"pg_catalog"."text"']]),
   aggregatesEnabled: false,
+  planEnabled: false,
+  geoJsonFn: null,
   loadedAt: 0,
 };
 
