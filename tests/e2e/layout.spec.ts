@@ -100,8 +100,15 @@ for (const phone of PHONES) {
         await page.getByRole("searchbox", { name: "Search tasks" }).press("Enter");
         await expect(page).toHaveURL(/\/search\?q=onboarding$/);
         await expect(page.getByRole("link", { name: /Draft the onboarding checklist/ })).toBeVisible();
+      });
 
-        // two-factor sign-in: an enrolment under way (QR code, secret), then the code page of an enrolled account
+      test("two-factor pages fit the screen: an enrolment under way, and the code page", async ({
+        page,
+        backend,
+        login,
+      }, testInfo) => {
+        const shots = phone.name === "390" ? `phone-${mode.js ? "js" : "nojs"}` : null;
+        await login(await backend.createUser());
         await page.goto("/account/security");
         await page.getByRole("button", { name: "Set up an authenticator app" }).click();
         await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
