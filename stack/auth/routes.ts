@@ -606,7 +606,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       sms_provider: "",
       saml_enabled: false,
       saml_private_key_next_configured: false,
-      passkeys_enabled: false,
+      passkeys_enabled: cfg.passkey.enabled,
     });
   });
 }

@@ -116,18 +116,7 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   }
   const cache = await env.cache();
   const media = negotiate(c.req.header("accept"), { plan: cache.planEnabled, geoJsonFn: cache.geoJsonFn });
-  const { prefs: rawPrefs, invalid } = parsePrefer(c.req.header("prefer"));
-  const prefs: Prefs = {
-    return: rawPrefs.get("return") as Prefs["return"],
-    count: rawPrefs.get("count") as Prefs["count"],
-    resolution: rawPrefs.get("resolution") as Prefs["resolution"],
-    missing: rawPrefs.get("missing") as Prefs["missing"],
-    tx: rawPrefs.get("tx") as Prefs["tx"],
-    handling: rawPrefs.get("handling") as Prefs["handling"],
-    maxAffected: rawPrefs.has("max-affected") ? Number(rawPrefs.get("max-affected")) : undefined,
-    params: rawPrefs.get("params") as Prefs["params"],
-    timezone: rawPrefs.get("timezone"),
-  };
+  const { prefs, invalid } = parsePrefer(c.req.header("prefer"));
   if (prefs.handling === "strict" && invalid.length) throw errors.invalidPreferences(invalid);
 
   // the body

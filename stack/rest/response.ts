@@ -3,6 +3,9 @@
  * Content-Range, Preference-Applied, the JSON/CSV body expressions.
  */
 import { errors } from "./errors.ts";
+import type { Prefs } from "./parser.ts";
+
+export type { Prefs };
 
 export type Media = "json" | "object" | "csv" | "geojson";
 
@@ -152,18 +155,6 @@ export function readStatus(offset: number, pageTotal: number, total: number | nu
   if (offset > total) return { status: 416, range };
   if (1 + upper - offset < total) return { status: 206, range };
   return { status: 200, range };
-}
-
-export interface Prefs {
-  return?: "minimal" | "representation" | "headers-only";
-  count?: "exact" | "planned" | "estimated";
-  resolution?: "merge-duplicates" | "ignore-duplicates";
-  missing?: "default" | "null";
-  tx?: "commit" | "rollback";
-  handling?: "strict" | "lenient";
-  maxAffected?: number;
-  params?: "single-object";
-  timezone?: string;
 }
 
 export function preferenceApplied(p: Prefs, which: (keyof Prefs)[]): string | null {
