@@ -110,7 +110,7 @@ export interface StackConfig {
     anonymousSignIns: boolean;
     /** email sign-ups and sign-ins (GOTRUE_EXTERNAL_EMAIL_ENABLED) */
     emailEnabled: boolean;
-    /** GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED; only the admin API's email_change_current link reads it (the stack's email change is confirmed from the new address alone) */
+    /** GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED (on, as hosted): an email change is confirmed from the current and the new address */
     secureEmailChange: boolean;
     mfa: {
       maxEnrolledFactors: number;
@@ -121,6 +121,12 @@ export interface StackConfig {
       /** WebAuthn factors can be enrolled (stored unverified); challenging them is not supported here */
       webauthnEnroll: boolean;
     };
+    /** the OAuth 2.1 server's client registry (GOTRUE_OAUTH_SERVER_*; hosted default: off) */
+    oauthServer: { enabled: boolean; allowDynamicRegistration: boolean };
+    /** passkey sign-in (GOTRUE_PASSKEY_*; hosted default: off) */
+    passkey: { enabled: boolean; maxPerUser: number };
+    /** the WebAuthn relying party passkeys are bound to (GOTRUE_WEBAUTHN_*) */
+    webauthn: { rpId: string; rpDisplayName: string; rpOrigins: string[]; challengeExpiry: number };
   };
   rest: {
     schemas: string[];
@@ -203,8 +209,16 @@ export function defaultConfig(): StackConfig {
       signingKeysPath: null,
       anonymousSignIns: false,
       emailEnabled: true,
-      secureEmailChange: false,
+      secureEmailChange: true,
       mfa: { maxEnrolledFactors: 10, challengeExpiry: 300, totpEnroll: true, totpVerify: true, webauthnEnroll: false },
+      oauthServer: { enabled: false, allowDynamicRegistration: false },
+      passkey: { enabled: false, maxPerUser: 10 },
+      webauthn: {
+        rpId: "localhost",
+        rpDisplayName: "Teamboard",
+        rpOrigins: ["http://localhost:5173"],
+        challengeExpiry: 300,
+      },
     },
     rest: {
       schemas: ["public"],
@@ -284,6 +298,19 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       emailEnabled: bool(env.GOTRUE_EXTERNAL_EMAIL_ENABLED),
       secureEmailChange: bool(env.GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED),
       mfa: mfaFromEnv(env),
+      oauthServer: sectionFromEnv("oauthServer", {
+        enabled: bool(env.GOTRUE_OAUTH_SERVER_ENABLED),
+        allowDynamicRegistration: bool(env.GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION),
+      }),
+      passkey: sectionFromEnv("passkey", {
+        enabled: bool(env.GOTRUE_PASSKEY_ENABLED),
+        maxPerUser: num(env.GOTRUE_PASSKEY_MAX_PASSKEYS_PER_USER),
+      }),
+      webauthn: sectionFromEnv("webauthn", {
+        rpId: env.GOTRUE_WEBAUTHN_RP_ID || undefined,
+        rpDisplayName: env.GOTRUE_WEBAUTHN_RP_DISPLAY_NAME || undefined,
+        rpOrigins: list(env.GOTRUE_WEBAUTHN_RP_ORIGINS),
+      }),
       externalProviders: providersFromEnv(env),
       maxOtpAttempts: num(env.STACK_AUTH_MAX_OTP_ATTEMPTS),
       localProvider: bool(env.STACK_AUTH_LOCAL_PROVIDER),
@@ -334,6 +361,15 @@ function mfaFromEnv(env: Record<string, string | undefined>): StackConfig["auth"
     webauthnEnroll: bool(env.GOTRUE_MFA_WEB_AUTHN_ENROLL_ENABLED),
   });
   return Object.keys(over).length ? { ...defaultConfig().auth.mfa, ...over } : undefined;
+}
+
+/** A nested auth section from the environment: the defaults with what is set, or undefined when nothing is. */
+function sectionFromEnv<K extends "oauthServer" | "passkey" | "webauthn">(
+  key: K,
+  values: Partial<Record<keyof StackConfig["auth"][K], unknown>>,
+): StackConfig["auth"][K] | undefined {
+  const over = stripUndefined(values as Record<string, unknown>);
+  return Object.keys(over).length ? { ...defaultConfig().auth[key], ...over } : undefined;
 }
 
 export function loadConfig(

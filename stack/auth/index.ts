@@ -7,6 +7,9 @@ import { mountMfaRoutes } from "./mfa.ts";
 import { mountOAuthRoutes } from "./oauth.ts";
 import { SlidingWindowLimiter } from "./rate-limit.ts";
 import { mountPublicRoutes } from "./routes.ts";
+import { mountRoutes, type AuthDeps } from "./router.ts";
+import { oauthServerRoutes } from "./oauth-server.ts";
+import { passkeyRoutes } from "./passkeys.ts";
 
 /**
  * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
@@ -53,6 +56,8 @@ export function createAuthService(ctx: ServiceContext): Hono {
     return c.json(ctx.keys.jwks);
   });
 
+  const deps: AuthDeps = { ctx, tokenLimiter: limiter };
+  mountRoutes(app, deps, [...oauthServerRoutes, ...passkeyRoutes]);
   mountDisabledFeatureRoutes(app, ctx);
   mountMfaRoutes(app, ctx);
   mountAdminRoutes(app, ctx);

@@ -2,7 +2,15 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, MODES, test, uniqueEmail } from "./fixtures";
 import { addComments, inviteByEmail, seedTeam } from "./product-fixtures";
-import { invitationRoute, LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
+import {
+  invitationRoute,
+  LAYOUT_TASKS,
+  SECOND_FACTOR_ROUTES,
+  SIGNED_OUT_ROUTES,
+  signedInRoutes,
+  type RouteCase,
+} from "./support/routes";
+import { enrolAuthenticator } from "./support/two-factor";
 
 /** WCAG 2.1 A and AA, and axe's best practices (landmarks, headings, unique names…). */
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
@@ -117,6 +125,24 @@ for (const size of SIZES) {
         await expect(page.getByRole("group", { name: "Move WEB-1" })).toBeVisible();
         expect(await axeViolations(page), "axe with a card's move menu open").toEqual([]);
       }
+    });
+
+    test("two-factor pages have no violations: an enrolment under way, and the code page", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const user = await backend.createUser();
+      await login(user);
+      await page.goto("/account/security");
+      await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+      await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+      expect(await axeViolations(page), "axe with an enrolment under way").toEqual([]);
+
+      const enrolled = await backend.createUser();
+      await enrolAuthenticator(backend, enrolled);
+      await login(enrolled);
+      await expectNoViolations(page, SECOND_FACTOR_ROUTES);
     });
   });
 }
