@@ -162,8 +162,14 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const mailer = createMailer(db, config);
 
   // Services are built once the address is known (their links use it).
+  // Until every service is mounted, requests get a 503: Hono builds its router on the first request it
+  // routes, and a route added after that throws (a readiness poll arriving while the REST service
+  // introspected the database crashed the stack under bench:load).
+  let mounted = false;
+  const serveFetch: typeof app.fetch = (request, ...rest) =>
+    mounted ? app.fetch(request, ...rest) : new Response("starting", { status: 503, headers: { "retry-after": "1" } });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
+    const s = serve({ fetch: serveFetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
     (s as Server).once("error", reject);
   });
   const address = server.address() as AddressInfo;
@@ -219,6 +225,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     console.error("[stack] unhandled error:", error);
     return c.json({ message: "An unexpected error occurred" }, 500);
   });
+  mounted = true;
 
   let closed = false;
   // what the database, the keys and storage created before umask or mode could reach them

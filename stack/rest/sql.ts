@@ -16,8 +16,8 @@ import type {
   SelectField,
   SelectItem,
 } from "./parser.ts";
-import { closestByTrigrams } from "./hints.ts";
-import { type Column, type Relationship, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
+import { type ReadPlanNode, planRead } from "./plan.ts";
+import { type Column, type Relationship, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
 
 export class Params {
   values: unknown[] = [];
@@ -98,7 +98,9 @@ interface BuildState {
 export function buildSelect(opts: BuildOptions): BuiltSelect {
   const state: BuildState = { counter: 0, usedPaths: new Set<string>([""]) };
   const usedPaths = state.usedPaths;
-  const built = buildLevel(opts, state, opts.source, [], opts.parsed.select, true);
+  // plan first (relationships resolved, their errors raised), then print SQL from the plan
+  const plan = planRead(opts.cache, opts.source.table, opts.parsed.select);
+  const built = buildLevel(opts, state, plan, opts.source, [], opts.parsed.select, true);
   // every filter/order/limit path must name an embedded resource of this request
   for (const f of opts.parsed.filters) checkPath(f.path, usedPaths);
   for (const l of opts.parsed.logic) checkPath(l.path, usedPaths);
@@ -182,6 +184,7 @@ function isEmptyEmbed(item: SelectEmbed): boolean {
 function buildLevel(
   opts: BuildOptions,
   state: BuildState,
+  node: ReadPlanNode,
   src: Source,
   path: string[],
   select: SelectItem[],
@@ -232,7 +235,8 @@ function buildLevel(
       continue;
     }
     // an embedded resource
-    const rel = findRelationship(cache, src.table, item);
+    const planned = node.embeds.get(item)!;
+    const rel = planned.rel;
     const childPath = [...path, item.alias ?? item.name];
     usedPaths.add(childPath.join("."));
     // PostgREST's aliases: the embedded relation is <target>_<depth>, its join <source>_<name>_<depth>
@@ -262,7 +266,7 @@ function buildLevel(
     } else {
       for (const [sc, tc] of rel.cols) joinCond.push(`${q(childAlias)}.${q(tc)} = ${q(src.alias)}.${q(sc)}`);
     }
-    const child = buildLevel(opts, state, { ...childSrc, fromSql }, childPath, item.children, false);
+    const child = buildLevel(opts, state, planned.node, { ...childSrc, fromSql }, childPath, item.children, false);
     const joinAlias = `${src.table.name}_${item.alias ?? item.name}_${depth}`;
     const childConds = [...joinCond, ...(child.whereSql ? [child.whereSql] : [])];
     const childWhere = childConds.length ? ` WHERE ${childConds.join(" AND ")}` : "";
@@ -462,75 +466,6 @@ export function logicSql(src: Source, t: LogicTree, params: Params): string {
 /** A Postgres array literal for `= ANY($n)`, each element quoted. */
 export function arrayLiteral(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
-}
-
-// ---------------------------------------------------------------- relationships
-
-export function findRelationship(cache: SchemaCache, origin: Table, item: SelectEmbed): Relationship {
-  const all = cache.relationships.get(key(origin.schema, origin.name)) ?? [];
-  const target = item.name;
-  const hint = item.hint;
-  const single = (cols: [string, string][], side: 0 | 1, v: string | undefined) =>
-    cols.length === 1 && cols[0][side] === v;
-  // PostgREST's findRel
-  const matches = all.filter((r) => {
-    if (r.target.schema !== origin.schema) return false;
-    // a computed relationship is found by its function's name (hints do not apply)
-    if (r.computedFn) return target === r.computedFn.name;
-    const isFkCard = r.cardinality !== "m2m";
-    if (r.isSelf && r.cardinality !== "m2m") {
-      // one foreign key, two relationships: the table's name gives the one-to-many, the
-      // column's the many-to-one; a hint names the referenced column of the one-to-many
-      if (hint === undefined) {
-        return (
-          (target === r.target.name && r.cardinality === "o2m") ||
-          (single(r.cols, 0, target) && r.cardinality === "m2o")
-        );
-      }
-      return target === r.target.name && r.cardinality === "o2m" && single(r.cols, 1, hint);
-    }
-    if (hint === undefined) {
-      return (
-        target === r.target.name ||
-        (isFkCard && target === r.constraint && !r.target.isView) ||
-        (isFkCard && single(r.cols, 0, target) && !r.target.isView)
-      );
-    }
-    return (
-      target === r.target.name &&
-      ((isFkCard && hint === r.constraint) ||
-        (isFkCard && single(r.cols, 0, hint)) ||
-        (isFkCard && single(r.cols, 1, hint)) ||
-        (r.cardinality === "m2m" && r.junction!.table.name === hint))
-    );
-  });
-  if (matches.length === 1) return matches[0];
-  if (matches.length === 0) {
-    const originRels = all.map((r) => r.target.name);
-    const suggestion = originRels.includes(target) ? null : closestByTrigrams(target, originRels);
-    throw errors.noRelationship(origin.name, target, hint, origin.schema, suggestion);
-  }
-  const fmt = (cols: string[]) => `(${cols.join(", ")})`;
-  const details = matches.map((r) => {
-    if (r.cardinality === "m2m") {
-      const j = r.junction!;
-      return {
-        cardinality: "many-to-many",
-        embedding: `${r.source.name} with ${r.target.name}`,
-        relationship: `${j.table.name} using ${j.constraint1}${fmt(j.sourceCols.map((c) => c[0]))} and ${j.constraint2}${fmt(j.targetCols.map((c) => c[0]))}`,
-      };
-    }
-    const card = { m2o: "many-to-one", o2m: "one-to-many", o2o: "one-to-one" }[r.cardinality];
-    return {
-      cardinality: card,
-      embedding: `${r.source.name} with ${r.target.name}`,
-      relationship: `${r.constraint} using ${r.source.name}${fmt(r.cols.map((c) => c[0]))} and ${r.target.name}${fmt(r.cols.map((c) => c[1]))}`,
-    };
-  });
-  const hints = matches.map(
-    (r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`,
-  );
-  throw errors.ambiguousRelationship(origin.name, target, details, hints);
 }
 
 function braceDepth(s: string): number {
