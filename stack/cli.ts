@@ -10,12 +10,11 @@
  *
  * --latency delays every API request by this much (a hosted backend's round trip, for benchmarks)
  */
-import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig, parseLatency } from "./config.ts";
 import { MigrationError } from "./db/migrate.ts";
-import { DataDirLockedError } from "./db/pglite.ts";
+import { acquireLock, DataDirLockedError } from "./db/pglite.ts";
 import { listFunctions } from "./functions/project.ts";
 import { DEFAULT_TYPES_FILE, genTypesCommand } from "./gen/index.ts";
 import { readStoredKeys } from "./keys.ts";
@@ -56,6 +55,8 @@ function usage() {
 }
 
 async function start() {
+  // files the stack writes (database, storage, keys) are its user's alone
+  process.umask(0o077);
   try {
     const stack = await startStack({ ...config, dataDir });
     console.log(
@@ -133,16 +134,13 @@ function functions() {
 }
 
 async function reset() {
-  const lock = path.join(dataDir, "stack.lock");
-  if (fs.existsSync(lock)) {
-    const pid = Number(fs.readFileSync(lock, "utf8"));
-    try {
-      process.kill(pid, 0);
-      console.error(`The data folder ${dataDir} is in use by a running stack (pid ${pid}). Stop it first.`);
-      process.exit(1);
-    } catch {
-      /* stale lock */
-    }
+  // refuses (naming the holder) while a stack runs on the folder
+  try {
+    acquireLock(dataDir)();
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    console.error(error.message);
+    process.exit(1);
   }
   wipeDataDir(dataDir);
   console.log(`[stack] wiped ${dataDir}`);

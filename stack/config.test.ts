@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadConfig, parseLatency } from "./config.ts";
+import { isLocalSiteUrl, loadConfig, localProviderEnabled, parseLatency } from "./config.ts";
 
 describe("stack configuration", () => {
   it("uses a hosted project's defaults when nothing is set", () => {
@@ -67,5 +67,29 @@ describe("stack configuration", () => {
     expect(parseLatency("0.1s")).toBe(100);
     expect(parseLatency("5")).toBe(5);
     expect(() => parseLatency("fast")).toThrow(/duration like 20ms/);
+  });
+
+  it("turns the local OAuth provider on only for a site on this machine, unless set", () => {
+    for (const url of ["http://localhost:5173", "http://127.0.0.1", "http://[::1]:3000", "http://app.localhost"])
+      expect(isLocalSiteUrl(url), url).toBe(true);
+    for (const url of [
+      "https://teamboard.example.com",
+      "http://localhost.example.com",
+      "http://127.0.0.1.nip.io",
+      "http://10.0.0.5",
+      "not a url",
+    ])
+      expect(isLocalSiteUrl(url), url).toBe(false);
+    expect(loadConfig({ file: null, env: {} }).auth.localProvider).toBeNull();
+    const hosted = (env: Record<string, string>) =>
+      localProviderEnabled(
+        loadConfig({ file: null, env: { GOTRUE_SITE_URL: "https://teamboard.example.com", ...env } }).auth,
+      );
+    expect(hosted({})).toBe(false);
+    expect(hosted({ STACK_AUTH_LOCAL_PROVIDER: "true" })).toBe(true);
+    const local = (env: Record<string, string>) =>
+      localProviderEnabled(loadConfig({ file: null, env: { GOTRUE_SITE_URL: "http://localhost:5173", ...env } }).auth);
+    expect(local({})).toBe(true);
+    expect(local({ STACK_AUTH_LOCAL_PROVIDER: "false" })).toBe(false);
   });
 });

@@ -92,8 +92,12 @@ export interface StackConfig {
     mailerSenderName: string;
     mailerSenderEmail: string;
     templates: Partial<Record<"confirmation" | "magic_link" | "recovery" | "email_change" | "invite", EmailTemplate>>;
-    /** the built-in local OAuth provider (a consent page; offline) */
-    localProvider: boolean;
+    /**
+     * The built-in `local` OAuth provider (a consent page that signs in as any
+     * address, no password; for development and tests). null: on only when
+     * the site URL is local (localhost, 127.0.0.1, ::1); true/false: forced.
+     */
+    localProvider: boolean | null;
     externalProviders: Record<string, OAuthProviderConfig>;
     smtp: { host: string; port: number; user?: string; pass?: string; secure?: boolean } | null;
     /** legacy HS256 secret: tokens signed with it are accepted (hosted still accepts them) */
@@ -117,6 +121,12 @@ export interface StackConfig {
       /** WebAuthn factors can be enrolled (stored unverified); challenging them is not supported here */
       webauthnEnroll: boolean;
     };
+    /** the OAuth 2.1 server's client registry (GOTRUE_OAUTH_SERVER_*; hosted default: off) */
+    oauthServer: { enabled: boolean; allowDynamicRegistration: boolean };
+    /** passkey sign-in (GOTRUE_PASSKEY_*; hosted default: off) */
+    passkey: { enabled: boolean; maxPerUser: number };
+    /** the WebAuthn relying party passkeys are bound to (GOTRUE_WEBAUTHN_*) */
+    webauthn: { rpId: string; rpDisplayName: string; rpOrigins: string[]; challengeExpiry: number };
   };
   rest: {
     schemas: string[];
@@ -191,7 +201,7 @@ export function defaultConfig(): StackConfig {
       mailerSenderName: "Teamboard",
       mailerSenderEmail: "no-reply@teamboard.local",
       templates: {},
-      localProvider: true,
+      localProvider: null,
       externalProviders: {},
       smtp: null,
       jwtSecret: null,
@@ -201,6 +211,14 @@ export function defaultConfig(): StackConfig {
       emailEnabled: true,
       secureEmailChange: false,
       mfa: { maxEnrolledFactors: 10, challengeExpiry: 300, totpEnroll: true, totpVerify: true, webauthnEnroll: false },
+      oauthServer: { enabled: false, allowDynamicRegistration: false },
+      passkey: { enabled: false, maxPerUser: 10 },
+      webauthn: {
+        rpId: "localhost",
+        rpDisplayName: "Teamboard",
+        rpOrigins: ["http://localhost:5173"],
+        challengeExpiry: 300,
+      },
     },
     rest: {
       schemas: ["public"],
@@ -280,8 +298,22 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       emailEnabled: bool(env.GOTRUE_EXTERNAL_EMAIL_ENABLED),
       secureEmailChange: bool(env.GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED),
       mfa: mfaFromEnv(env),
+      oauthServer: sectionFromEnv("oauthServer", {
+        enabled: bool(env.GOTRUE_OAUTH_SERVER_ENABLED),
+        allowDynamicRegistration: bool(env.GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION),
+      }),
+      passkey: sectionFromEnv("passkey", {
+        enabled: bool(env.GOTRUE_PASSKEY_ENABLED),
+        maxPerUser: num(env.GOTRUE_PASSKEY_MAX_PASSKEYS_PER_USER),
+      }),
+      webauthn: sectionFromEnv("webauthn", {
+        rpId: env.GOTRUE_WEBAUTHN_RP_ID || undefined,
+        rpDisplayName: env.GOTRUE_WEBAUTHN_RP_DISPLAY_NAME || undefined,
+        rpOrigins: list(env.GOTRUE_WEBAUTHN_RP_ORIGINS),
+      }),
       externalProviders: providersFromEnv(env),
       maxOtpAttempts: num(env.STACK_AUTH_MAX_OTP_ATTEMPTS),
+      localProvider: bool(env.STACK_AUTH_LOCAL_PROVIDER),
       maxPasswordFailures: num(env.STACK_AUTH_MAX_PASSWORD_FAILURES),
       smtp: env.GOTRUE_SMTP_HOST
         ? {
@@ -331,6 +363,15 @@ function mfaFromEnv(env: Record<string, string | undefined>): StackConfig["auth"
   return Object.keys(over).length ? { ...defaultConfig().auth.mfa, ...over } : undefined;
 }
 
+/** A nested auth section from the environment: the defaults with what is set, or undefined when nothing is. */
+function sectionFromEnv<K extends "oauthServer" | "passkey" | "webauthn">(
+  key: K,
+  values: Partial<Record<keyof StackConfig["auth"][K], unknown>>,
+): StackConfig["auth"][K] | undefined {
+  const over = stripUndefined(values as Record<string, unknown>);
+  return Object.keys(over).length ? { ...defaultConfig().auth[key], ...over } : undefined;
+}
+
 export function loadConfig(
   options: { file?: string | null; env?: Record<string, string | undefined>; overrides?: StackConfigOverrides } = {},
 ) {
@@ -340,6 +381,22 @@ export function loadConfig(
   config = merge(config, configFromEnv(options.env ?? process.env));
   if (options.overrides) config = merge(config, options.overrides);
   return config;
+}
+
+/** Whether the site URL names this machine: localhost (or a name under it), 127.0.0.0/8 or ::1. */
+export function isLocalSiteUrl(siteUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(siteUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Whether the built-in `local` OAuth provider is on (see `auth.localProvider`). */
+export function localProviderEnabled(auth: Pick<StackConfig["auth"], "localProvider" | "siteUrl">): boolean {
+  return auth.localProvider ?? isLocalSiteUrl(auth.siteUrl);
 }
 
 export function resolveConfig(overrides: StackConfigOverrides = {}): StackConfig {

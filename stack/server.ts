@@ -8,6 +8,7 @@ import { createAuthService } from "./auth/index.ts";
 import { resolveConfig, type StackConfig, type StackConfigOverrides } from "./config.ts";
 import type { ServiceContext } from "./context.ts";
 import { migrate, type MigrationReport } from "./db/migrate.ts";
+import { ensurePrivateDir, makePrivate } from "./db/lock.ts";
 import { openPglite } from "./db/pglite.ts";
 import { openPostgres } from "./db/postgres.ts";
 import type { Database } from "./db/types.ts";
@@ -67,6 +68,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     if (!quiet) console.log(`[${service}] ${message}`);
   };
 
+  // the data folder holds password hashes, refresh tokens and signing keys: readable by its owner only
+  if (config.dataDir) ensurePrivateDir(config.dataDir);
   const db: Database = config.databaseUrl
     ? await openPostgres(config.databaseUrl)
     : await openPglite({ dataDir: config.dataDir, loadDataDir: template });
@@ -159,8 +162,14 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   const mailer = createMailer(db, config);
 
   // Services are built once the address is known (their links use it).
+  // Until every service is mounted, requests get a 503: Hono builds its router on the first request it
+  // routes, and a route added after that throws (a readiness poll arriving while the REST service
+  // introspected the database crashed the stack under bench:load).
+  let mounted = false;
+  const serveFetch: typeof app.fetch = (request, ...rest) =>
+    mounted ? app.fetch(request, ...rest) : new Response("starting", { status: 503, headers: { "retry-after": "1" } });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
+    const s = serve({ fetch: serveFetch, port: config.port, hostname: config.host }, () => resolve(s as Server));
     (s as Server).once("error", reject);
   });
   const address = server.address() as AddressInfo;
@@ -216,8 +225,11 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     console.error("[stack] unhandled error:", error);
     return c.json({ message: "An unexpected error occurred" }, 500);
   });
+  mounted = true;
 
   let closed = false;
+  // what the database, the keys and storage created before umask or mode could reach them
+  if (config.dataDir) makePrivate(config.dataDir);
   return {
     url: apiUrl,
     anonKey: keys.anonKey,

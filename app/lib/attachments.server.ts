@@ -46,17 +46,11 @@ interface Row {
   uploader: { display_name: string } | null;
 }
 
-export async function listAttachments(supabase: SupabaseClient, taskId: string) {
-  const { data, error } = await supabase
-    .from("attachments")
-    .select(
-      "id, object_path, file_name, size_bytes, content_type, uploaded_by, created_at, uploader:profiles(display_name)",
-    )
-    .eq("task_id", taskId)
-    .order("created_at")
-    .returns<Row[]>();
-  if (error) return { error, attachments: [] as AttachmentView[] };
-  const rows = data ?? [];
+/** An attachment's row as read (the task panel's `task_panel` function returns these). */
+export type AttachmentRow = Row;
+
+/** The rows as the panel shows them, with signed URLs made in one Storage request (none when there are no rows). */
+export async function signAttachments(supabase: SupabaseClient, rows: Row[]): Promise<AttachmentView[]> {
   const signed = rows.length
     ? await supabase.storage.from("attachments").createSignedUrls(
         rows.map((r) => r.object_path),
@@ -64,7 +58,7 @@ export async function listAttachments(supabase: SupabaseClient, taskId: string) 
       )
     : { data: [], error: null };
   const urls = new Map((signed.data ?? []).map((s) => [s.path, s.signedUrl]));
-  const attachments = rows.map((r): AttachmentView => {
+  return rows.map((r): AttachmentView => {
     const url = urls.get(r.object_path) ?? null;
     return {
       id: r.id,
@@ -78,7 +72,6 @@ export async function listAttachments(supabase: SupabaseClient, taskId: string) 
       downloadUrl: url ? `${url}&download=${encodeURIComponent(r.file_name)}` : null,
     };
   });
-  return { error: null, attachments };
 }
 
 export type AttachResult =

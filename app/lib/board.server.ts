@@ -39,52 +39,78 @@ export function likeEscape(value: string): string {
   return value.replace(/\*/g, "").replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+export interface BoardMember {
+  id: string;
+  name: string;
+  avatarPath: string | null;
+}
+
+export interface BoardView {
+  project: { id: string; key: string; name: string; description: string; archived_at: string | null };
+  columns: BoardColumn[];
+  /** the team's members by name, for the filters and the cards' avatars */
+  members: BoardMember[];
+}
+
+interface BoardViewRow {
+  project: BoardView["project"];
+  columns: Partial<Record<Status, Card[]>>;
+  members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
+}
+
 /**
- * The board's columns: one request per status (five, whatever the number of
- * tasks), each asking for the first `limit` cards by position, plus one to
- * know whether there are more, with the filters applied by the database.
- * Five in parallel keep "200 per column" exact under any filter. No exact
- * counts: counting a 1,200-task column checks row-level security on every
- * row, which cost 5x the page (see docs/decisions/0004).
+ * The board in one round trip (the `board_view` function, as the caller, so
+ * row-level security decides): the project named by the URL's team slug and
+ * key, each column's first `limit` cards by position plus one to know whether
+ * there are more, with the filters applied by the database, and the team's
+ * members. It needs no earlier read, so it runs beside the team lookup. No
+ * exact counts: counting a 1,200-task column checks row-level security on
+ * every row, which cost 5x the page (see docs/decisions/0004). `board` is
+ * null for a project the person can't see.
  */
-export async function loadColumns(
+export async function loadBoard(
   supabase: SupabaseClient,
-  projectId: string,
+  teamSlug: string,
+  projectKey: string,
   filters: BoardFilters,
-  userId: string,
   limits: Record<Status, number>,
-): Promise<{ error: unknown; columns: BoardColumn[] }> {
-  const results = await Promise.all(
-    STATUSES.map((status) => {
-      let query = supabase.from("tasks").select(CARD_COLUMNS).eq("project_id", projectId).eq("status", status);
-      if (filters.assignee === "me") query = query.eq("assignee_id", userId);
-      else if (filters.assignee === "none") query = query.is("assignee_id", null);
-      else if (filters.assignee) query = query.eq("assignee_id", filters.assignee);
-      if (filters.label) query = query.filter("labels", "cs", arrayLiteral(filters.label));
-      if (filters.q) {
-        // words anywhere (full text, stemmed) or a piece of the title as typed
-        query = query.or(
-          `search.wfts(english).${quoteFilterValue(filters.q)},title.ilike.${quoteFilterValue(`*${likeEscape(filters.q)}*`)}`,
-        );
-      }
-      return query
-        .order("position")
-        .limit(limits[status] + 1)
-        .returns<Card[]>();
-    }),
+): Promise<{ error: unknown; board: BoardView | null }> {
+  const { data, error } = await supabase.rpc(
+    "board_view",
+    {
+      team_slug: teamSlug,
+      project_key: projectKey,
+      assignee: filters.assignee ?? undefined,
+      label: filters.label ?? undefined,
+      q: filters.q ?? undefined,
+      limits,
+      // a read: GET, like the REST reads it replaces (and the request log shows which board)
+    },
+    { get: true },
   );
-  const failed = results.find((r) => r.error);
-  if (failed) return { error: failed.error, columns: [] };
+  if (error) return { error, board: null };
+  const row = data as unknown as BoardViewRow | null;
+  if (!row) return { error: null, board: null };
+  const members = row.members.map((m) => ({
+    id: m.id,
+    name: m.display_name ?? "Former member",
+    avatarPath: m.avatar_path ?? null,
+  }));
+  members.sort((a, b) => a.name.localeCompare(b.name));
   return {
     error: null,
-    columns: STATUSES.map((status, i) => {
-      const rows = results[i].data ?? [];
-      return {
-        status,
-        tasks: rows.slice(0, limits[status]),
-        hasMore: rows.length > limits[status],
-        limit: limits[status],
-      };
-    }),
+    board: {
+      project: row.project,
+      members,
+      columns: STATUSES.map((status) => {
+        const rows = row.columns[status] ?? [];
+        return {
+          status,
+          tasks: rows.slice(0, limits[status]),
+          hasMore: rows.length > limits[status],
+          limit: limits[status],
+        };
+      }),
+    },
   };
 }

@@ -389,6 +389,17 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      board_view: {
+        Args: {
+          team_slug: string
+          project_key: string
+          assignee?: string
+          label?: string
+          q?: string
+          limits?: Json
+        }
+        Returns: Json
+      }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -504,6 +515,17 @@ export type Database = {
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
+      task_panel: {
+        Args: {
+          team_slug: string
+          project_key: string
+          task_number: number
+          before_created_at?: string
+          before_id?: string
+          page_size?: number
+        }
+        Returns: Json
+      }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>

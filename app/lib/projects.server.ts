@@ -17,20 +17,29 @@ export interface Project extends ProjectSummary {
  * Active projects, and archived ones when asked for, by name (the id breaks
  * ties, so pages never overlap): rows `from`..`to` inclusive, as `.range()`.
  * The sidebar asks for its first few; the projects page for one page at a time.
+ * Named by the team's slug (RLS decides: a team the person isn't in has no
+ * projects), so it needs no earlier read and runs beside the team's lookup.
  */
 export async function listProjects(
   supabase: SupabaseClient,
-  teamId: string,
+  teamSlug: string,
   { includeArchived, from, to }: { includeArchived: boolean; from: number; to: number },
 ) {
-  let query = supabase.from("projects").select("id, key, name, archived_at").eq("team_id", teamId);
+  let query = supabase
+    .from("projects")
+    .select("id, key, name, archived_at, team:teams!inner(slug)")
+    .eq("team.slug", teamSlug);
   if (!includeArchived) query = query.is("archived_at", null);
-  return query
+  const { data, error } = await query
     .order("archived_at", { ascending: true, nullsFirst: true })
     .order("name")
     .order("id")
     .range(from, to)
-    .returns<ProjectSummary[]>();
+    .returns<Array<ProjectSummary & { team: unknown }>>();
+  return {
+    error,
+    data: data?.map(({ id, key, name, archived_at }): ProjectSummary => ({ id, key, name, archived_at })),
+  };
 }
 
 /**

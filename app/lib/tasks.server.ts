@@ -1,4 +1,8 @@
+import { signAttachments, type AttachmentRow } from "./attachments.server";
+import type { AttachmentView } from "./attachments.server";
 import type { TablesInsert } from "./database.types";
+import type { TaskComment } from "./comments.server";
+import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { Priority, Status } from "./board";
@@ -22,46 +26,86 @@ export interface TaskDetail {
   creator: { display_name: string } | null;
 }
 
-/** The task panel's task: every field it edits, and who made it (two foreign keys reach profiles, so the embed names one). */
-export async function getTask(supabase: SupabaseClient, projectId: string, number: number) {
-  return supabase
-    .from("tasks")
-    .select(
-      "id, number, title, description, status, priority, assignee_id, due_on, labels, position, created_at, updated_at, created_by, creator:profiles!tasks_created_by_fkey(display_name)",
-    )
-    .eq("project_id", projectId)
-    .eq("number", number)
-    .maybeSingle<TaskDetail>();
-}
-
-/** Just enough to act on a task named in the URL. */
-export async function getTaskRef(supabase: SupabaseClient, projectId: string, number: number) {
-  return supabase
-    .from("tasks")
-    .select("id, status")
-    .eq("project_id", projectId)
-    .eq("number", number)
-    .maybeSingle<{ id: string; status: Status }>();
-}
-
-/** The task named in the URL, for the panel, or a thrown 404 (503 when the backend is down). */
-export async function requireTask(client: RequestClient, projectId: string, number: number): Promise<TaskDetail> {
-  const { data, error } = await getTask(client.supabase, projectId, number);
-  if (error) throw backendError(error, client.headers);
-  if (!data) throw notFound(client.headers);
-  return data;
-}
-
-/** Just enough of the task named in the URL to act on it, or a thrown 404. */
-export async function requireTaskRef(
+/**
+ * Just enough to act on the task named in the URL: by the team's slug, the
+ * project's key and its number (RLS decides), so it runs beside the
+ * project context's reads instead of after them. Null when there's no such
+ * task the person can see.
+ */
+export async function findTaskRef(
   client: RequestClient,
-  projectId: string,
-  number: number,
-): Promise<{ id: string; status: Status }> {
-  const { data, error } = await getTaskRef(client.supabase, projectId, number);
+  names: { teamSlug: string; projectKey: string; number: number },
+): Promise<TaskRef | null> {
+  const { data, error } = await client.supabase
+    .from("tasks")
+    .select("id, status, project:projects!inner(key, team:teams!inner(slug))")
+    .eq("number", names.number)
+    .eq("project.key", names.projectKey)
+    .eq("project.team.slug", names.teamSlug)
+    .maybeSingle<TaskRef & { project: unknown }>();
   if (error) throw backendError(error, client.headers);
-  if (!data) throw notFound(client.headers);
-  return data;
+  return data ? { id: data.id, status: data.status } : null;
+}
+
+export interface TaskRef {
+  id: string;
+  status: Status;
+}
+
+/** The task panel: the task named in the URL, one page of its comments, its attachments (with signed URLs). */
+export interface TaskPanel {
+  task: TaskDetail;
+  comments: TaskComment[];
+  /** how many comments this page reaches back over (all of them on the latest page) */
+  reached: number;
+  hasOlder: boolean;
+  attachments: AttachmentView[];
+}
+
+/**
+ * The task panel in one round trip (`task_panel`, as the caller: row-level
+ * security decides), named by the URL's team slug, project key and number so
+ * it needs no earlier read and runs beside the team lookup; one more only
+ * when there are attachments to sign. A thrown 404 for a task the person
+ * can't see. Comments: the latest page, or the page before `before`, newest
+ * first by (created_at, id) — comments written in one transaction share
+ * created_at, so the id keeps the order total — shown oldest first.
+ */
+export async function requireTaskPanel(
+  client: RequestClient,
+  names: { teamSlug: string; projectKey: string; number: number },
+  before: CommentCursor | null,
+): Promise<TaskPanel> {
+  const { data, error } = await client.supabase.rpc(
+    "task_panel",
+    {
+      team_slug: names.teamSlug,
+      project_key: names.projectKey,
+      task_number: names.number,
+      before_created_at: before?.createdAt,
+      before_id: before?.id,
+      page_size: COMMENTS_PAGE_SIZE,
+      // a read: GET, like the REST reads it replaces (and the request log shows which task)
+    },
+    { get: true },
+  );
+  if (error) throw backendError(error, client.headers);
+  const row = data as unknown as {
+    task: TaskDetail;
+    comments: TaskComment[];
+    reached: number;
+    attachments: AttachmentRow[];
+  } | null;
+  if (!row) throw notFound(client.headers);
+  const comments = [...row.comments].reverse();
+  const reached = Number(row.reached);
+  return {
+    task: row.task,
+    comments,
+    reached,
+    hasOlder: reached > comments.length,
+    attachments: await signAttachments(client.supabase, row.attachments),
+  };
 }
 
 export interface TaskFields {

@@ -4,6 +4,7 @@ import { forbidden, notFound } from "./http.server";
 import { can, type Action } from "./permissions";
 import { requireProjectInTeam, type Project } from "./projects.server";
 import { createServerClient, type RequestClient } from "./supabase.server";
+import { findTaskRef, type TaskRef } from "./tasks.server";
 import { requireTeam, type TeamAccess } from "./teams.server";
 
 /** What a loader or an action receives, as far as the context needs it. */
@@ -55,11 +56,64 @@ export async function requireProjectContext(
   return { ...ctx, project, archived: project.archived_at !== null };
 }
 
+/**
+ * The team context and a read of the page's own, side by side: `read` gets
+ * the request's client once someone is signed in (the same memoised check as
+ * requireTeamContext's, so nobody signed in never reaches the backend) and
+ * names what it reads by the URL (team slug, project key…), not by ids the
+ * team lookup would return. One round trip instead of two in a row.
+ */
+export async function withTeamContext<T>(
+  args: RouteArgs,
+  read: (client: RequestClient) => Promise<T>,
+  { need }: { need?: Action } = {},
+): Promise<TeamContext & { read: T }> {
+  const readOnceSignedIn = async () => {
+    const client = createServerClient(args);
+    await requireUser(client, args.request);
+    return read(client);
+  };
+  const [ctx, result] = await Promise.all([requireTeamContext(args, { need }), readOnceSignedIn()]);
+  return { ...ctx, read: result };
+}
+
 async function requireProjectOnceSignedIn({ request, context, params }: RouteArgs): Promise<Project> {
   const client = createServerClient({ request, context });
   // the same (memoised) check as requireTeamContext's: nobody signed in never reaches the backend
   await requireUser(client, request);
   return requireProjectInTeam(client, params.team, params.key);
+}
+
+export interface TaskContext extends ProjectContext {
+  number: number;
+  /** the task named in the URL, or null (a 404 once the role checks that come first have passed) */
+  task: TaskRef | null;
+}
+
+/**
+ * The project context and the task named in the URL, all side by side (the
+ * task by the URL's names, not the project's id): what the task's forms
+ * (fields, comments, attachments) act on, in one round trip.
+ */
+export async function requireTaskContext(args: RouteArgs): Promise<TaskContext> {
+  const findTask = async () => {
+    const client = createServerClient(args);
+    await requireUser(client, args.request);
+    const number = requireTaskNumber(args.params, client.headers);
+    if (!args.params.team || !args.params.key) throw notFound(client.headers);
+    return {
+      number,
+      task: await findTaskRef(client, { teamSlug: args.params.team, projectKey: args.params.key, number }),
+    };
+  };
+  const [ctx, found] = await Promise.all([requireProjectContext(args), findTask()]);
+  return { ...ctx, ...found };
+}
+
+/** The context's task, or a thrown 404. */
+export function foundTask(ctx: TaskContext): TaskRef {
+  if (!ctx.task) throw notFound(ctx.client.headers);
+  return ctx.task;
 }
 
 /** `:number` of a task URL, or a 404 for anything that isn't one. */

@@ -29,19 +29,15 @@ export const meta: MetaFunction = () => [{ title: "Members · Teamboard" }];
 
 export async function loader(args: LoaderFunctionArgs) {
   const { client, user, team } = await requireTeamContext(args);
-  const {
-    error,
-    items: members,
-    paging,
-  } = await listMembers(client.supabase, team.id, parsePage(new URL(args.request.url).searchParams));
-  if (error) throw backendError(error, client.headers);
   const can = permissionsOf(team.role);
-  let invitations: Awaited<ReturnType<typeof listPendingInvitations>>["items"] = [];
-  if (can.manageMembers) {
-    const pending = await listPendingInvitations(client.supabase, team.id);
-    if (pending.error) throw backendError(pending.error, client.headers);
-    invitations = pending.items;
-  }
+  // the members and (for admins) the pending invitations side by side
+  const [{ error, items: members, paging }, pending] = await Promise.all([
+    listMembers(client.supabase, team.id, parsePage(new URL(args.request.url).searchParams)),
+    can.manageMembers ? listPendingInvitations(client.supabase, team.id) : null,
+  ]);
+  if (error) throw backendError(error, client.headers);
+  if (pending?.error) throw backendError(pending.error, client.headers);
+  const invitations = pending?.items ?? [];
   return data({ members, paging, invitations, userId: user.id, myRole: team.role, can }, { headers: client.headers });
 }
 

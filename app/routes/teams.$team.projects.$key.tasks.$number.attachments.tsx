@@ -7,9 +7,8 @@ import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server
 import { backendUnavailableResult } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { submittedValues } from "~/lib/schemas";
-import { boardPath, requireProjectContext, requireTaskNumber } from "~/lib/team-context.server";
+import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
-import { requireTaskRef } from "~/lib/tasks.server";
 
 /**
  * A task's attachment forms without JavaScript: attach files (multipart),
@@ -18,9 +17,9 @@ import { requireTaskRef } from "~/lib/tasks.server";
  * the parent's task panel with the answer beside the form.
  */
 export async function action(args: ActionFunctionArgs) {
-  const ctx = await requireProjectContext(args);
-  const { client, team, project, archived } = ctx;
-  const number = requireTaskNumber(args.params, client.headers);
+  const ctx = await requireTaskContext(args);
+  const { client, team, archived } = ctx;
+  const { number } = ctx;
   const tooLarge = attachmentIntent.bodyTooLarge(args.request);
   if (tooLarge) return formFailure({ intent: "attach", errors: { files: tooLarge }, values: {} }, client.headers);
   const form = await args.request.formData();
@@ -28,7 +27,7 @@ export async function action(args: ActionFunctionArgs) {
   const values = submittedValues(form);
   if (!can(team.role, "comment")) return forbiddenResult(client.headers, { intent, values });
   if (!can(team.role, "comment", { archived })) return archivedResult(client.headers, { intent, values });
-  const task = await requireTaskRef(client, project.id, number);
+  const task = foundTask(ctx);
   const outcome = await attachmentIntent.run(client.supabase, task.id, intent, form);
   if (outcome.ok) {
     const urls = taskUrls(args.request.url, boardPath(ctx), number);

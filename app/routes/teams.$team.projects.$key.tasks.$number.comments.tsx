@@ -8,10 +8,9 @@ import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server
 import { notFound } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
-import { boardPath, requireProjectContext, requireTaskNumber } from "~/lib/team-context.server";
+import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
 import { CommentActionSchema } from "~/lib/tasks.schemas";
-import { requireTaskRef } from "~/lib/tasks.server";
 
 /**
  * A task's comment writes: post, edit (the author), delete (the author or an
@@ -21,9 +20,9 @@ import { requireTaskRef } from "~/lib/tasks.server";
  * rejected comment form this route renders that panel with the answer.
  */
 export async function action(args: ActionFunctionArgs) {
-  const ctx = await requireProjectContext(args);
-  const { client, team, project, archived } = ctx;
-  const number = requireTaskNumber(args.params, client.headers);
+  const ctx = await requireTaskContext(args);
+  const { client, team, archived } = ctx;
+  const { number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(CommentActionSchema, form);
   const values = submittedValues(form);
@@ -31,7 +30,7 @@ export async function action(args: ActionFunctionArgs) {
   if (!can(team.role, "comment")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
   if (!can(team.role, "comment", { archived }))
     return archivedResult(client.headers, { intent: parsed?.intent, values });
-  const task = await requireTaskRef(client, project.id, number);
+  const task = foundTask(ctx);
   if (!parsed) throw notFound(client.headers);
 
   const urls = taskUrls(args.request.url, boardPath(ctx), number);

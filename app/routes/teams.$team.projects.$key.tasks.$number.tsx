@@ -5,42 +5,45 @@ import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
 import { STATUS_LABELS, taskRef } from "~/lib/board";
 import { parseCommentCursor } from "~/lib/comments";
-import { listAttachments } from "~/lib/attachments.server";
-import { listComments } from "~/lib/comments.server";
+import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { notFound } from "~/lib/http.server";
 import { can, permissionsOf } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
-import { boardPath, requireProjectContext, requireTaskNumber } from "~/lib/team-context.server";
+import {
+  boardPath,
+  foundTask,
+  requireProjectContext,
+  requireTaskContext,
+  requireTaskNumber,
+} from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
-import { deleteTask, moveTask, requireTask, requireTaskRef, updateTask } from "~/lib/tasks.server";
+import { createServerClient } from "~/lib/supabase.server";
+import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const ctx = await requireProjectContext(args);
+  // the project context (its reads shared with the board) and the panel's own read, side by side
+  const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { client, user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params, client.headers);
-  const task = await requireTask(client, project.id, number);
+  const { task, comments, reached, hasOlder, attachments } = panel;
   const before = parseCommentCursor(new URL(args.request.url).searchParams);
-  const comments = await listComments(client.supabase, task.id, before);
-  if (comments.error) throw backendError(comments.error, client.headers);
-  const files = await listAttachments(client.supabase, task.id);
-  if (files.error) throw backendError(files.error, client.headers);
   return data(
     {
       projectKey: project.key,
       taskPath: `${boardPath(ctx)}/tasks/${number}`,
       task,
-      attachments: files.attachments,
-      comments: comments.comments,
-      commentsReached: comments.reached,
-      hasOlderComments: comments.hasOlder,
+      attachments,
+      comments,
+      commentsReached: reached,
+      hasOlderComments: hasOlder,
       olderCommentsPage: before !== null,
       userId: user.id,
       can: permissionsOf(team.role, { archived }),
@@ -49,11 +52,23 @@ export async function loader(args: LoaderFunctionArgs) {
   );
 }
 
+/** The task, its comments and attachments, named by the URL (a 404 for a malformed one). */
+async function readPanel(args: LoaderFunctionArgs) {
+  const client = createServerClient(args);
+  // nobody signed in never reaches the backend (the same memoised check as the context's)
+  await requireUser(client, args.request);
+  const number = requireTaskNumber(args.params, client.headers);
+  const { team, key } = args.params;
+  if (!team || !key) throw notFound(client.headers);
+  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  return requireTaskPanel(client, { teamSlug: team, projectKey: key, number }, before);
+}
+
 /** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */
 export async function action(args: ActionFunctionArgs) {
-  const ctx = await requireProjectContext(args);
+  const ctx = await requireTaskContext(args);
   const { client, team, project, archived } = ctx;
-  const number = requireTaskNumber(args.params, client.headers);
+  const { number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(TaskActionSchema, form);
   const values = submittedValues(form);
@@ -61,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
   if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
   if (!can(team.role, "editTasks", { archived }))
     return archivedResult(client.headers, { intent: parsed?.intent, values });
-  const task = await requireTaskRef(client, project.id, number);
+  const task = foundTask(ctx);
   if (!parsed) throw notFound(client.headers);
 
   const ref = taskRef(project.key, number);

@@ -15,7 +15,7 @@ import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { ARCHIVED_MESSAGE, boardSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
-import { loadColumns } from "~/lib/board.server";
+import { loadBoard } from "~/lib/board.server";
 import { isCommentsAction } from "~/lib/comments";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
@@ -26,8 +26,7 @@ import { isLiveRefresh } from "~/lib/live-refresh";
 import { can, permissionsOf } from "~/lib/permissions";
 import { setProjectArchived } from "~/lib/projects.server";
 import { parseIntent } from "~/lib/schemas";
-import { requireProjectContext } from "~/lib/team-context.server";
-import { listMemberNames } from "~/lib/teams.server";
+import { requireProjectContext, withTeamContext } from "~/lib/team-context.server";
 import { BoardActionSchema } from "~/lib/tasks.schemas";
 import { moveTask } from "~/lib/tasks.server";
 
@@ -36,21 +35,32 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, user, team, project, archived } = await requireProjectContext(args);
   const searchParams = new URL(args.request.url).searchParams;
   const filters = parseBoardFilters(searchParams);
-  const [board, members] = await Promise.all([
-    loadColumns(client.supabase, project.id, filters, user.id, parseColumnLimits(searchParams)),
-    listMemberNames(client.supabase, team.id),
-  ]);
-  if (board.error) throw backendError(board.error, client.headers);
-  if (members.error) throw backendError(members.error, client.headers);
+  const limits = parseColumnLimits(searchParams);
+  const key = args.params.key;
+  // the team (shared with the layout) and the whole board, side by side: one round trip
+  const {
+    client,
+    user,
+    team,
+    read: result,
+  } = await withTeamContext(args, (client) =>
+    key && /^[A-Z]{2,10}$/.test(key)
+      ? loadBoard(client.supabase, args.params.team!, key, filters, limits)
+      : Promise.resolve({ error: null, board: null }),
+  );
+  if (result.error) throw backendError(result.error, client.headers);
+  const board = result.board;
+  if (!board) throw notFound(client.headers);
+  const { project } = board;
+  const archived = project.archived_at !== null;
   return data(
     {
       team: { slug: team.slug, name: team.name },
       project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
       columns: board.columns,
-      members: members.members,
+      members: board.members,
       filters,
       userId: user.id,
       can: permissionsOf(team.role, { archived }),

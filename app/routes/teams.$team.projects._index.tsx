@@ -6,7 +6,7 @@ import { ErrorPage } from "~/components/error-page";
 import { backendError } from "~/lib/http.server";
 import { pageOf, pageRange, parsePage, PROJECTS_PAGE_SIZE } from "~/lib/paging";
 import { listProjects } from "~/lib/projects.server";
-import { requireTeamContext } from "~/lib/team-context.server";
+import { withTeamContext } from "~/lib/team-context.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Projects · ${data.team.name} · Teamboard` : "Projects · Teamboard" },
@@ -14,14 +14,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** Every project of the team, a page at a time: where the sidebar's "All projects" leads once there are more than it lists. */
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, team } = await requireTeamContext(args);
   const searchParams = new URL(args.request.url).searchParams;
   const showArchived = searchParams.get("archived") === "1";
   const page = parsePage(searchParams);
-  const { data: rows, error } = await listProjects(client.supabase, team.id, {
-    includeArchived: showArchived,
-    ...pageRange(page, PROJECTS_PAGE_SIZE),
-  });
+  // beside the team's lookup (shared with the layout), not after it
+  const {
+    client,
+    team,
+    read: { data: rows, error },
+  } = await withTeamContext(args, (client) =>
+    listProjects(client.supabase, args.params.team!, {
+      includeArchived: showArchived,
+      ...pageRange(page, PROJECTS_PAGE_SIZE),
+    }),
+  );
   if (error) throw backendError(error, client.headers);
   const { items: projects, paging } = pageOf(rows ?? [], page, PROJECTS_PAGE_SIZE);
   return data(

@@ -17,7 +17,7 @@ import { backendError } from "~/lib/http.server";
 import { SIDEBAR_PROJECTS } from "~/lib/paging";
 import { permissionsOf } from "~/lib/permissions";
 import { listProjects } from "~/lib/projects.server";
-import { requireTeamContext } from "~/lib/team-context.server";
+import { withTeamContext } from "~/lib/team-context.server";
 import { ROLE_LABELS } from "~/lib/teams";
 import boardStyles from "~/styles/board.css?url";
 
@@ -28,14 +28,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, team } = await requireTeamContext(args);
   const showArchived = new URL(args.request.url).searchParams.get("archived") === "1";
+  // the team (shared with the page inside) and the sidebar's projects, side by side;
   // bounded: the first SIDEBAR_PROJECTS, and one more to know whether to link to the rest
-  const { data: projects, error } = await listProjects(client.supabase, team.id, {
-    includeArchived: showArchived,
-    from: 0,
-    to: SIDEBAR_PROJECTS,
-  });
+  const {
+    client,
+    team,
+    read: { data: projects, error },
+  } = await withTeamContext(args, (client) =>
+    listProjects(client.supabase, args.params.team!, { includeArchived: showArchived, from: 0, to: SIDEBAR_PROJECTS }),
+  );
   if (error) throw backendError(error, client.headers);
   const rows = projects ?? [];
   return data(

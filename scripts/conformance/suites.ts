@@ -138,6 +138,12 @@ export const SUITES: Record<"postgrest-js" | "auth-js", Suite> = {
                   "53566906701-bmhc1ndue7hild39575gkpimhs06b7ds.apps.googleusercontent.com",
                 GOTRUE_EXTERNAL_GOOGLE_SECRET: "unset",
                 GOTRUE_OAUTH_SERVER_ENABLED: "true",
+                GOTRUE_OAUTH_SERVER_ALLOW_DYNAMIC_REGISTRATION: "true",
+                // [auth.passkey] and [auth.webauthn]
+                GOTRUE_PASSKEY_ENABLED: "true",
+                GOTRUE_WEBAUTHN_RP_DISPLAY_NAME: "auth-js tests",
+                GOTRUE_WEBAUTHN_RP_ID: "localhost",
+                GOTRUE_WEBAUTHN_RP_ORIGINS: "http://localhost:5173",
               }),
           },
         ],

@@ -37,7 +37,7 @@ export function parseGoDuration(s: string): number | null {
   return total;
 }
 
-async function loadUser(ctx: ServiceContext, c: Context): Promise<UserRow> {
+export async function loadUser(ctx: ServiceContext, c: Context): Promise<UserRow> {
   const id = c.req.param("id") ?? "";
   if (!isUuid(id)) throw notFound("validation_failed", "user_id must be an UUID");
   const user = await findUserById(ctx.db, id);

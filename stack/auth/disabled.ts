@@ -7,13 +7,12 @@ import { readParams } from "./params.ts";
 /**
  * Features Teamboard does not use answer as a GoTrue with them switched off
  * answers (same status, code and message), not with a bare 404: SAML SSO,
- * manual identity linking, passkeys, Web3 and ID-token sign-in. Which
+ * manual identity linking, Web3 and ID-token sign-in. Which
  * middleware runs first (authentication, then the feature check) follows
  * GoTrue's router, so a caller sees the same error in the same order.
  */
 const samlDisabled = () => notFound("saml_provider_disabled", "SAML 2.0 is disabled");
 const linkingDisabled = () => notFound("manual_linking_disabled", "Manual linking is disabled");
-const passkeysDisabled = () => notFound("passkey_disabled", "Passkeys are disabled");
 
 /** The issuer GoTrue names for an ID-token provider. */
 const ISSUERS: Record<string, string> = {
@@ -47,13 +46,6 @@ export function mountDisabledFeatureRoutes(app: Hono, ctx: ServiceContext) {
   };
   app.get("/user/identities/authorize", linking);
   app.delete("/user/identities/:id", linking);
-
-  app.all("/passkeys", () => {
-    throw passkeysDisabled();
-  });
-  app.all("/passkeys/*", () => {
-    throw passkeysDisabled();
-  });
 }
 
 /** grant_type=web3: no Web3 provider is enabled. */

@@ -8,10 +8,128 @@ import type { Context } from "hono";
  * code either way. OAuth-style errors (`{ error, error_description }`) are a
  * third, older shape GoTrue still uses for a few refresh-token cases.
  */
+/**
+ * GoTrue's error code names (internal/api/apierrors/errorcode.go), the
+ * `code` / `error_code` of every error body and the `x-sb-error-code` header.
+ * "not_found" is the one addition: the code of the stack's answer to a path
+ * no route serves ("404 page not found").
+ */
+export type ErrorCode =
+  | "unknown"
+  | "unexpected_failure"
+  | "validation_failed"
+  | "bad_json"
+  | "email_exists"
+  | "phone_exists"
+  | "bad_jwt"
+  | "not_admin"
+  | "no_authorization"
+  | "user_not_found"
+  | "session_not_found"
+  | "session_expired"
+  | "refresh_token_not_found"
+  | "refresh_token_already_used"
+  | "flow_state_not_found"
+  | "flow_state_expired"
+  | "flow_state_already_used"
+  | "oauth_client_state_not_found"
+  | "oauth_client_state_expired"
+  | "oauth_invalid_state"
+  | "signup_disabled"
+  | "user_banned"
+  | "provider_email_needs_verification"
+  | "invite_not_found"
+  | "bad_oauth_state"
+  | "bad_oauth_callback"
+  | "oauth_provider_not_supported"
+  | "unexpected_audience"
+  | "single_identity_not_deletable"
+  | "email_conflict_identity_not_deletable"
+  | "identity_already_exists"
+  | "email_provider_disabled"
+  | "phone_provider_disabled"
+  | "too_many_enrolled_mfa_factors"
+  | "mfa_factor_name_conflict"
+  | "mfa_factor_not_found"
+  | "mfa_ip_address_mismatch"
+  | "mfa_challenge_expired"
+  | "mfa_verification_failed"
+  | "mfa_verification_rejected"
+  | "insufficient_aal"
+  | "captcha_failed"
+  | "saml_provider_disabled"
+  | "manual_linking_disabled"
+  | "sms_send_failed"
+  | "email_not_confirmed"
+  | "phone_not_confirmed"
+  | "saml_relay_state_not_found"
+  | "saml_relay_state_expired"
+  | "saml_idp_not_found"
+  | "saml_assertion_no_user_id"
+  | "saml_assertion_no_email"
+  | "user_already_exists"
+  | "sso_provider_not_found"
+  | "sso_provider_disabled"
+  | "saml_metadata_fetch_failed"
+  | "saml_idp_already_exists"
+  | "sso_domain_already_exists"
+  | "saml_entity_id_mismatch"
+  | "conflict"
+  | "provider_disabled"
+  | "user_sso_managed"
+  | "reauthentication_needed"
+  | "same_password"
+  | "reauthentication_not_valid"
+  | "current_password_invalid"
+  | "current_password_required"
+  | "otp_expired"
+  | "otp_disabled"
+  | "identity_not_found"
+  | "weak_password"
+  | "over_request_rate_limit"
+  | "over_email_send_rate_limit"
+  | "over_sms_send_rate_limit"
+  | "bad_code_verifier"
+  | "anonymous_provider_disabled"
+  | "hook_timeout"
+  | "hook_timeout_after_retry"
+  | "hook_payload_over_size_limit"
+  | "hook_payload_invalid_content_type"
+  | "request_timeout"
+  | "mfa_phone_enroll_not_enabled"
+  | "mfa_phone_verify_not_enabled"
+  | "mfa_totp_enroll_not_enabled"
+  | "mfa_totp_verify_not_enabled"
+  | "mfa_webauthn_enroll_not_enabled"
+  | "mfa_webauthn_verify_not_enabled"
+  | "mfa_verified_factor_exists"
+  | "invalid_credentials"
+  | "email_address_not_authorized"
+  | "email_address_invalid"
+  | "web3_provider_disabled"
+  | "web3_unsupported_chain"
+  | "oauth_dynamic_client_registration_disabled"
+  | "email_address_not_provided"
+  | "feature_disabled"
+  | "oauth_client_not_found"
+  | "oauth_authorization_not_found"
+  | "oauth_consent_not_found"
+  | "request_entity_too_large"
+  | "custom_provider_not_found"
+  | "over_custom_provider_quota"
+  | "passkey_disabled"
+  | "too_many_passkeys"
+  | "webauthn_credential_not_found"
+  | "webauthn_challenge_not_found"
+  | "webauthn_challenge_expired"
+  | "webauthn_verification_failed"
+  | "webauthn_credential_exists"
+  | "not_found";
+
 export class AuthError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly extra: { weakPasswordReasons?: string[] } = {},
   ) {
@@ -28,11 +146,11 @@ export class OAuthStyleError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string) => new AuthError(400, code, message);
-export const forbidden = (code: string, message: string) => new AuthError(403, code, message);
-export const notFound = (code: string, message: string) => new AuthError(404, code, message);
-export const unprocessable = (code: string, message: string) => new AuthError(422, code, message);
-export const tooManyRequests = (code: string, message: string) => new AuthError(429, code, message);
+export const badRequest = (code: ErrorCode, message: string) => new AuthError(400, code, message);
+export const forbidden = (code: ErrorCode, message: string) => new AuthError(403, code, message);
+export const notFound = (code: ErrorCode, message: string) => new AuthError(404, code, message);
+export const unprocessable = (code: ErrorCode, message: string) => new AuthError(422, code, message);
+export const tooManyRequests = (code: ErrorCode, message: string) => new AuthError(429, code, message);
 
 export function weakPassword(message: string, reasons: string[]) {
   return new AuthError(422, "weak_password", message, { weakPasswordReasons: reasons });

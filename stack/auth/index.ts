@@ -1,12 +1,15 @@
 import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
 import { mountAdminRoutes } from "./admin.ts";
-import { AuthError, errorResponse, OAuthStyleError } from "./errors.ts";
+import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.ts";
 import { mountDisabledFeatureRoutes } from "./disabled.ts";
 import { mountMfaRoutes } from "./mfa.ts";
 import { mountOAuthRoutes } from "./oauth.ts";
 import { SlidingWindowLimiter } from "./rate-limit.ts";
 import { mountPublicRoutes } from "./routes.ts";
+import { mountRoutes, type AuthDeps } from "./router.ts";
+import { oauthServerRoutes } from "./oauth-server.ts";
+import { passkeyRoutes } from "./passkeys.ts";
 
 /**
  * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
@@ -27,6 +30,11 @@ export function createAuthService(ctx: ServiceContext): Hono {
   const limiter = new SlidingWindowLimiter(ctx.config.auth.tokenRequestsPerMinute, 60_000);
 
   app.onError((error, c) => {
+    // a character Postgres can't store that got past the body's checks (a NUL in a query parameter, say) is the client's error
+    const sqlState = (error as { code?: unknown }).code;
+    if (sqlState === "22021" || sqlState === "22P05") {
+      return errorResponse(c, badRequest("validation_failed", "The request contains a character that is not accepted"));
+    }
     if (!(error instanceof AuthError) && !(error instanceof OAuthStyleError)) {
       ctx.log(
         "auth",
@@ -48,6 +56,8 @@ export function createAuthService(ctx: ServiceContext): Hono {
     return c.json(ctx.keys.jwks);
   });
 
+  const deps: AuthDeps = { ctx, tokenLimiter: limiter };
+  mountRoutes(app, deps, [...oauthServerRoutes, ...passkeyRoutes]);
   mountDisabledFeatureRoutes(app, ctx);
   mountMfaRoutes(app, ctx);
   mountAdminRoutes(app, ctx);

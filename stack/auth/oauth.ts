@@ -1,4 +1,5 @@
 import type { Context, Hono } from "hono";
+import { localProviderEnabled } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import type { Queryable } from "../db/types.ts";
 import { AuthError, badRequest } from "./errors.ts";
@@ -66,7 +67,10 @@ function consentPage(state: string, error?: string) {
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem}label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.error{color:#b00020}</style>
 </head><body>
 <h1>Local sign-in</h1>
-<p>This is the local stack's stand-in for an OAuth provider. Enter the email address to sign in as.</p>
+<p><strong>Development only.</strong> This is the local stack's stand-in for an OAuth provider: it signs in as any
+address you type, with no password. It is on only when the site URL is on this machine (or
+<code>STACK_AUTH_LOCAL_PROVIDER=true</code> turns it on); never expose it.</p>
+<p>Enter the email address to sign in as.</p>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <form method="post" action="/auth/v1/local-provider/consent">
 <input type="hidden" name="state" value="${escapeHtml(state)}">
@@ -146,7 +150,7 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
     const method = c.req.query("code_challenge_method") ?? "";
     const referrer = redirectFor(ctx, c);
     const configured = cfg.externalProviders[provider];
-    const isLocal = provider === "local" && cfg.localProvider;
+    const isLocal = provider === "local" && localProviderEnabled(cfg);
     if (!isLocal && !configured)
       throw badRequest("validation_failed", `Unsupported provider: provider ${provider} could not be found`);
     validatePkceParams(method, challenge);
@@ -179,7 +183,7 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
   });
 
   app.get("/local-provider/consent", async (c) => {
-    if (!cfg.localProvider)
+    if (!localProviderEnabled(cfg))
       throw badRequest("validation_failed", "Unsupported provider: provider local could not be found");
     const state = c.req.query("state") ?? "";
     await readState(ctx, state);
@@ -187,7 +191,7 @@ export function mountOAuthRoutes(app: Hono, ctx: ServiceContext) {
   });
 
   app.post("/local-provider/consent", async (c) => {
-    if (!cfg.localProvider)
+    if (!localProviderEnabled(cfg))
       throw badRequest("validation_failed", "Unsupported provider: provider local could not be found");
     const form = new URLSearchParams(await readBody(c, ctx.config.maxBodyBytes));
     const stateToken = form.get("state") ?? "";

@@ -44,6 +44,34 @@ function tooLarge(maxBytes: number) {
   return new AuthError(413, "request_entity_too_large", `Request body too large (max ${maxBytes} bytes)`);
 }
 
+/**
+ * Strings as Go's decoder leaves them: an unpaired surrogate (`"\ud800"`)
+ * becomes U+FFFD, as encoding/json replaces invalid UTF-16, so it never
+ * reaches Postgres' jsonb (which refuses it). A NUL (`"\u0000"`) is refused
+ * with a 400: Postgres can store it neither in text nor in jsonb, and no
+ * field of an auth request can meaningfully hold one. Keys are treated like
+ * values. The depth was bounded before parsing, so recursion is safe here.
+ */
+export function cleanStrings(value: unknown): unknown {
+  if (typeof value === "string") return cleanString(value);
+  if (Array.isArray(value)) return value.map(cleanStrings);
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[cleanString(k)] = cleanStrings(v);
+    return out;
+  }
+  return value;
+}
+
+function cleanString(s: string): string {
+  if (s.includes("\u0000")) {
+    throw badRequest("validation_failed", "The request body contains a NUL character (\\u0000), which is not accepted");
+  }
+  return s.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /** Decodes `text` into the fields of `spec`; unknown fields are ignored, as in Go. */
 export function decodeParams<S extends Spec>(text: string, typeName: string, spec: S): Out<S> {
   let raw: unknown;
@@ -58,7 +86,7 @@ export function decodeParams<S extends Spec>(text: string, typeName: string, spe
   if (raw !== null && (typeof raw !== "object" || Array.isArray(raw))) {
     throw parseFail(`json: cannot unmarshal ${jsonKind(raw)} into Go value of type api.${typeName}`);
   }
-  const obj = (raw ?? {}) as Record<string, unknown>;
+  const obj = cleanStrings(raw ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, type] of Object.entries(spec)) {
     const v = obj[key];

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { Context, Hono } from "hono";
+import { localProviderEnabled } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import type { OutgoingMail } from "../mail/mailer.ts";
 import { idTokenGrant, web3Grant } from "./disabled.ts";
@@ -596,7 +597,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     external.email = cfg.emailEnabled;
     external.anonymous_users = cfg.anonymousSignIns;
     for (const name of Object.keys(cfg.externalProviders)) external[name] = true;
-    external.local = cfg.localProvider;
+    external.local = localProviderEnabled(cfg);
     return json(c, {
       external,
       disable_signup: cfg.disableSignup,
@@ -605,7 +606,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       sms_provider: "",
       saml_enabled: false,
       saml_private_key_next_configured: false,
-      passkeys_enabled: false,
+      passkeys_enabled: cfg.passkey.enabled,
     });
   });
 }

@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { Queryable } from "../db/types.ts";
 import { tokenHash } from "./emails.ts";
-import { badRequest, forbidden } from "./errors.ts";
+import { badRequest, forbidden, unprocessable } from "./errors.ts";
 import { PKCE_PREFIX } from "./pkce.ts";
 import {
   clearOneTimeTokens,
@@ -23,6 +23,8 @@ export type VerifyType = (typeof VERIFY_TYPES)[number];
 
 const LINK_INVALID = "Email link is invalid or has expired";
 const TOKEN_INVALID = "Token has expired or is invalid";
+/** GoTrue's DuplicateEmailMsg */
+export const DUPLICATE_EMAIL = "A user with this email address has already been registered";
 
 function expired(sentAt: string | null, otpExpiry: number): boolean {
   const sent = epochMs(sentAt);
@@ -42,6 +44,8 @@ export async function verifyTokenHash(
   hash: string,
 ): Promise<{ user: UserRow; type: VerifyType }> {
   let user: UserRow | null;
+  // a NUL can be in no stored hash (and Postgres refuses it as a parameter): simply no such link
+  if (hash.includes("\u0000")) throw forbidden("otp_expired", LINK_INVALID);
   switch (type) {
     case "email":
       user = await userWhere(q, "(confirmation_token = $1 or recovery_token = $1)", [hash]);
@@ -153,6 +157,12 @@ export async function applyVerification(q: Queryable, user: UserRow, type: Verif
       break;
     case "email_change": {
       const newEmail = user.email_change ?? "";
+      // someone may have registered the new address since the change was asked for
+      const { rows: taken } = await q.query(
+        "select 1 from auth.users where lower(email) = lower($2) and id <> $1 and is_sso_user = false limit 1",
+        [user.id, newEmail],
+      );
+      if (taken.length) throw unprocessable("email_exists", DUPLICATE_EMAIL);
       await q.query(
         `update auth.users set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '',
            email_change_confirm_status = 0, is_anonymous = false, updated_at = now() where id = $1`,

@@ -5,6 +5,7 @@ import { citext } from "@electric-sql/pglite/contrib/citext";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
 import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
+import { acquireLock } from "./lock.ts";
 import { parsers } from "./parsers.ts";
 import { applyRequestContext } from "./request.ts";
 import type { Database, Queryable, QueryResult, RequestContext } from "./types.ts";
@@ -12,62 +13,7 @@ import type { Database, Queryable, QueryResult, RequestContext } from "./types.t
 /** PGlite needs its extensions registered when the instance is created. */
 const extensions = { citext, pg_trgm, pgcrypto, uuid_ossp };
 
-export class DataDirLockedError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number,
-  ) {
-    super(
-      `The data folder ${dataDir} is in use by another local stack (pid ${pid}). ` +
-        `Stop that process first, or start this one with --data-dir <another folder>. ` +
-        `Two embedded databases on one folder would silently lose data.`,
-    );
-    this.name = "DataDirLockedError";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Takes the folder's lock file (created exclusively, holding our pid).
- * A lock left by a process that no longer exists is taken over.
- */
-export function acquireLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, "stack.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: "wx" });
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        try {
-          if (fs.readFileSync(lockPath, "utf8") === String(process.pid)) fs.unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
-      process.once("exit", release);
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const holder = Number(fs.readFileSync(lockPath, "utf8").trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirLockedError(dataDir, holder);
-      }
-      fs.unlinkSync(lockPath); // stale: its process is gone
-    }
-  }
-  throw new Error(`Could not take the lock on ${dataDir}`);
-}
+export { acquireLock, DataDirLockedError } from "./lock.ts";
 
 /**
  * Raised when PGlite misbehaves instead of failing cleanly: a statement that

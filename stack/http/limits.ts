@@ -129,6 +129,13 @@ export function checkJsonValue(value: unknown, limits: InputLimits): LimitViolat
         };
       }
       for (const k of keys) {
+        // keys become column names in SQL text, where Postgres can't take a NUL
+        if (k.includes("\u0000")) {
+          return {
+            message: "A key in the request body contains a NUL character",
+            details: `the key ${JSON.stringify(k.slice(0, 40))} contains \\u0000`,
+          };
+        }
         const bad = checkString(k, "a key", limits);
         if (bad) return bad;
         stack.push((v as Record<string, unknown>)[k]);
@@ -172,6 +179,10 @@ export function checkQueryParam(key: string, value: string, limits: InputLimits)
     [key, `the query parameter name ${JSON.stringify(key.slice(0, 40))}`],
     [value, `the value of ${JSON.stringify(key.slice(0, 40))}`],
   ] as const) {
+    // a NUL can't be sent to Postgres in a parameter, nor inside the SQL text of a quoted identifier (an alias or a column)
+    if (s.includes("\u0000")) {
+      return { message: "A query parameter contains a NUL character", details: `${what} contains \\u0000` };
+    }
     if (s.length > limits.queryValueLength) {
       return {
         message: "A query parameter is too long",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fromPgError, statusForSqlState } from "./errors.ts";
+import { errors, fromPgError, statusForSqlState } from "./errors.ts";
+import { closest, closestByTrigrams } from "./hints.ts";
 
 describe("SQLSTATE to HTTP status", () => {
   it("follows PostgREST's table", () => {
@@ -51,5 +52,38 @@ describe("database errors as bodies", () => {
     const broken = fromPgError({ code: "PGRST", message: "not json" }, true);
     expect(broken.code).toBe("PGRST121");
     expect(broken.status).toBe(500);
+  });
+});
+
+describe("the catalogue's function errors", () => {
+  it("words PGRST202 as PostgREST does, with or without arguments and suggestions", () => {
+    const none = errors.noFunction("public", "blurb_message", [], true, null).body();
+    expect(none).toEqual({
+      code: "PGRST202",
+      message: "Could not find the function public.blurb_message without parameters in the schema cache",
+      details:
+        "Searched for the function public.blurb_message without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+      hint: null,
+    });
+    expect(errors.noFunction("api", "test", ["b", "a"], false, "(a, c)").body()).toMatchObject({
+      message: "Could not find the function api.test(a, b) in the schema cache",
+      details:
+        "Searched for the function api.test with parameters a, b, but no matches were found in the schema cache.",
+      hint: "Perhaps you meant to call the function api.test(a, c)",
+    });
+    expect(errors.noFunction("api", "testt", [], true, "test").hint).toBe(
+      "Perhaps you meant to call the function api.test",
+    );
+  });
+});
+
+describe("did you mean", () => {
+  it("needs a close name for functions and tables, a loose one for parameter lists", () => {
+    expect(
+      closest("polymorphic_function_with_unnamed_integer", ["polymorphic_function_with_unnamed_text", "other"]),
+    ).toBe("polymorphic_function_with_unnamed_text");
+    expect(closest("blurb_message", ["get_messages", "get_status"])).toBeNull();
+    expect(closest("(attrs, id)", ["(name, param, val)", "(attr, id)"], 0.33)).toBe("(attr, id)");
+    expect(closestByTrigrams("role", ["roles", "actors"])).toBe("roles");
   });
 });

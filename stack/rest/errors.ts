@@ -27,7 +27,84 @@ export class ParseError extends RestError {
   }
 }
 
+/** One relationship as PGRST201's details list it. */
+export interface RelationshipDetail {
+  cardinality: string;
+  embedding: string;
+  relationship: string;
+}
+
+/**
+ * The error catalogue: every error the service raises itself, with
+ * PostgREST's status, code and wording (its Error.hs). Database errors go
+ * through fromPgError below.
+ */
 export const errors = {
+  unexpected: () => new RestError(500, "PGRSTX00", "An unexpected error occurred"),
+  /** input over a limit of stack/http/limits.ts, with PostgREST's parse (PGRST100) or body (PGRST102) code */
+  overLimit: (code: "PGRST100" | "PGRST102", message: string, details: string | null) =>
+    new RestError(400, code, message, details),
+  payloadTooLarge: (limit: number) =>
+    new RestError(413, "PGRST413", "Payload Too Large", `The request body is larger than ${limit} bytes`),
+  rpcMethod: (method: string) => new RestError(405, "PGRST101", `Cannot use the ${method} method on RPC`),
+  unknownRole: (message: string) => new RestError(401, "22023", message, null, null, { "WWW-Authenticate": "Bearer" }),
+  putFilters: () =>
+    new RestError(405, "PGRST105", "Filters must include all and only primary key columns with 'eq' operators"),
+  putRange: () => new RestError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT"),
+  putMismatch: () => new RestError(400, "PGRST115", "Payload values do not match URL in primary key column(s)"),
+  noRelationship: (
+    origin: string,
+    target: string,
+    hint: string | undefined,
+    schema: string,
+    suggestion: string | null,
+  ) =>
+    new RestError(
+      400,
+      "PGRST200",
+      `Could not find a relationship between '${origin}' and '${target}' in the schema cache`,
+      `Searched for a foreign key relationship between '${origin}' and '${target}'${hint !== undefined ? ` using the hint '${hint}'` : ""} in the schema '${schema}', but no matches were found.`,
+      suggestion ? `Perhaps you meant '${suggestion}' instead of '${target}'.` : null,
+    ),
+  ambiguousRelationship: (origin: string, target: string, details: RelationshipDetail[], hints: string[]) =>
+    new RestError(
+      300,
+      "PGRST201",
+      `Could not embed because more than one relationship was found for '${origin}' and '${target}'`,
+      details,
+      `Try changing '${target}' to one of the following: ${hints.join(", ")}. Find the desired relationship in the 'details' key.`,
+    ),
+  /** PGRST202; `suggestion` is a function name, or "(params)" when the function exists with other parameters */
+  noFunction: (schema: string, name: string, argNames: string[], isPost: boolean, suggestion: string | null) => {
+    const fn = `${schema}.${name}`;
+    const sorted = [...argNames].sort();
+    const params =
+      sorted.length === 0
+        ? " without parameters"
+        : ` with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}`;
+    return new RestError(
+      404,
+      "PGRST202",
+      `Could not find the function ${fn}${sorted.length === 0 ? " without parameters" : `(${sorted.join(", ")})`} in the schema cache`,
+      `Searched for the function ${fn}${params}${isPost ? " or with a single unnamed json/jsonb parameter" : ""}, but no matches were found in the schema cache.`,
+      suggestion === null
+        ? null
+        : `Perhaps you meant to call the function ${schema}.${suggestion.startsWith("(") ? name : ""}${suggestion}`,
+    );
+  },
+  /** PGRST203; each candidate as `schema.name(param => type, …)`, in the schema cache's order */
+  ambiguousFunction: (candidates: string[]) =>
+    new RestError(
+      300,
+      "PGRST203",
+      `Could not choose the best candidate function between: ${candidates.join(", ")}`,
+      null,
+      "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
+    ),
+  /** as Postgres words it (PostgREST lets the database report unknown columns and types) */
+  undefinedColumn: (relation: string, column: string) =>
+    new RestError(400, "42703", `column ${relation}.${column} does not exist`),
+  undefinedType: (name: string) => new RestError(400, "42704", `type "${name}" does not exist`),
   invalidBody: (message: string) => new RestError(400, "PGRST102", message),
   invalidRange: (details: string) => new RestError(416, "PGRST103", "Requested range not satisfiable", details),
   unacceptableSchema: (schema: string, exposed: string[]) =>

@@ -24,7 +24,8 @@ import {
   type Negotiated,
   type Prefs,
 } from "./response.ts";
-import { type Column, type Routine, type SchemaCache, type Table, closest, key, quoteIdent as q } from "./schema.ts";
+import { closest } from "./hints.ts";
+import { type Column, type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 import { Params, buildSelect, filterSql, logicSql, type Source } from "./sql.ts";
 
 export interface HandlerEnv {
@@ -64,7 +65,7 @@ export async function handleRequest(
     else if (isPgError(e)) reply = errorReply(fromPgError(e, true));
     else {
       console.error("[rest] unexpected error:", e);
-      reply = errorReply(new RestError(500, "PGRSTX00", "An unexpected error occurred"));
+      reply = errorReply(errors.unexpected());
     }
   }
   const body = c.req.method === "HEAD" ? null : reply.body;
@@ -75,7 +76,7 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const { ctx } = env;
   const method = c.req.method.toUpperCase();
   if (kind === "rpc" && !["GET", "HEAD", "POST"].includes(method)) {
-    throw new RestError(405, "PGRST101", `Cannot use the ${method} method on RPC`);
+    throw errors.rpcMethod(method);
   }
   if (kind === "table" && !["GET", "HEAD", "POST", "PATCH", "PUT", "DELETE"].includes(method)) {
     throw errors.unsupportedMethod(method);
@@ -85,8 +86,7 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const who = await resolveIdentity(c, ctx.keys);
   if (isIdentityError(who)) {
     if (who.reason === "expired") throw errors.jwt(401, "PGRST303", "JWT expired");
-    if (who.reason === "role")
-      throw new RestError(401, "22023", who.message, null, null, { "WWW-Authenticate": "Bearer" });
+    if (who.reason === "role") throw errors.unknownRole(who.message);
     throw errors.jwt(401, "PGRST301", who.message);
   }
   const authed = who.role !== "anon";
@@ -114,19 +114,9 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
       details: `Resources may be embedded at most ${limits.embedDepth} levels deep; this select embeds ${depth}`,
     });
   }
-  const media = negotiate(c.req.header("accept"));
-  const { prefs: rawPrefs, invalid } = parsePrefer(c.req.header("prefer"));
-  const prefs: Prefs = {
-    return: rawPrefs.get("return") as Prefs["return"],
-    count: rawPrefs.get("count") as Prefs["count"],
-    resolution: rawPrefs.get("resolution") as Prefs["resolution"],
-    missing: rawPrefs.get("missing") as Prefs["missing"],
-    tx: rawPrefs.get("tx") as Prefs["tx"],
-    handling: rawPrefs.get("handling") as Prefs["handling"],
-    maxAffected: rawPrefs.has("max-affected") ? Number(rawPrefs.get("max-affected")) : undefined,
-    params: rawPrefs.get("params") as Prefs["params"],
-    timezone: rawPrefs.get("timezone"),
-  };
+  const cache = await env.cache();
+  const media = negotiate(c.req.header("accept"), { plan: cache.planEnabled, geoJsonFn: cache.geoJsonFn });
+  const { prefs, invalid } = parsePrefer(c.req.header("prefer"));
   if (prefs.handling === "strict" && invalid.length) throw errors.invalidPreferences(invalid);
 
   // the body
@@ -164,7 +154,6 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
     if (kind === "table" && body === undefined) throw errors.invalidBody("Empty or invalid json");
   }
 
-  const cache = await env.cache();
   const reqCtx = {
     claims: who.claims,
     role: who.role,
@@ -217,12 +206,12 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
 }
 
 function tooLarge(limit: number) {
-  return new RestError(413, "PGRST413", "Payload Too Large", `The request body is larger than ${limit} bytes`);
+  return errors.payloadTooLarge(limit);
 }
 
 /** Input over a limit of stack/http/limits.ts: 400 with PostgREST's parse-error (PGRST100) or body (PGRST102) code. */
 function overLimit(code: "PGRST100" | "PGRST102", v: LimitViolation) {
-  return new RestError(400, code, v.message, v.details);
+  return errors.overLimit(code, v.message, v.details ?? null);
 }
 
 /** How deeply a select embeds resources (iteratively: the parser already bounds it, this reads the limit). */
@@ -310,6 +299,21 @@ async function plannedRows(tx: Queryable, sql: string, params: unknown[]): Promi
   return Number((plan as { Plan: { "Plan Rows": number } }[])[0].Plan["Plan Rows"]);
 }
 
+/** explain(): the plan of the statement the request would run, in the asked format. */
+async function explainReply(rq: Req, tx: Queryable, sql: string, params: unknown[]): Promise<Reply> {
+  const plan = rq.media.plan!;
+  const opts = [`FORMAT ${plan.format.toUpperCase()}`, ...plan.options.map((o) => o.toUpperCase())];
+  const { rows } = await tx.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (${opts.join(", ")}) ${sql}`, params);
+  const body =
+    plan.format === "json"
+      ? (() => {
+          const raw = rows[0]?.["QUERY PLAN"];
+          return typeof raw === "string" ? raw : JSON.stringify(raw);
+        })()
+      : rows.map((r) => String(r["QUERY PLAN"])).join("\n");
+  return { status: 200, headers: headersFor(rq, { "Content-Type": rq.media.contentType }), body };
+}
+
 // ---------------------------------------------------------------- reads
 
 async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
@@ -335,6 +339,7 @@ async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     `WITH pgrst_source AS (${built.sql}) SELECT ` +
     `${wantExact ? `(SELECT pg_catalog.count(*) FROM (${built.countSql}) _pgrst_c)` : "null::int8"} AS total, ` +
     `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(rq.media)} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
   const r = rows[0];
   const pageTotal = Number(r.page_total);
@@ -396,6 +401,7 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
   const headersOnly = prefs.return === "headers-only";
   let mutationSql: string;
   let kind: "insert" | "update" | "delete" | "upsert-put";
+  let conflict = "";
 
   const whereParts = (src: Source) => [
     ...parsed.filters.filter((f) => f.path.length === 0).map((f) => filterSql(src, f.filter, params)),
@@ -421,8 +427,8 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     let selectRows: string;
     if (prefs.missing === "default") {
       const defaults = cols
-        .filter((c) => c.default !== null)
-        .map((c) => `'${c.name.replace(/'/g, "''")}', ${c.default}`);
+        .filter((c) => c.missingDefault)
+        .map((c) => `'${c.name.replace(/'/g, "''")}', ${c.missingDefault}`);
       const defsObj = defaults.length ? `jsonb_build_object(${defaults.join(", ")})` : `'{}'::jsonb`;
       selectRows = `SELECT ${cols.map((c) => `pgrst_body.${q(c.name)}`).join(", ")} FROM jsonb_array_elements(${arr}::jsonb) AS pgrst_elem, LATERAL jsonb_populate_record(null::${q(table.schema)}.${q(table.name)}, ${defsObj} || pgrst_elem) AS pgrst_body`;
     } else {
@@ -430,8 +436,7 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
     }
     if (rq.method === "PUT") {
       if (rows.length !== 1) throw errors.invalidBody("PUT payload must contain a single row");
-      if (parsed.ranges.get(""))
-        throw new RestError(400, "PGRST114", "limit/offset querystring parameters are not allowed for PUT");
+      if (parsed.ranges.get("")) throw errors.putRange();
       const pkFilters = parsed.filters.filter((f) => f.path.length === 0);
       const ok =
         table.pk.length > 0 &&
@@ -445,20 +450,14 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
             f.filter.field.json.length === 0 &&
             table.pk.includes(f.filter.field.name),
         );
-      if (!ok)
-        throw new RestError(
-          405,
-          "PGRST105",
-          "Filters must include all and only primary key columns with 'eq' operators",
-        );
+      if (!ok) throw errors.putFilters();
       for (const f of pkFilters) {
         const v = rows[0][f.filter.field.name];
         if (v === undefined || String(v) !== (f.filter.operation as { value: string }).value) {
-          throw new RestError(400, "PGRST115", "Payload values do not match URL in primary key column(s)");
+          throw errors.putMismatch();
         }
       }
     }
-    let conflict = "";
     const resolution = rq.method === "PUT" ? "merge-duplicates" : prefs.resolution;
     if (resolution) {
       const onConflict = parsed.onConflict ?? table.pk;
@@ -504,7 +503,13 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
   // what comes back
   const needRows = representation || headersOnly;
   const isSelectOnly = mutationSql.startsWith("SELECT");
-  const returning = isSelectOnly ? "" : needRows ? ` RETURNING ${t}.*` : " RETURNING 1";
+  // an upsert tells inserted rows from updated ones (xmax is 0 on a freshly inserted row version)
+  const upsert = conflict !== "" && !table.isView;
+  const insertedCol = upsert ? `, (${t}.xmax = 0) AS pgrst_inserted` : "";
+  const returning = isSelectOnly ? "" : needRows ? ` RETURNING ${t}.*${insertedCol}` : ` RETURNING 1${insertedCol}`;
+  const insertedSql = upsert
+    ? "(SELECT pg_catalog.count(*) FROM pgrst_source WHERE pgrst_inserted)::int8"
+    : "null::int8";
   let bodySql: string;
   let built: ReturnType<typeof buildSelect> | null = null;
   if (representation) {
@@ -520,16 +525,21 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
       source: mutationSource(table),
       paginate: false,
     });
-    bodySql = `SELECT pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(rq.media)} AS body FROM (${built.sql}) _postgrest_t`;
+    bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(rq.media)} AS body FROM (${built.sql}) _postgrest_t`;
   } else if (headersOnly) {
     const pk = table.pk.length ? table.pk : [];
-    bodySql = `SELECT pg_catalog.count(*)::int8 AS page_total, (SELECT row_to_json(x)::text FROM (SELECT ${pk.length ? pk.map((c) => q(c)).join(", ") : "1 AS one"} FROM pgrst_source LIMIT 1) x) AS body FROM pgrst_source`;
+    bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(*)::int8 AS page_total, (SELECT row_to_json(x)::text FROM (SELECT ${pk.length ? pk.map((c) => q(c)).join(", ") : "1 AS one"} FROM pgrst_source LIMIT 1) x) AS body FROM pgrst_source`;
   } else {
-    bodySql = `SELECT pg_catalog.count(*)::int8 AS page_total, null::text AS body FROM pgrst_source`;
+    bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(*)::int8 AS page_total, null::text AS body FROM pgrst_source`;
   }
   const sql = `WITH pgrst_source AS (${mutationSql}${returning}) ${bodySql}`;
-  const { rows } = await tx.query<{ page_total: number; body: string | null }>(sql, params.values);
+  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
+  const { rows } = await tx.query<{ inserted: number | null; page_total: number; body: string | null }>(
+    sql,
+    params.values,
+  );
   const pageTotal = Number(rows[0].page_total);
+  const inserted = rows[0].inserted === null ? null : Number(rows[0].inserted);
 
   if (rq.media.media === "object" && (representation || kind !== "insert") && pageTotal !== 1)
     throw errors.singularity(pageTotal);
@@ -551,7 +561,9 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
       const qs = table.pk.map((c) => `${encodeURIComponent(c)}=eq.${encodeURIComponent(String(first[c]))}`).join("&");
       headers["Location"] = `/${table.name}?${qs}`;
     }
-    status = kind === "upsert-put" ? (representation ? 200 : 204) : 201;
+    // PostgREST: an upsert that inserted nothing answers 200; PUT answers 201 when it inserted
+    if (kind === "upsert-put") status = representation ? (inserted ? 201 : 200) : 204;
+    else status = inserted === 0 && prefs.resolution === "merge-duplicates" ? 200 : 201;
     const resolutionApplied = table.pk.length > 0 || parsed.onConflict !== null;
     const pa = preferenceApplied(resolutionApplied ? prefs : { ...prefs, resolution: undefined }, [
       "resolution",
@@ -578,77 +590,64 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
 
 // ---------------------------------------------------------------- rpc
 
+/**
+ * PostgREST's findProc: a function matches when the argument names cover its
+ * required parameters and stay within its parameters; one with a single
+ * unnamed json/jsonb parameter is the fallback for a JSON body. More than one
+ * match is PGRST203 (candidates in the schema cache's order), none PGRST202.
+ */
 function chooseRoutine(rq: Req, argNames: string[], isPost: boolean): { routine: Routine; singleJson: boolean } {
   const candidates = rq.cache.routines.get(key(rq.schema, rq.name)) ?? [];
   const singleObject = rq.prefs.params === "single-object";
   const isJsonType = (t: string) => t === "json" || t === "jsonb";
-  const matched: { routine: Routine; singleJson: boolean }[] = [];
+  const keys = new Set(argNames);
+  const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+  const matchesParams = (r: Routine) => {
+    if (r.params.length === 0) return keys.size === 0;
+    const req = new Set(r.params.filter((p) => !p.hasDefault).map((p) => p.name));
+    const opt = new Set(r.params.filter((p) => p.hasDefault).map((p) => p.name));
+    if (opt.size === 0) return sameSet(keys, req);
+    if (req.size === 0) return [...keys].every((k) => opt.has(k));
+    return sameSet(new Set([...keys].filter((k) => !opt.has(k))), req);
+  };
+  const singleUnnamed = (r: Routine) =>
+    isPost && r.params.length === 1 && r.params[0].name === "" && isJsonType(r.params[0].type);
+  /** a single unnamed parameter takes the whole body (PostgREST's positional call) */
+  const positional = (r: Routine) => r.params.length === 1 && r.params[0].name === "";
+  const matched: Routine[] = [];
+  const fallback: Routine[] = [];
   for (const r of candidates) {
-    if (isPost && singleObject && r.params.length === 1 && isJsonType(r.params[0].type)) {
-      matched.push({ routine: r, singleJson: true });
+    if (singleObject) {
+      if (isPost && r.params.length === 1 && isJsonType(r.params[0].type)) matched.push(r);
       continue;
     }
-    if (singleObject) continue;
-    if (isPost && r.params.length === 1 && r.params[0].name === "" && isJsonType(r.params[0].type)) {
-      matched.push({ routine: r, singleJson: true });
-      continue;
-    }
-    const names = new Set(r.params.map((p) => p.name));
-    if (!argNames.every((a) => names.has(a))) continue;
-    if (!r.params.every((p) => p.hasDefault || argNames.includes(p.name))) continue;
-    matched.push({ routine: r, singleJson: false });
+    if (matchesParams(r)) matched.push(r);
+    else if (singleUnnamed(r)) fallback.push(r);
   }
-  if (matched.length === 1) return matched[0];
-  if (matched.length > 1) {
-    const exact = matched.filter((m) => !m.singleJson && m.routine.params.length === argNames.length);
-    if (exact.length === 1) return exact[0];
-    const named = matched.filter((m) => !m.singleJson);
-    if (named.length === 1) return named[0];
-    throw new RestError(
-      300,
-      "PGRST203",
-      `Could not choose the best candidate function between: ${matched
-        .map(
-          (m) =>
-            `${m.routine.schema}.${m.routine.name}(${m.routine.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`,
-        )
-        .join(", ")}`,
-      null,
-      "Try renaming the parameters or the function itself in the database so function overloading can be resolved",
+  const pick = (r: Routine) => ({ routine: r, singleJson: singleObject || positional(r) });
+  const chosen = matched.length ? matched : fallback;
+  if (chosen.length === 1) return pick(chosen[0]);
+  if (chosen.length > 1) {
+    throw errors.ambiguousFunction(
+      chosen.map((r) => `${r.schema}.${r.name}(${r.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`),
     );
   }
-  // not found
-  const sorted = [...argNames].sort();
-  const fn = `${rq.schema}.${rq.name}`;
-  const withParams = sorted.length === 0 ? " without parameters" : `(${sorted.join(", ")})`;
-  const detailParams =
-    sorted.length === 0 ? " without parameters" : ` with parameter${sorted.length > 1 ? "s" : ""} ${sorted.join(", ")}`;
-  let hint: string | null = null;
-  if (candidates.length) {
-    const options = candidates.map(
-      (r) =>
-        `(${r.params
-          .map((p) => p.name)
-          .sort()
-          .join(", ")})`,
-    );
-    const best = closest(`(${sorted.join(", ")})`, options, 0.33);
-    if (best) hint = `Perhaps you meant to call the function ${fn.split(".")[0]}.${rq.name}${best}`;
-  } else {
-    const names = [...rq.cache.routines.values()]
-      .flat()
-      .filter((r) => r.schema === rq.schema)
-      .map((r) => r.name);
-    const best = closest(rq.name, names);
-    if (best) hint = `Perhaps you meant to call the function ${rq.schema}.${best}`;
-  }
-  throw new RestError(
-    404,
-    "PGRST202",
-    `Could not find the function ${fn}${withParams} in the schema cache`,
-    `Searched for the function ${fn}${detailParams}${isPost ? " or with a single unnamed json/jsonb parameter" : ""}, but no matches were found in the schema cache.`,
-    hint,
-  );
+  // not found: suggest other parameters of the same function, or a function of a similar name
+  const paramList = (names: string[]) => `(${[...names].sort().join(", ")})`;
+  const suggestion = candidates.length
+    ? closest(
+        paramList(argNames),
+        candidates.map((r) => paramList(r.params.map((p) => p.name))),
+        0.33,
+      )
+    : closest(
+        rq.name,
+        [...rq.cache.routines.values()]
+          .flat()
+          .filter((r) => r.schema === rq.schema)
+          .map((r) => r.name),
+      );
+  throw errors.noFunction(rq.schema, rq.name, argNames, isPost, suggestion);
 }
 
 async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
@@ -674,7 +673,9 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
   let callArgs: string;
   let argsFrom = "";
   if (singleJson) {
-    callArgs = params.add(rq.bodyText ?? "{}", routine.params[0].type === "jsonb" ? "jsonb" : "json");
+    const p0 = routine.params[0];
+    const cast = ["json", "jsonb", "text", "xml", "bytea"].includes(p0.type) ? p0.type : "json";
+    callArgs = params.add(isPost ? (rq.bodyText ?? "{}") : JSON.stringify(args), cast);
   } else {
     const used = routine.params.filter((p) => argNames.includes(p.name));
     if (used.length) {
@@ -718,6 +719,7 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
       `WITH pgrst_source AS (${built.sql}) SELECT ` +
       `${wantExact ? `(SELECT pg_catalog.count(*) FROM (${built.countSql}) _pgrst_c)` : "null::int8"} AS total, ` +
       `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(media, kind)} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+    if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
     const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
     return rpcReply(rq, tx, routine, rows[0], range.offset, built.countSql, params.values);
   }
@@ -750,6 +752,7 @@ async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
   const sql =
     `WITH pgrst_source AS (${inner}) SELECT ${wantExact ? `(SELECT pg_catalog.count(*) FROM ${from})` : "null::int8"} AS total, ` +
     `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${body} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
   return rpcReply(rq, tx, routine, rows[0], range.offset, `SELECT 1 FROM ${from}`, params.values);
 }
@@ -769,9 +772,12 @@ async function rpcReply(
     if (pageTotal > rq.prefs.maxAffected) throw errors.maxAffected(pageTotal);
   }
   if (rq.media.media === "object" && routine.returnsSet && pageTotal !== 1) throw errors.singularity(pageTotal);
+  // a function returning one value counts as one row (PostgREST counts the call's result rows)
   const total = routine.returnsSet
     ? await countTotal(rq, tx, r.total === null ? null : Number(r.total), countSql, params)
-    : null;
+    : rq.prefs.count
+      ? pageTotal
+      : null;
   const { status, range } = readStatus(offset, pageTotal, total);
   if (status === 416)
     throw errors.invalidRange(`An offset of ${offset} was requested, but there are only ${total ?? 0} rows.`);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
 import type { Database } from "../db/types.ts";
-import { RestError } from "./errors.ts";
+import { errors } from "./errors.ts";
 import { errorReply, handleRequest } from "./handler.ts";
 import { loadSchemaCache, type SchemaCache } from "./schema.ts";
 
@@ -84,7 +84,7 @@ export async function createRestService(
   app.all("/rpc/:fn", (c) => handleRequest(env, c, "rpc", c.req.param("fn")));
   app.all("/:table", (c) => handleRequest(env, c, "table", c.req.param("table")));
   app.all("*", () => {
-    const r = errorReply(new RestError(404, "PGRST125", "Invalid path specified in request URL"));
+    const r = errorReply(errors.invalidPath());
     return new Response(r.body, { status: r.status, headers: r.headers });
   });
 

@@ -310,12 +310,13 @@ describe("headers", () => {
     const { prefs, invalid } = parsePrefer(
       "return=representation, count=exact,count=planned, tx=rollback, foo=bar, max-affected=5",
     );
-    expect(Object.fromEntries(prefs)).toEqual({
+    expect(prefs).toEqual({
       return: "representation",
       count: "exact",
       tx: "rollback",
-      "max-affected": "5",
+      maxAffected: 5,
     });
+    expect(parsePrefer("return=bogus, handling=strict").prefs).toEqual({ handling: "strict" });
     expect(invalid).toEqual(["foo=bar"]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RestError } from "./errors.ts";
-import { contentRange, negotiate, preferenceApplied, readStatus } from "./response.ts";
+import { bodyExpr, contentRange, negotiate, preferenceApplied, readStatus } from "./response.ts";
 
 describe("Content-Range and status", () => {
   it("formats ranges as PostgREST does", () => {
@@ -42,6 +42,34 @@ describe("media types", () => {
         expect((e as RestError).code).toBe("PGRST107");
       }
     }
+  });
+});
+
+describe("plans and GeoJSON, when the database offers them", () => {
+  const caps = { plan: true, geoJsonFn: '"extensions".st_asgeojson' };
+
+  it("negotiates explain() with its format, the planned media type and options", () => {
+    const n = negotiate(
+      'application/vnd.pgrst.plan+text; for="application/json"; options=verbose|settings|bogus;',
+      caps,
+    );
+    expect(n).toMatchObject({
+      media: "json",
+      plan: { format: "text", options: ["verbose", "settings"] },
+      contentType: 'application/vnd.pgrst.plan+text; for="application/json"; charset=utf-8',
+    });
+    expect(negotiate('application/vnd.pgrst.plan+json; for="text/csv"', caps)).toMatchObject({
+      media: "csv",
+      plan: { format: "json", options: [] },
+    });
+  });
+
+  it("answers application/geo+json as a FeatureCollection through PostGIS", () => {
+    const n = negotiate("application/geo+json", caps);
+    expect(n).toMatchObject({ media: "geojson", contentType: "application/geo+json; charset=utf-8" });
+    expect(bodyExpr(n)).toContain(`'FeatureCollection'`);
+    expect(bodyExpr(n)).toContain(`"extensions".st_asgeojson(_postgrest_t)`);
+    expect(() => negotiate("application/geo+json", { plan: true, geoJsonFn: null })).toThrow(RestError);
   });
 });
 

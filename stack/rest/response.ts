@@ -3,17 +3,37 @@
  * Content-Range, Preference-Applied, the JSON/CSV body expressions.
  */
 import { errors } from "./errors.ts";
+import type { Prefs } from "./parser.ts";
 
-export type Media = "json" | "object" | "csv";
+export type { Prefs };
+
+export type Media = "json" | "object" | "csv" | "geojson";
 
 export interface Negotiated {
   media: Media;
   stripNulls: boolean;
   contentType: string;
+  /** explain(): answer the query's plan instead of running it (media describes the planned query) */
+  plan?: { format: "json" | "text"; options: string[] };
+  /** GeoJSON: the schema-qualified ST_AsGeoJSON(record) of PostGIS */
+  geoJsonFn?: string;
 }
 
+/** What the database offers beyond PostgREST's built-in media types. */
+export interface MediaCapabilities {
+  /** pgrst.db_plan_enabled on the authenticator role (off by default, as on hosted projects) */
+  plan: boolean;
+  /** PostGIS' ST_AsGeoJSON(record), when installed */
+  geoJsonFn: string | null;
+}
+
+const PLAN_OPTIONS = new Set(["analyze", "verbose", "settings", "buffers", "wal"]);
+
 /** Picks the response media type from Accept (first acceptable wins). */
-export function negotiate(accept: string | undefined): Negotiated {
+export function negotiate(
+  accept: string | undefined,
+  caps: MediaCapabilities = { plan: false, geoJsonFn: null },
+): Negotiated {
   if (!accept || !accept.trim())
     return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
   const wanted = accept
@@ -62,8 +82,36 @@ export function negotiate(accept: string | undefined): Negotiated {
     }
     if (type === "text/csv" || type === "text/*")
       return { media: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" };
+    if (type === "application/geo+json" && caps.geoJsonFn) {
+      return {
+        media: "geojson",
+        stripNulls: false,
+        contentType: "application/geo+json; charset=utf-8",
+        geoJsonFn: caps.geoJsonFn,
+      };
+    }
+    // explain(): only when pgrst.db_plan_enabled is set (hosted projects keep it off)
+    const plan = /^application\/vnd\.pgrst\.plan(?:\+(json|text))?$/.exec(type);
+    if (plan && caps.plan) {
+      const format = (plan[1] ?? "json") as "json" | "text";
+      const forType = params.get("for") || "application/json";
+      let inner: Negotiated;
+      try {
+        inner = negotiate(forType, { ...caps, plan: false });
+      } catch {
+        continue;
+      }
+      const options = (params.get("options") ?? "")
+        .split("|")
+        .map((o) => o.trim().toLowerCase())
+        .filter((o) => PLAN_OPTIONS.has(o));
+      return {
+        ...inner,
+        plan: { format, options },
+        contentType: `application/vnd.pgrst.plan+${format}; for="${forType}"; charset=utf-8`,
+      };
+    }
   }
-  // explain() (application/vnd.pgrst.plan+…) is disabled, as on hosted projects (db-plan-enabled = false)
   throw errors.mediaType(wanted);
 }
 
@@ -73,6 +121,9 @@ export function bodyExpr(
   kind: "rows" | "scalar" | "setof-scalar" | "single-composite" = "rows",
 ): string {
   const strip = (e: string) => (n.stripNulls ? `json_strip_nulls(${e})` : e);
+  if (n.media === "geojson" && n.geoJsonFn) {
+    return `json_build_object('type', 'FeatureCollection', 'features', coalesce(json_agg(${n.geoJsonFn}(_postgrest_t)::json), '[]'))::text`;
+  }
   if (n.media === "csv") {
     return (
       `(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM (SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a)` +
@@ -104,18 +155,6 @@ export function readStatus(offset: number, pageTotal: number, total: number | nu
   if (offset > total) return { status: 416, range };
   if (1 + upper - offset < total) return { status: 206, range };
   return { status: 200, range };
-}
-
-export interface Prefs {
-  return?: "minimal" | "representation" | "headers-only";
-  count?: "exact" | "planned" | "estimated";
-  resolution?: "merge-duplicates" | "ignore-duplicates";
-  missing?: "default" | "null";
-  tx?: "commit" | "rollback";
-  handling?: "strict" | "lenient";
-  maxAffected?: number;
-  params?: "single-object";
-  timezone?: string;
 }
 
 export function preferenceApplied(p: Prefs, which: (keyof Prefs)[]): string | null {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RestError } from "./errors.ts";
 import { parseQuery } from "./parser.ts";
 import type { Column, SchemaCache, Table } from "./schema.ts";
+import { planRead } from "./plan.ts";
 import { Params, arrayLiteral, buildSelect } from "./sql.ts";
 
 function column(name: string, position: number, typname = "text"): Column {
@@ -73,6 +74,8 @@ const cache: SchemaCache = {
   routines: new Map(),
   types: new Map([["text", '"pg_catalog"."text"']]),
   aggregatesEnabled: false,
+  planEnabled: false,
+  geoJsonFn: null,
   loadedAt: 0,
 };
 
@@ -117,6 +120,12 @@ describe("the SQL builder", () => {
     expect(() => build([["select", "id::notatype"]])).toThrow(/type "notatype" does not exist/);
     expect(() => build([["select", "id,comments(*)"]])).toThrow(/Could not find a relationship/);
     expect(() => build([["nope", "eq.1"]])).toThrow(/column users.nope does not exist/);
+  });
+
+  it("plans the embeds before printing SQL: relationship errors come before column errors", () => {
+    const plan = planRead(cache, users, parseQuery([["select", "id,posts(title)"]]).select);
+    expect([...plan.embeds.values()].map((e) => [e.rel.cardinality, e.node.table.name])).toEqual([["o2m", "posts"]]);
+    expect(() => build([["select", "nope,comments(*)"]])).toThrow(/Could not find a relationship/);
   });
 
   it("refuses aggregates while they are disabled", () => {

@@ -16,7 +16,8 @@ import type {
   SelectField,
   SelectItem,
 } from "./parser.ts";
-import { type Column, type Relationship, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
+import { type ReadPlanNode, planRead } from "./plan.ts";
+import { type Column, type Relationship, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
 
 export class Params {
   values: unknown[] = [];
@@ -88,12 +89,18 @@ export interface BuiltSelect {
   hasAggregates: boolean;
 }
 
-let aliasCounter = 0;
+/** State of one buildSelect call: a counter for the aliases of helper relations. */
+interface BuildState {
+  counter: number;
+  usedPaths: Set<string>;
+}
 
 export function buildSelect(opts: BuildOptions): BuiltSelect {
-  aliasCounter = 0;
-  const usedPaths = new Set<string>([""]);
-  const built = buildLevel(opts, opts.source, [], opts.parsed.select, true, usedPaths);
+  const state: BuildState = { counter: 0, usedPaths: new Set<string>([""]) };
+  const usedPaths = state.usedPaths;
+  // plan first (relationships resolved, their errors raised), then print SQL from the plan
+  const plan = planRead(opts.cache, opts.source.table, opts.parsed.select);
+  const built = buildLevel(opts, state, plan, opts.source, [], opts.parsed.select, true);
   // every filter/order/limit path must name an embedded resource of this request
   for (const f of opts.parsed.filters) checkPath(f.path, usedPaths);
   for (const l of opts.parsed.logic) checkPath(l.path, usedPaths);
@@ -116,10 +123,28 @@ interface LevelSql extends BuiltSelect {
   tailSql: string;
 }
 
+/**
+ * A column of the source, or a computed field of its table (a function of the
+ * row, PostgREST's `tbl.fn` notation), with the SQL that reads it.
+ */
+function resolveColumn(src: Source, name: string): { col: Column; expr: string } {
+  const col = src.columns.get(name);
+  if (col) return { col, expr: `${q(src.alias)}.${q(name)}` };
+  const computed = src.table.computed?.get(name);
+  if (computed) return { col: computed.column, expr: `${q(computed.schema)}.${q(computed.name)}(${rowOf(src)})` };
+  throw columnMissing(src, name);
+}
+
+/** The source's current row as a value of its table's type (for functions taking a row). */
+function rowOf(src: Source): string {
+  const cols = [...src.table.columns.values()].sort((a, b) => a.position - b.position);
+  return `ROW(${cols.map((c) => `${q(src.alias)}.${q(c.name)}`).join(", ")})::${q(src.table.schema)}.${q(src.table.name)}`;
+}
+
 function colExpr(src: Source, f: Field, params: Params, forFilter = false): string {
-  const col = src.columns.get(f.name);
-  if (!col) throw columnMissing(src, f.name);
-  let expr = `${q(src.alias)}.${q(f.name)}`;
+  const resolved = resolveColumn(src, f.name);
+  const col = resolved.col;
+  let expr = resolved.expr;
   if (f.json.length) {
     if (col.typname === "json" && forFilter) expr = `to_jsonb(${expr})`;
     for (const op of f.json) {
@@ -131,13 +156,14 @@ function colExpr(src: Source, f: Field, params: Params, forFilter = false): stri
   return expr;
 }
 
+/** As Postgres words it, naming the relation by its alias in the query (PostgREST's `<table>_<depth>` for embeds). */
 function columnMissing(src: Source, name: string): RestError {
-  return new RestError(400, "42703", `column ${src.name}.${name} does not exist`);
+  return errors.undefinedColumn(src.alias, name);
 }
 
 function castSql(cache: SchemaCache, name: string): string {
   const t = cache.types.get(name.toLowerCase());
-  if (!t) throw new RestError(400, "42704", `type "${name}" does not exist`);
+  if (!t) throw errors.undefinedType(name);
   return t;
 }
 
@@ -150,14 +176,22 @@ function outputName(item: SelectField): string {
   return item.field.name;
 }
 
+/** An embed that selects nothing (`users()`), nor do its embeds: it only filters, its key is left out. */
+function isEmptyEmbed(item: SelectEmbed): boolean {
+  return item.children.every((c) => c.type === "embed" && isEmptyEmbed(c));
+}
+
 function buildLevel(
   opts: BuildOptions,
+  state: BuildState,
+  node: ReadPlanNode,
   src: Source,
   path: string[],
   select: SelectItem[],
   top: boolean,
-  usedPaths: Set<string>,
 ): LevelSql {
+  const usedPaths = state.usedPaths;
+  const depth = path.length + 1;
   const { cache, params, parsed } = opts;
   const level = levelFor(parsed, path);
   const selects: { sql: string; name: string; agg: boolean }[] = [];
@@ -201,23 +235,30 @@ function buildLevel(
       continue;
     }
     // an embedded resource
-    const rel = findRelationship(cache, src.table, item);
+    const planned = node.embeds.get(item)!;
+    const rel = planned.rel;
     const childPath = [...path, item.alias ?? item.name];
     usedPaths.add(childPath.join("."));
-    const childAlias = `${rel.target.name}_${++aliasCounter}`;
+    // PostgREST's aliases: the embedded relation is <target>_<depth>, its join <source>_<name>_<depth>
+    // (so the same unaliased embed twice fails as in PostgREST, with 42712)
+    const childAlias = `${rel.target.name}_${depth}`;
     const childSrc: Source = {
       table: rel.target,
       columns: rel.target.columns,
-      fromSql: `${q(rel.target.schema)}.${q(rel.target.name)} AS ${q(childAlias)}`,
+      fromSql: rel.computedFn
+        ? `${q(rel.computedFn.schema)}.${q(rel.computedFn.name)}(${rowOf(src)}) AS ${q(childAlias)}`
+        : `${q(rel.target.schema)}.${q(rel.target.name)} AS ${q(childAlias)}`,
       alias: childAlias,
       name: rel.target.name,
     };
     const toOne = rel.cardinality === "m2o" || rel.cardinality === "o2o";
     const joinCond: string[] = [];
     let fromSql = childSrc.fromSql;
-    if (rel.cardinality === "m2m") {
+    if (rel.computedFn) {
+      // the function's argument is the join
+    } else if (rel.cardinality === "m2m") {
       const j = rel.junction!;
-      const jAlias = `${j.table.name}_${++aliasCounter}`;
+      const jAlias = `${j.table.name}_${++state.counter}`;
       fromSql += ` JOIN ${q(j.table.schema)}.${q(j.table.name)} AS ${q(jAlias)} ON ${j.targetCols
         .map(([jc, tc]) => `${q(jAlias)}.${q(jc)} = ${q(childAlias)}.${q(tc)}`)
         .join(" AND ")}`;
@@ -225,23 +266,31 @@ function buildLevel(
     } else {
       for (const [sc, tc] of rel.cols) joinCond.push(`${q(childAlias)}.${q(tc)} = ${q(src.alias)}.${q(sc)}`);
     }
-    const child = buildLevel(opts, { ...childSrc, fromSql }, childPath, item.children, false, usedPaths);
-    const joinAlias = `${childAlias}_j`;
-    const childWhere = child.whereSql ? `${joinCond.join(" AND ")} AND ${child.whereSql}` : joinCond.join(" AND ");
+    const child = buildLevel(opts, state, planned.node, { ...childSrc, fromSql }, childPath, item.children, false);
+    const joinAlias = `${src.table.name}_${item.alias ?? item.name}_${depth}`;
+    const childConds = [...joinCond, ...(child.whereSql ? [child.whereSql] : [])];
+    const childWhere = childConds.length ? ` WHERE ${childConds.join(" AND ")}` : "";
     const inner = item.join === "inner";
+    const empty = !item.spread && isEmptyEmbed(item);
     if (item.spread && !toOne) {
-      throw new RestError(
-        400,
-        "PGRST119",
-        `A spread operation on '${item.name}' is not possible`,
-        `'${src.name}' and '${item.name}' do not form a many-to-one or one-to-one relationship`,
+      // a to-many spread (PostgREST 12.2+): each selected column becomes an array over the related rows
+      const rowsAlias = `${childAlias}_rows`;
+      const aggCol = `${childAlias}_agg`;
+      const cols = child.outputs.map((name) => `COALESCE(json_agg(${q(rowsAlias)}.${q(name)}), '[]') AS ${q(name)}`);
+      joins.push(
+        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT json_agg(${q(rowsAlias)}) AS ${q(aggCol)}${cols.length ? `, ${cols.join(", ")}` : ""} FROM (SELECT ${child.selectList || "NULL"} FROM ${child.fromSql}${childWhere}${child.groupSql}${child.tailSql}) AS ${q(rowsAlias)}) AS ${q(joinAlias)} ON ${inner ? `${q(joinAlias)}.${q(aggCol)} IS NOT NULL` : "TRUE"}`,
       );
+      for (const name of child.outputs) selects.push({ sql: `${q(joinAlias)}.${q(name)}`, name, agg: false });
+      embedsByName.set(item.alias ?? item.name, { alias: childAlias, rel, joinAlias, toOne, aggCol });
+      continue;
     }
     if (toOne) {
       joins.push(
-        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT ${child.selectList} FROM ${child.fromSql} WHERE ${childWhere}${child.groupSql}${child.tailSql}) AS ${q(joinAlias)} ON TRUE`,
+        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT ${child.selectList || "NULL"} FROM ${child.fromSql}${childWhere}${child.groupSql}${child.tailSql}) AS ${q(joinAlias)} ON TRUE`,
       );
-      if (item.spread) {
+      if (empty) {
+        // joined for its filters only
+      } else if (item.spread) {
         for (const name of child.outputs) selects.push({ sql: `${q(joinAlias)}.${q(name)}`, name, agg: false });
       } else {
         selects.push({ sql: `row_to_json(${q(joinAlias)}.*)`, name: item.alias ?? item.name, agg: false });
@@ -251,9 +300,14 @@ function buildLevel(
       const aggCol = `${childAlias}_agg`;
       const rowsAlias = `${childAlias}_rows`;
       joins.push(
-        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT json_agg(${q(rowsAlias)}) AS ${q(aggCol)} FROM (SELECT ${child.selectList} FROM ${child.fromSql} WHERE ${childWhere}${child.groupSql}${child.tailSql}) AS ${q(rowsAlias)}) AS ${q(joinAlias)} ON ${inner ? `${q(joinAlias)}.${q(aggCol)} IS NOT NULL` : "TRUE"}`,
+        `${inner ? "INNER" : "LEFT"} JOIN LATERAL (SELECT json_agg(${q(rowsAlias)}) AS ${q(aggCol)} FROM (SELECT ${child.selectList || "NULL"} FROM ${child.fromSql}${childWhere}${child.groupSql}${child.tailSql}) AS ${q(rowsAlias)}) AS ${q(joinAlias)} ON ${inner ? `${q(joinAlias)}.${q(aggCol)} IS NOT NULL` : "TRUE"}`,
       );
-      selects.push({ sql: `COALESCE(${q(joinAlias)}.${q(aggCol)}, '[]')`, name: item.alias ?? item.name, agg: false });
+      if (!empty)
+        selects.push({
+          sql: `COALESCE(${q(joinAlias)}.${q(aggCol)}, '[]')`,
+          name: item.alias ?? item.name,
+          agg: false,
+        });
       embedsByName.set(item.alias ?? item.name, { alias: childAlias, rel, joinAlias, toOne, aggCol });
     }
   }
@@ -284,7 +338,8 @@ function buildLevel(
       if (!embed) throw errors.notEmbedded(term.relation);
       if (!embed.toOne) throw errors.relatedOrderNotToOne(src.name, term.relation);
       const t = embed.rel.target;
-      const a = `${t.name}_o${++aliasCounter}`;
+      if (embed.rel.computedFn) throw errors.relatedOrderNotToOne(src.name, term.relation);
+      const a = `${t.name}_o${++state.counter}`;
       const tsrc: Source = { table: t, columns: t.columns, fromSql: "", alias: a, name: t.name };
       const e = colExpr(tsrc, term.field, params);
       const cond = embed.rel.cols.map(([sc, tc]) => `${q(a)}.${q(tc)} = ${q(src.alias)}.${q(sc)}`).join(" AND ");
@@ -327,8 +382,7 @@ function buildLevel(
 }
 
 export function filterSql(src: Source, f: Filter, params: Params): string {
-  const col = src.columns.get(f.field.name);
-  if (!col) throw columnMissing(src, f.field.name);
+  const { col } = resolveColumn(src, f.field.name);
   const lhs = colExpr(src, f.field, params, true);
   const op = f.operation;
   let sql: string;
@@ -412,117 +466,6 @@ export function logicSql(src: Source, t: LogicTree, params: Params): string {
 /** A Postgres array literal for `= ANY($n)`, each element quoted. */
 export function arrayLiteral(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
-}
-
-// ---------------------------------------------------------------- relationships
-
-export function findRelationship(cache: SchemaCache, origin: Table, item: SelectEmbed): Relationship {
-  const all = cache.relationships.get(key(origin.schema, origin.name)) ?? [];
-  const target = item.name;
-  const hint = item.hint;
-  const single = (cols: [string, string][], side: 0 | 1, v: string | undefined) =>
-    cols.length === 1 && cols[0][side] === v;
-  const matches = all.filter((r) => {
-    if (r.target.schema !== origin.schema) return false;
-    const isFkCard = r.cardinality !== "m2m";
-    if (r.isSelf && r.cardinality !== "m2m") {
-      if (hint === undefined) {
-        return (
-          (target === r.target.name && r.cardinality === "o2m") ||
-          (single(r.cols, 0, target) && r.cardinality === "m2o") ||
-          (target === r.constraint && r.cardinality === "m2o")
-        );
-      }
-      return (
-        (target === r.target.name && r.cardinality === "o2m" && single(r.cols, 1, hint)) ||
-        (target === r.target.name && hint === r.constraint && r.cardinality === "m2o")
-      );
-    }
-    if (hint === undefined) {
-      return (
-        target === r.target.name ||
-        (isFkCard && target === r.constraint && !r.target.isView) ||
-        (isFkCard && single(r.cols, 0, target) && !r.target.isView)
-      );
-    }
-    return (
-      target === r.target.name &&
-      ((isFkCard && hint === r.constraint) ||
-        (isFkCard && single(r.cols, 0, hint)) ||
-        (isFkCard && single(r.cols, 1, hint)) ||
-        (r.cardinality === "m2m" && r.junction!.table.name === hint))
-    );
-  });
-  if (matches.length === 1) return matches[0];
-  if (matches.length === 0) {
-    const originRels = all.map((r) => r.target.name);
-    let suggestion: string | null = null;
-    if (!originRels.includes(target)) {
-      const close = closestName(target, originRels);
-      if (close) suggestion = `Perhaps you meant '${close}' instead of '${target}'.`;
-    }
-    throw new RestError(
-      400,
-      "PGRST200",
-      `Could not find a relationship between '${origin.name}' and '${target}' in the schema cache`,
-      `Searched for a foreign key relationship between '${origin.name}' and '${target}'${hint !== undefined ? ` using the hint '${hint}'` : ""} in the schema '${origin.schema}', but no matches were found.`,
-      suggestion,
-    );
-  }
-  const fmt = (cols: string[]) => `(${cols.join(", ")})`;
-  const details = matches.map((r) => {
-    if (r.cardinality === "m2m") {
-      const j = r.junction!;
-      return {
-        cardinality: "many-to-many",
-        embedding: `${r.source.name} with ${r.target.name}`,
-        relationship: `${j.table.name} using ${j.constraint1}${fmt(j.sourceCols.map((c) => c[0]))} and ${j.constraint2}${fmt(j.targetCols.map((c) => c[0]))}`,
-      };
-    }
-    const card = { m2o: "many-to-one", o2m: "one-to-many", o2o: "one-to-one" }[r.cardinality];
-    return {
-      cardinality: card,
-      embedding: `${r.source.name} with ${r.target.name}`,
-      relationship: `${r.constraint} using ${r.source.name}${fmt(r.cols.map((c) => c[0]))} and ${r.target.name}${fmt(r.cols.map((c) => c[1]))}`,
-    };
-  });
-  const hints = matches
-    .map((r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`)
-    .join(", ");
-  throw new RestError(
-    300,
-    "PGRST201",
-    `Could not embed because more than one relationship was found for '${origin.name}' and '${target}'`,
-    details,
-    `Try changing '${target}' to one of the following: ${hints}. Find the desired relationship in the 'details' key.`,
-  );
-}
-
-function closestName(name: string, candidates: string[]): string | null {
-  let best: string | null = null;
-  let score = 0;
-  for (const c of new Set(candidates)) {
-    const s = trigramSimilarity(name, c);
-    if (s > score) {
-      score = s;
-      best = c;
-    }
-  }
-  return score >= 0.33 ? best : null;
-}
-
-function trigramSimilarity(a: string, b: string): number {
-  const grams = (s: string) => {
-    const p = `  ${s.toLowerCase()} `;
-    const out = new Set<string>();
-    for (let i = 0; i < p.length - 2; i++) out.add(p.slice(i, i + 3));
-    return out;
-  };
-  const ga = grams(a);
-  const gb = grams(b);
-  let common = 0;
-  for (const g of ga) if (gb.has(g)) common++;
-  return common / (ga.size + gb.size - common);
 }
 
 function braceDepth(s: string): number {

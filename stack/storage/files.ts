@@ -28,8 +28,9 @@ export class FileStore {
 
   static open(dataDir: string | null): FileStore {
     const root = dataDir ? path.join(dataDir, "storage") : fs.mkdtempSync(path.join(os.tmpdir(), "teamboard-storage-"));
-    fs.mkdirSync(path.join(root, ".tmp"), { recursive: true });
-    fs.mkdirSync(path.join(root, "buckets"), { recursive: true });
+    // private, like the rest of the data folder (uploads may be private files)
+    fs.mkdirSync(path.join(root, ".tmp"), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.join(root, "buckets"), { recursive: true, mode: 0o700 });
     return new FileStore(root, !dataDir);
   }
 
@@ -53,7 +54,7 @@ export class FileStore {
     const tmp = path.join(this.root, ".tmp", crypto.randomUUID());
     const hash = crypto.createHash("md5");
     let size = 0;
-    const out = fs.createWriteStream(tmp, { flags: "wx" });
+    const out = fs.createWriteStream(tmp, { flags: "wx", mode: 0o600 });
     try {
       for await (const chunk of chunks) {
         size += chunk.length;
@@ -74,7 +75,7 @@ export class FileStore {
   /** Moves a received file under its version's name (atomic on one file system). */
   async commit(tmp: string, bucket: string, version: string): Promise<void> {
     const target = this.pathOf(bucket, version);
-    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     await fs.promises.rename(tmp, target);
   }
 

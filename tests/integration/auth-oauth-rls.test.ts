@@ -20,6 +20,9 @@ describe("sign-in with the local OAuth provider", () => {
     const page = await fetch(consentUrl);
     const html = await page.text();
     expect(html).toContain('<form method="post" action="/auth/v1/local-provider/consent">');
+    // on by default here (the site URL is local), and it says what it is
+    expect(html).toContain("<strong>Development only.</strong>");
+    expect(html).toContain("signs in as any\naddress you type, with no password");
     const state = /name="state" value="([^"]+)"/.exec(html)?.[1] ?? "";
     const submitted = await fetch(`${stack.url}/auth/v1/local-provider/consent`, {
       method: "POST",
@@ -94,6 +97,48 @@ describe("sign-in with the local OAuth provider", () => {
     });
     expect(forged.status).toBe(400);
   });
+});
+
+describe("the local provider is for development only", () => {
+  it("is off when the site URL is not on this machine, unless a setting turns it on", async () => {
+    const stack = await startTestStack({ auth: { siteUrl: "https://teamboard.example.com" } });
+    try {
+      const settings = await (
+        await fetch(`${stack.url}/auth/v1/settings`, { headers: { apikey: stack.anonKey } })
+      ).json();
+      expect(settings.external.local).toBe(false);
+      const authorize = await fetch(`${stack.url}/auth/v1/authorize?provider=local`, {
+        headers: { "x-supabase-api-version": "2024-01-01" },
+        redirect: "manual",
+      });
+      expect(authorize.status).toBe(400);
+      expect(await authorize.json()).toMatchObject({
+        code: "validation_failed",
+        message: "Unsupported provider: provider local could not be found",
+      });
+      // the consent form can't be used either, even with a state signed while it was on
+      for (const method of ["GET", "POST"]) {
+        const consent = await fetch(`${stack.url}/auth/v1/local-provider/consent?state=x`, {
+          method,
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: method === "POST" ? new URLSearchParams({ state: "x", email: uniqueEmail() }) : undefined,
+          redirect: "manual",
+        });
+        expect(consent.status).toBe(400);
+      }
+    } finally {
+      await stack.close();
+    }
+    const forced = await startTestStack({ auth: { siteUrl: "https://teamboard.example.com", localProvider: true } });
+    try {
+      const toConsent = await fetch(`${forced.url}/auth/v1/authorize?provider=local`, { redirect: "manual" });
+      expect(toConsent.status).toBe(302);
+      expect(toConsent.headers.get("location")).toContain("/auth/v1/local-provider/consent?state=");
+    } finally {
+      await forced.close();
+    }
+    // two stack starts: slow only on a crowded machine
+  }, 90_000);
 });
 
 describe("row-level security with real access tokens", () => {

@@ -192,8 +192,16 @@ describe("update and delete", () => {
       headers: { Prefer: "return=representation" },
       body: '{"id":100,"name":"put"}',
     });
-    expect(res.status).toBe(200);
+    // PostgREST answers 201 when the PUT inserted the row, 200 when it replaced one
+    expect(res.status).toBe(201);
     expect(await res.json()).toEqual([{ id: 100, name: "put" }]);
+    const again = await raw("/labels?id=eq.100", {
+      method: "PUT",
+      headers: { Prefer: "return=representation" },
+      body: '{"id":100,"name":"put again"}',
+    });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual([{ id: 100, name: "put again" }]);
     const mismatch = await raw("/labels?id=eq.100", { method: "PUT", body: '{"id":101,"name":"put"}' });
     expect(mismatch.status).toBe(400);
     expect((await mismatch.json()).code).toBe("PGRST115");

@@ -1,9 +1,11 @@
+import { fork, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, MigrationError } from "../../stack/db/migrate.ts";
 import { acquireLock, DataDirLockedError, openPglite } from "../../stack/db/pglite.ts";
+import { loadOrCreateKeys } from "../../stack/keys.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 describe("the database as every request sees it", () => {
@@ -129,4 +131,124 @@ describe("the data folder lock", () => {
     expect(fs.existsSync(path.join(dir, "stack.lock"))).toBe(false);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+});
+
+/** A pid that certainly runs no process: one that just exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(child.stdout);
+}
+
+describe("the data folder lock under contention", () => {
+  const WORKERS = 6;
+  let workers: ChildProcess[] = [];
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    const file = path.resolve(import.meta.dirname, "../support/lock-worker.ts");
+    workers = Array.from({ length: WORKERS }, () => fork(file, { execArgv: ["--import", "tsx"], stdio: "inherit" }));
+    await Promise.all(workers.map((w) => new Promise((resolve) => w.once("message", resolve))));
+  });
+  afterAll(() => {
+    for (const w of workers) w.send({ exit: true });
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  const reply = <T>(w: ChildProcess) => new Promise<T>((resolve) => w.once("message", (m) => resolve(m as T)));
+
+  /** Every worker calls acquireLock on `dir` at the same instant; returns the winners' pids. */
+  async function round(dir: string): Promise<number[]> {
+    const at = Date.now() + 40;
+    const answers = workers.map((w) => reply<{ won: boolean; pid?: number; error?: string }>(w));
+    for (const w of workers) w.send({ dir, at });
+    const results = await Promise.all(answers);
+    for (const r of results) if (!r.won) expect(r.error).toBe("DataDirLockedError");
+    const released = workers.map((w) => reply(w));
+    for (const w of workers) w.send({ release: true });
+    await Promise.all(released);
+    return results.filter((r) => r.won).map((r) => r.pid!);
+  }
+
+  function freshDir() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tb-lock-race-"));
+    dirs.push(dir);
+    return dir;
+  }
+
+  it("exactly one of many simultaneous acquireLock calls wins, on a free folder and on a stale lock", async () => {
+    const dead = deadPid();
+    for (let i = 0; i < 24; i++) {
+      const dir = freshDir();
+      const stale = i % 2 === 1;
+      if (stale) fs.writeFileSync(path.join(dir, "stack.lock"), String(dead));
+      let lockSeen = "";
+      // the lock, whenever it exists, already holds the winner's pid
+      const watcher = setInterval(() => {
+        try {
+          const text = fs.readFileSync(path.join(dir, "stack.lock"), "utf8");
+          if (text === "") lockSeen = "empty";
+        } catch {
+          /* not there */
+        }
+      }, 1);
+      const winners = await round(dir);
+      clearInterval(watcher);
+      expect(winners, `round ${i} (${stale ? "stale lock" : "free folder"})`).toHaveLength(1);
+      expect(lockSeen).toBe("");
+      expect(fs.readdirSync(dir).filter((f) => f.startsWith("stack.lock"))).toEqual([]);
+    }
+  });
+
+  it("never removes a lock it can't prove stale: an empty or unreadable lock stays, and nobody wins", async () => {
+    for (const content of ["", "not a pid", "-1"]) {
+      const dir = freshDir();
+      fs.writeFileSync(path.join(dir, "stack.lock"), content);
+      expect(await round(dir)).toEqual([]);
+      expect(fs.readFileSync(path.join(dir, "stack.lock"), "utf8")).toBe(content);
+    }
+    const dir = freshDir();
+    fs.writeFileSync(path.join(dir, "stack.lock"), "");
+    expect(() => acquireLock(dir)).toThrow(/names no process.*delete .*stack\.lock/s);
+  });
+
+  it("a lock this process holds is refused to a second caller in the same process", () => {
+    const dir = freshDir();
+    const release = acquireLock(dir);
+    expect(() => acquireLock(dir)).toThrow(DataDirLockedError);
+    release();
+    acquireLock(dir)();
+  });
+});
+
+describe("the data folder is private", () => {
+  it("is made 0700 with nothing in it readable by others, including a folder made before", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tb-private-"));
+    try {
+      fs.chmodSync(dir, 0o755);
+      fs.mkdirSync(path.join(dir, "storage", "buckets", "avatars"), { recursive: true, mode: 0o755 });
+      fs.writeFileSync(path.join(dir, "storage", "buckets", "avatars", "old.png"), "x", { mode: 0o644 });
+      const stack = await startTestStack({ dataDir: dir });
+      try {
+        await loadOrCreateKeys(dir);
+        const open: string[] = [];
+        const walk = [dir];
+        while (walk.length) {
+          const at = walk.pop()!;
+          const st = fs.lstatSync(at);
+          if (st.mode & 0o077) open.push(`${path.relative(dir, at) || "."} ${(st.mode & 0o777).toString(8)}`);
+          if (st.isDirectory()) for (const name of fs.readdirSync(at)) walk.push(path.join(at, name));
+        }
+        expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+        // on PGlite the database's own files are in it too
+        if (!process.env.TEST_DATABASE_URL) expect(fs.existsSync(path.join(dir, "pgdata", "PG_VERSION"))).toBe(true);
+        expect(fs.existsSync(path.join(dir, "keys.json"))).toBe(true);
+        expect(open).toEqual([]);
+      } finally {
+        await stack.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // one folder-backed start: writing the database's files takes 5–25 s on a busy 2-core machine
+  }, 90_000);
 });

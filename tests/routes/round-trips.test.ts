@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sequentialDepth } from "../../stack/request-log.ts";
+import type { TestStack } from "../support/stack.ts";
+import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
+
+/**
+ * Deployed, every backend request is a network round trip; what a page costs
+ * is how many of them run one after another (docs/decisions/0017). These
+ * tests pin the loaders' and actions' chains: the stack adds a latency to
+ * every request and logs when each ran, and the requests a loader makes must
+ * all have been in flight together (depth 1). The latency is long enough that
+ * a busy machine can't make requests sent together look like a chain.
+ */
+const LATENCY_MS = 300;
+
+let stack: TestStack;
+let team: RouteTeam;
+let layout: typeof import("~/routes/teams.$team");
+let projects: typeof import("~/routes/teams.$team.projects._index");
+let board: typeof import("~/routes/teams.$team.projects.$key");
+let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
+let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
+let members: typeof import("~/routes/teams.$team.members");
+
+beforeAll(async () => {
+  stack = await startRouteStack();
+  team = await seedTeam(stack);
+  layout = await import("~/routes/teams.$team");
+  projects = await import("~/routes/teams.$team.projects._index");
+  board = await import("~/routes/teams.$team.projects.$key");
+  task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
+  comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
+  members = await import("~/routes/teams.$team.members");
+  // labels, assignees and a long column for the board's filters
+  await stack.db.query(
+    `update public.tasks set labels = '{design}', assignee_id = $2 where project_id = $1 and number = 1`,
+    [team.projectId, team.member.id],
+  );
+  await stack.db.query(
+    `insert into public.tasks (project_id, number, title, status, position, created_by)
+     select $1, 100 + n, 'Filler ' || n, 'done', n, $2 from generate_series(1, 201) n`,
+    [team.projectId, team.owner.id],
+  );
+});
+afterAll(() => stack?.close());
+
+const boardUrl = () => `/teams/${team.slug}/projects/WEB`;
+const params = (extra: Record<string, string> = {}) => ({ team: team.slug, key: "WEB", ...extra });
+type Board = {
+  columns: Array<{ status: string; tasks: Array<{ title: string }>; hasMore: boolean; limit: number }>;
+  members: Array<{ id: string; name: string }>;
+  project: { key: string; archived: boolean };
+};
+const titles = (data: unknown) =>
+  (data as Board).columns.flatMap((c) => c.tasks.map((t) => t.title)).filter((t) => !t.startsWith("Filler"));
+
+/** The backend requests `run` makes, and the longest chain of them. */
+async function measure(run: () => Promise<unknown>) {
+  stack.setLatency(LATENCY_MS);
+  try {
+    const since = Date.now();
+    await run();
+    const logged = stack.requests.list(since).filter((r) => !r.path.includes("/.well-known/"));
+    return { requests: logged.map((r) => r.path), depth: sequentialDepth(logged) };
+  } finally {
+    stack.setLatency(0);
+  }
+}
+
+describe("one round trip per loader", () => {
+  it("the board reads the project, its five columns and the team's members in one request, beside the team", async () => {
+    // warm: the signing keys (getClaims checks the token locally with them)
+    await call(board.loader, { url: boardUrl(), user: team.member, params: params() });
+    let status = 0;
+    const { requests, depth } = await measure(async () => {
+      ({ status } = await call(board.loader, { url: boardUrl(), user: team.member, params: params() }));
+    });
+    expect(status).toBe(200);
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/team_members"]);
+    expect(depth).toBe(1);
+  });
+
+  it("the task panel reads the task, its comments and attachments in one request, beside the project context", async () => {
+    const url = `${boardUrl()}/tasks/2`;
+    let status = 0;
+    const { requests, depth } = await measure(async () => {
+      ({ status } = await call(task.loader, { url, user: team.member, params: params({ number: "2" }) }));
+    });
+    expect(status).toBe(200);
+    expect(requests.sort()).toEqual(["/rest/v1/projects", "/rest/v1/rpc/task_panel", "/rest/v1/team_members"]);
+    expect(depth).toBe(1);
+  });
+
+  it("the team layout and the projects page read the projects beside the team, not after it", async () => {
+    for (const [loader, url] of [
+      [layout.loader, `/teams/${team.slug}`],
+      [projects.loader, `/teams/${team.slug}/projects`],
+    ] as const) {
+      let status = 0;
+      const { requests, depth } = await measure(async () => {
+        ({ status } = await call(loader, { url, user: team.member, params: { team: team.slug } }));
+      });
+      expect(status).toBe(200);
+      expect(requests.sort()).toEqual(["/rest/v1/projects", "/rest/v1/team_members"]);
+      expect(depth).toBe(1);
+    }
+  });
+
+  it("the members page reads the members and the pending invitations side by side", async () => {
+    let status = 0;
+    const { requests, depth } = await measure(async () => {
+      ({ status } = await call(members.loader, {
+        url: `/teams/${team.slug}/members`,
+        user: team.admin,
+        params: { team: team.slug },
+      }));
+    });
+    expect(status).toBe(200);
+    expect(requests).toHaveLength(3);
+    expect(depth).toBe(2);
+  });
+
+  it("posting a comment finds the task beside the project context, then writes: two in a row", async () => {
+    let location: string | null = null;
+    const { requests, depth } = await measure(async () => {
+      ({ location } = await call(comments.action, {
+        url: `${boardUrl()}/tasks/2/comments`,
+        user: team.member,
+        params: params({ number: "2" }),
+        form: { intent: "comment", body: "Side by side." },
+      }));
+    });
+    expect(location).toBe(`${boardUrl()}/tasks/2`);
+    expect(requests).toHaveLength(4);
+    expect(depth).toBe(2);
+  });
+});
+
+describe("the board's filters, applied by board_view", () => {
+  const load = (search: string, user = team.member) =>
+    call(board.loader, { url: `${boardUrl()}${search}`, user, params: params() });
+
+  it("filters by words (stemmed), a piece of the title, assignee (me, none, someone) and label", async () => {
+    expect(titles((await load("?q=planning")).data)).toEqual(["Plan the sprint"]);
+    expect(titles((await load("?q=oom")).data)).toEqual(["Book the room"]);
+    expect(titles((await load("?q=100%25")).data)).toEqual([]);
+    expect(titles((await load("?assignee=me")).data)).toEqual(["Plan the sprint"]);
+    expect(titles((await load("?assignee=me", team.viewer)).data)).toEqual([]);
+    expect(titles((await load("?assignee=none")).data)).toEqual(["Book the room"]);
+    expect(titles((await load(`?assignee=${team.member.id}`, team.owner)).data)).toEqual(["Plan the sprint"]);
+    expect(titles((await load("?label=design")).data)).toEqual(["Plan the sprint"]);
+    expect(titles((await load("?label=design&q=room")).data)).toEqual([]);
+  });
+
+  it("shows 200 cards a column and says there are more; ?limit. widens one column; members come by name", async () => {
+    const first = (await load("")).data as Board;
+    const done = first.columns.find((c) => c.status === "done")!;
+    expect(done).toMatchObject({ hasMore: true, limit: 200 });
+    expect(done.tasks).toHaveLength(200);
+    expect(done.tasks[0].title).toBe("Filler 1");
+    const wider = (await load("?limit.done=400")).data as Board;
+    expect(wider.columns.find((c) => c.status === "done")).toMatchObject({ hasMore: false, limit: 400 });
+    expect(wider.columns.find((c) => c.status === "done")!.tasks).toHaveLength(201);
+    const names = first.members.map((m) => m.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(names).toHaveLength(4);
+  });
+
+  it("is a 404 for a project of a team the person isn't in, and for a key that isn't one", async () => {
+    expect((await load("", team.outsider)).status).toBe(404);
+    expect(
+      (await call(board.loader, { url: boardUrl(), user: team.member, params: params({ key: "web" }) })).status,
+    ).toBe(404);
+  });
+});
