@@ -110,7 +110,7 @@ export interface StackConfig {
     anonymousSignIns: boolean;
     /** email sign-ups and sign-ins (GOTRUE_EXTERNAL_EMAIL_ENABLED) */
     emailEnabled: boolean;
-    /** GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED; only the admin API's email_change_current link reads it (the stack's email change is confirmed from the new address alone) */
+    /** GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED (on, as hosted): an email change is confirmed from the current and the new address */
     secureEmailChange: boolean;
     mfa: {
       maxEnrolledFactors: number;
@@ -209,7 +209,7 @@ export function defaultConfig(): StackConfig {
       signingKeysPath: null,
       anonymousSignIns: false,
       emailEnabled: true,
-      secureEmailChange: false,
+      secureEmailChange: true,
       mfa: { maxEnrolledFactors: 10, challengeExpiry: 300, totpEnroll: true, totpVerify: true, webauthnEnroll: false },
       oauthServer: { enabled: false, allowDynamicRegistration: false },
       passkey: { enabled: false, maxPerUser: 10 },

@@ -68,6 +68,20 @@ export function describeAuthError(error: unknown): AuthFailure {
       return { status: 400, field: "password", message: "Choose a password different from your current one.", code };
     case "email_address_invalid":
       return { status: 400, field: "email", message: "Enter a valid email address, like name@example.com.", code };
+    case "mfa_verification_failed":
+    case "mfa_challenge_expired":
+      return { status: 400, field: "code", message: MESSAGES.wrongTotpCode, code };
+    case "insufficient_aal":
+      return { status: 400, field: null, message: "Enter a code from your authenticator app first.", code };
+    case "too_many_enrolled_mfa_factors":
+      return { status: 400, field: null, message: "Remove an authenticator app before adding another.", code };
+    case "mfa_factor_name_conflict":
+      return {
+        status: 400,
+        field: "friendlyName",
+        message: "You already have an authenticator app by that name.",
+        code,
+      };
     case "signup_disabled":
       return { status: 400, field: null, message: "Signing up is turned off for this site.", code };
     default:

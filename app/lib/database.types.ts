@@ -514,6 +514,7 @@ export type Database = {
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
+      sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
       task_panel: {
         Args: {

@@ -16,6 +16,9 @@ const EnvSchema = z.object({
     })
     .min(20, "SUPABASE_ANON_KEY looks too short to be a key"),
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+  // whether the backend asks both the current and the new address to confirm an email change
+  // (Supabase's "Secure email change", on by default); only the wording of /account/email depends on it
+  SUPABASE_SECURE_EMAIL_CHANGE: z.enum(["true", "false"]).default("true"),
   SESSION_SECRET: z
     .string({ required_error: "SESSION_SECRET is missing: any long random string signs the flash cookie" })
     .min(16, "SESSION_SECRET must be at least 16 characters"),

@@ -10,4 +10,5 @@ export const MESSAGES = {
   unexpected: "Something went wrong.",
   notFound: "Not found",
   invalidCode: "That code is wrong or has expired. Check the latest email or send a new code.",
+  wrongTotpCode: "That code isn't right. Enter the 6-digit code your authenticator app shows now.",
 } as const;

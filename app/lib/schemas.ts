@@ -62,6 +62,24 @@ export const LoginActionSchema = z.discriminatedUnion("intent", [
 ]);
 export const ForgotPasswordSchema = z.object({ email });
 
+/** Two-factor sign-in (/login/mfa and /account/security): a code from the authenticator app. */
+const totpCode = z
+  .string({ required_error: "Enter the 6-digit code from your authenticator app." })
+  .transform((value) => value.replace(/\s+/g, ""))
+  .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app."));
+const factorId = z.string({ required_error: "Choose an authenticator app." }).uuid("Choose an authenticator app.");
+export const MfaCodeSchema = z.object({ factorId, code: totpCode, next });
+export const FactorNameSchema = z.object({
+  friendlyName: z.string().trim().max(60, "A name has at most 60 characters.").optional(),
+});
+export const ConfirmFactorSchema = z.object({ factorId, code: totpCode });
+/** /account/security's forms: start enrolling an app, confirm it with a code, remove one. */
+export const SecurityActionSchema = z.discriminatedUnion("intent", [
+  FactorNameSchema.extend({ intent: z.literal("enroll") }),
+  ConfirmFactorSchema.extend({ intent: z.literal("confirm") }),
+  z.object({ intent: z.literal("remove"), factorId }),
+]);
+
 const newPasswordPair = z
   .object({ password: newPassword, confirm: z.string().optional() })
   .superRefine((value, ctx) => {

@@ -7,6 +7,7 @@ import { describeAuthError } from "~/lib/auth-errors.server";
 import { requireUser } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { EmailChangeSchema, parseForm } from "~/lib/schemas";
+import { env } from "~/lib/env.server";
 import { createServerClient } from "~/lib/supabase.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -31,7 +32,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     { emailRedirectTo: `${originOf(request)}/account/email` },
   );
   if (error) return authFailure(describeAuthError(error), { values: result.values }, client.headers);
-  return data({ sent: result.data.email }, { headers: client.headers });
+  // with secure email change the current address gets a link of its own, and both must be followed
+  const alsoTo = env.SUPABASE_SECURE_EMAIL_CHANGE === "true" ? (user.email ?? null) : null;
+  return data({ sent: result.data.email, alsoTo }, { headers: client.headers });
 }
 
 export default function ChangeEmail() {
@@ -45,7 +48,9 @@ export default function ChangeEmail() {
       </p>
       {actionData && "sent" in actionData ? (
         <div className="alert alert-success" role="status">
-          We sent a confirmation link to {actionData.sent}. Your address changes when you follow it.
+          {actionData.alsoTo
+            ? `We sent a confirmation link to ${actionData.sent} and one to ${actionData.alsoTo}. Your address changes when you have followed both.`
+            : `We sent a confirmation link to ${actionData.sent}. Your address changes when you follow it.`}
         </div>
       ) : null}
       <ValidatedForm schema="EmailChangeSchema" result={actionData}>

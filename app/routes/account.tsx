@@ -17,6 +17,7 @@ const SECTIONS = [
   { to: "/account", label: "Profile", end: true },
   { to: "/account/email", label: "Email" },
   { to: "/account/password", label: "Password" },
+  { to: "/account/security", label: "Two-factor sign-in" },
   { to: "/account/sessions", label: "Sessions" },
   { to: "/account/delete", label: "Delete account" },
 ];

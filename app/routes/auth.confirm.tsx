@@ -18,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const type = url.searchParams.get("type") as EmailOtpType | null;
   if (!tokenHash || !type || !TYPES.has(type)) throw redirect("/auth/error?reason=invalid", { headers });
 
-  const { error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type });
+  const { data, error } = await supabase.auth.verifyOtp({ token_hash: tokenHash, type });
   if (error) {
     const failure = describeAuthError(error);
     if (failure.status === 503 || failure.status === 500) throw backendError(error, headers);
@@ -27,6 +27,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
 
   if (type === "recovery") throw redirect("/reset-password", { headers });
+  if (type === "email_change" && !data.session) {
+    // the first of the two links of a secure email change: accepted, the other address must confirm too
+    await setFlash(request, headers, {
+      kind: "success",
+      message: "This address is confirmed. Now follow the link we sent to your other address to finish the change.",
+    });
+    throw redirect(safeRedirect(url.searchParams.get("next"), "/account/email"), { headers });
+  }
   if (type === "email_change") {
     await setFlash(request, headers, { kind: "success", message: "Your email address is changed." });
     throw redirect(safeRedirect(url.searchParams.get("next"), "/account/email"), { headers });

@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert, SubmitButton } from "~/components/form";
-import { getUser } from "~/lib/auth.server";
+import { getUser, needsSecondFactor, secondFactorUrl } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { backendError, notFound } from "~/lib/http.server";
 import { formatDate } from "~/lib/invitations";
@@ -63,6 +63,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!preview) throw notFound(client.headers);
   const here = `/invitations/${params.token}`;
   if (!user) throw redirect(`/login?${new URLSearchParams({ next: here })}`, { headers: client.headers });
+  // accepting or declining acts for the account: the second factor first, when it has one
+  if (needsSecondFactor(user)) throw redirect(secondFactorUrl(here), { headers: client.headers });
   const intent = String((await request.formData()).get("intent") ?? "");
   if (user.email.toLowerCase() !== preview.email.toLowerCase()) {
     return data({ error: `This invitation is for ${preview.email}.` }, { status: 403, headers: client.headers });

@@ -299,7 +299,7 @@ export function mountAdminRoutes(app: Hono, ctx: ServiceContext) {
         case "email_change_current":
           if (!cfg.secureEmailChange)
             throw badRequest("validation_failed", "Enable secure email change to generate link for current email");
-        // falls through: the link is made as for the new address (see docs/decisions on auth fidelity)
+        // falls through
         case "email_change_new": {
           newEmail = validateEmail(p.new_email);
           const other = await findUserByEmail(tx, newEmail);
@@ -314,6 +314,7 @@ export function mountAdminRoutes(app: Hono, ctx: ServiceContext) {
         redirectTo,
         newEmail,
         enforceInterval: false,
+        emailChangeLink: type === "email_change_current" ? "current" : type === "email_change_new" ? "new" : undefined,
       });
       const fresh = (await findUserById(tx, (user as UserRow).id)) as UserRow;
       return {

@@ -70,6 +70,8 @@ const TEMPLATE: Record<EmailKind, TemplateKind> = {
 
 export interface PreparedEmail {
   mail: OutgoingMail;
+  /** every email to send: `mail`, and for a secure email change also the one to the current address */
+  mails: OutgoingMail[];
   otp: string;
   hashedToken: string;
   actionLink: string;
@@ -102,7 +104,14 @@ export async function prepareEmail(
   q: Queryable,
   user: UserRow,
   kind: EmailKind,
-  opts: { challenge?: PkceChallenge | null; redirectTo: string; newEmail?: string; enforceInterval?: boolean },
+  opts: {
+    challenge?: PkceChallenge | null;
+    redirectTo: string;
+    newEmail?: string;
+    enforceInterval?: boolean;
+    /** the admin API's generate_link makes one email change link at a time, as GoTrue does */
+    emailChangeLink?: "new" | "current";
+  },
 ): Promise<PreparedEmail> {
   const cfg = ctx.config.auth;
   const enforce = opts.enforceInterval ?? true;
@@ -120,7 +129,7 @@ export async function prepareEmail(
   }
   const prefix = pkce ? PKCE_PREFIX : "";
   let stored: string;
-  let to = email;
+  const to = email;
   switch (kind) {
     case "signup":
     case "invite": {
@@ -148,16 +157,39 @@ export async function prepareEmail(
     case "email_change": {
       if (enforce) checkSendInterval(user.email_change_sent_at, cfg.emailSendInterval);
       const newEmail = (opts.newEmail ?? "").toLowerCase();
-      to = newEmail;
-      stored = prefix + tokenHash(newEmail, otp);
-      // Secure email change is off: only the new address confirms.
+      // Secure email change (on by default, as hosted): the current address confirms too, with its own code.
+      const secure = cfg.secureEmailChange && email !== "";
+      const only = opts.emailChangeLink;
+      const tokenNew = only === "current" ? null : prefix + tokenHash(newEmail, otp);
+      const otpCurrent = only === "current" ? otp : generateOtp(cfg.otpLength);
+      const tokenCurrent = secure && only !== "new" ? prefix + tokenHash(email, otpCurrent) : null;
       await q.query(
-        `update auth.users set email_change = $2, email_change_token_new = $3, email_change_token_current = '',
+        `update auth.users set email_change = $2, email_change_token_new = coalesce($3, email_change_token_new),
+           email_change_token_current = ${only ? "coalesce($4, email_change_token_current)" : "coalesce($4, '')"},
            email_change_confirm_status = 0, email_change_sent_at = now(), updated_at = now() where id = $1`,
-        [user.id, newEmail, stored],
+        [user.id, newEmail, tokenNew, tokenCurrent],
       );
-      await saveOneTimeToken(q, user.id, "email_change_token_new", stored, newEmail);
-      break;
+      if (tokenNew) await saveOneTimeToken(q, user.id, "email_change_token_new", tokenNew, newEmail);
+      if (tokenCurrent) await saveOneTimeToken(q, user.id, "email_change_token_current", tokenCurrent, email);
+      const render = (to: string, code: string, hash: string): PreparedEmail => {
+        const link = verifyUrl(ctx, hash, kind, opts.redirectTo);
+        const { subject, html } = renderEmail("email_change", cfg.templates, {
+          ConfirmationURL: link,
+          Token: code,
+          TokenHash: hash,
+          SiteURL: cfg.siteUrl.replace(/\/+$/, ""),
+          RedirectTo: opts.redirectTo,
+          Email: email,
+          NewEmail: newEmail,
+          Data: user.raw_user_meta_data ?? {},
+        });
+        const mail = { to, subject, html };
+        return { mail, mails: [mail], otp: code, hashedToken: hash, actionLink: link };
+      };
+      if (only === "current") return render(email, otpCurrent, tokenCurrent ?? "");
+      const toNew = render(newEmail, otp, tokenNew!);
+      if (tokenCurrent && !only) toNew.mails.push(render(email, otpCurrent, tokenCurrent).mail);
+      return toNew;
     }
   }
   const actionLink = verifyUrl(ctx, stored, kind, opts.redirectTo);
@@ -168,8 +200,8 @@ export async function prepareEmail(
     SiteURL: cfg.siteUrl.replace(/\/+$/, ""),
     RedirectTo: opts.redirectTo,
     Email: email,
-    NewEmail: kind === "email_change" ? to : undefined,
     Data: user.raw_user_meta_data ?? {},
   });
-  return { mail: { to, subject, html }, otp, hashedToken: stored, actionLink };
+  const mail = { to, subject, html };
+  return { mail, mails: [mail], otp, hashedToken: stored, actionLink };
 }

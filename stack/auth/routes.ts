@@ -30,6 +30,7 @@ import {
   applyVerification,
   authMethodForType,
   invalidateCodes,
+  SINGLE_CONFIRMATION_ACCEPTED,
   verifyEmailAndCode,
   verifyTokenHash,
   VERIFY_TYPES,
@@ -347,14 +348,14 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
         p.token_hash ? "Invalid email verification type" : "Unsupported verification type",
       );
     }
-    let session: SessionResponse;
+    let session: SessionResponse | null;
     try {
       session = await ctx.db.transaction(async (tx) => {
         const found = p.token_hash
           ? await verifyTokenHash(ctx, tx, p.type, p.token_hash)
           : await verifyEmailAndCode(ctx, tx, p.type, email, p.token);
-        const user = await applyVerification(tx, found.user, found.type);
-        return issueSession(ctx, tx, user, "otp", requestMeta(ctx, c));
+        const user = await applyVerification(tx, found, { secureEmailChange: cfg.secureEmailChange });
+        return user && issueSession(ctx, tx, user, "otp", requestMeta(ctx, c));
       });
     } catch (error) {
       // A wrong code counts against the address; after too many, its codes
@@ -372,6 +373,8 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
       throw error;
     }
     if (email) otpFailures.reset(email);
+    // the first link of a secure email change: GoTrue's answer, no session yet
+    if (!session) return json(c, { msg: SINGLE_CONFIRMATION_ACCEPTED, code: "200" });
     return json(c, session);
   });
 
@@ -386,7 +389,8 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     try {
       const outcome = await ctx.db.transaction(async (tx) => {
         const found = await verifyTokenHash(ctx, tx, type, token);
-        const user = await applyVerification(tx, found.user, found.type);
+        const user = await applyVerification(tx, found, { secureEmailChange: cfg.secureEmailChange });
+        if (!user) return { message: SINGLE_CONFIRMATION_ACCEPTED };
         if (pkce) {
           try {
             return { code: await issueAuthCode(tx, user.id, authMethodForType(found.type)) };
@@ -399,6 +403,7 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
         }
         return { session: await issueSession(ctx, tx, user, "otp", requestMeta(ctx, c)), type: found.type };
       });
+      if ("message" in outcome) return c.redirect(messageRedirect(redirectTo, outcome.message as string, pkce), 303);
       if ("code" in outcome) {
         const u = new URL(redirectTo);
         u.searchParams.set("code", outcome.code as string);
@@ -452,13 +457,13 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     if (p.type === "signup" && isConfirmed(user)) return json(c, {});
     if (p.type === "email_change" && !user.email_change) return json(c, {});
     const redirectTo = redirectFor(ctx, c);
-    const mail = await ctx.db.transaction(async (tx) => {
+    const mails = await ctx.db.transaction(async (tx) => {
       const kind = p.type === "signup" ? "signup" : "email_change";
       return (
         await prepareEmail(ctx, tx, user, kind, { challenge: p, redirectTo, newEmail: user.email_change ?? undefined })
-      ).mail;
+      ).mails;
     });
-    await sendAll(ctx, [mail]);
+    await sendAll(ctx, mails);
     return json(c, {});
   });
 
@@ -518,7 +523,9 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
         current = (await findUserById(tx, user.id)) as UserRow;
       }
       if (newEmail !== "" && newEmail !== current.email) {
-        mails.push((await prepareEmail(ctx, tx, current, "email_change", { challenge: p, redirectTo, newEmail })).mail);
+        mails.push(
+          ...(await prepareEmail(ctx, tx, current, "email_change", { challenge: p, redirectTo, newEmail })).mails,
+        );
       }
       return (await findUserById(tx, user.id)) as UserRow;
     });
@@ -637,6 +644,17 @@ const OAUTH_ERROR: Record<number, string> = {
   500: "server_error",
   503: "temporarily_unavailable",
 };
+
+/** A message carried back to the app (GoTrue's prepRedirectURL): in the fragment, and in the query for PKCE flows. */
+export function messageRedirect(redirectTo: string, message: string, inQuery: boolean): string {
+  const u = new URL(redirectTo);
+  if (inQuery) u.searchParams.set("message", message);
+  u.hash = new URLSearchParams([
+    ["message", message],
+    ["sb", ""],
+  ]).toString();
+  return u.toString();
+}
 
 /** An error carried back to the app: in the fragment always, and in the query for PKCE flows. */
 export function errorRedirect(redirectTo: string, error: AuthError, inQuery: boolean): string {

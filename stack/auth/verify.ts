@@ -42,7 +42,7 @@ export async function verifyTokenHash(
   q: Queryable,
   type: string,
   hash: string,
-): Promise<{ user: UserRow; type: VerifyType }> {
+): Promise<Verified> {
   let user: UserRow | null;
   // a NUL can be in no stored hash (and Postgres refuses it as a parameter): simply no such link
   if (hash.includes("\u0000")) throw forbidden("otp_expired", LINK_INVALID);
@@ -75,6 +75,8 @@ export async function verifyTokenHash(
   else if (type === "recovery" || type === "magiclink") sentAt = user.recovery_sent_at;
   else sentAt = user.email_change_sent_at;
   if (expired(sentAt, ctx.config.auth.otpExpiry)) throw forbidden("otp_expired", LINK_INVALID);
+  if (type === "email_change")
+    return { user, type: resolved, matched: user.email_change_token_current === hash ? "current" : "new" };
   return { user, type: resolved };
 }
 
@@ -90,7 +92,7 @@ export async function verifyEmailAndCode(
   type: string,
   email: string,
   code: string,
-): Promise<{ user: UserRow; type: VerifyType }> {
+): Promise<Verified> {
   const hash = tokenHash(email, code);
   const user =
     type === "email_change"
@@ -101,6 +103,7 @@ export async function verifyEmailAndCode(
   const exp = ctx.config.auth.otpExpiry;
   let resolved = type as VerifyType;
   let valid = false;
+  let matched: "current" | "new" | undefined;
   switch (type) {
     case "email":
       if (otpMatches(hash, user.confirmation_token, user.confirmation_sent_at, exp)) {
@@ -120,15 +123,19 @@ export async function verifyEmailAndCode(
       valid = otpMatches(hash, user.recovery_token, user.recovery_sent_at, exp);
       break;
     case "email_change":
-      valid =
-        otpMatches(hash, user.email_change_token_new, user.email_change_sent_at, exp) ||
-        otpMatches(hash, user.email_change_token_current, user.email_change_sent_at, exp);
+      if (otpMatches(hash, user.email_change_token_new, user.email_change_sent_at, exp)) {
+        valid = true;
+        matched = "new";
+      } else if (otpMatches(hash, user.email_change_token_current, user.email_change_sent_at, exp)) {
+        valid = true;
+        matched = "current";
+      }
       break;
     default:
       throw badRequest("validation_failed", "Unsupported verification type");
   }
   if (!valid) throw forbidden("otp_expired", TOKEN_INVALID);
-  return { user, type: resolved };
+  return { user, type: resolved, matched };
 }
 
 /** Voids every code and link outstanding for an address (after too many wrong codes). */
@@ -142,8 +149,42 @@ export async function invalidateCodes(q: Queryable, email: string): Promise<void
   for (const { id } of rows) await clearOneTimeTokens(q, id);
 }
 
-/** Applies a verified token; returns the user as it now is. */
-export async function applyVerification(q: Queryable, user: UserRow, type: VerifyType): Promise<UserRow> {
+/** A user found by an emailed token; for an email change, which of its two links it was. */
+export interface Verified {
+  user: UserRow;
+  type: VerifyType;
+  matched?: "current" | "new";
+}
+
+/** What GoTrue answers for the first of the two links of a secure email change. */
+export const SINGLE_CONFIRMATION_ACCEPTED =
+  "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+
+/**
+ * Applies a verified token; returns the user as it now is, or null for the
+ * first confirmation of a secure email change (the other address must
+ * confirm too, as GoTrue's emailChangeVerify does).
+ */
+export async function applyVerification(
+  q: Queryable,
+  found: Verified,
+  opts: { secureEmailChange: boolean },
+): Promise<UserRow | null> {
+  const { user, type } = found;
+  if (
+    type === "email_change" &&
+    opts.secureEmailChange &&
+    (user.email_change_confirm_status ?? 0) === 0 &&
+    (user.email ?? "") !== ""
+  ) {
+    const column = found.matched === "current" ? "email_change_token_current" : "email_change_token_new";
+    await q.query(
+      `update auth.users set email_change_confirm_status = 1, ${column} = '', updated_at = now() where id = $1`,
+      [user.id],
+    );
+    await q.query("delete from auth.one_time_tokens where user_id = $1 and token_type = $2", [user.id, column]);
+    return null;
+  }
   switch (type) {
     case "signup":
     case "invite":

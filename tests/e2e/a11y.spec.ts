@@ -2,7 +2,14 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { expect, MODES, test } from "./fixtures";
 import { addComments, seedTeam } from "./product-fixtures";
-import { LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
+import {
+  LAYOUT_TASKS,
+  SECOND_FACTOR_ROUTES,
+  SIGNED_OUT_ROUTES,
+  signedInRoutes,
+  type RouteCase,
+} from "./support/routes";
+import { enrolAuthenticator } from "./support/two-factor";
 
 /** WCAG 2.1 A and AA, and axe's best practices (landmarks, headings, unique names…). */
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
@@ -102,6 +109,24 @@ for (const size of SIZES) {
         await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
         expect(await axeViolations(page), "axe with the team menu open").toEqual([]);
       }
+    });
+
+    test("two-factor pages have no violations: an enrolment under way, and the code page", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const user = await backend.createUser();
+      await login(user);
+      await page.goto("/account/security");
+      await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+      await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+      expect(await axeViolations(page), "axe with an enrolment under way").toEqual([]);
+
+      const enrolled = await backend.createUser();
+      await enrolAuthenticator(backend, enrolled);
+      await login(enrolled);
+      await expectNoViolations(page, SECOND_FACTOR_ROUTES);
     });
   });
 }

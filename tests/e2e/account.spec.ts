@@ -4,7 +4,12 @@ for (const mode of MODES) {
   test.describe(`account ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("email change is confirmed from the new address", async ({ page, signUp, login, mailbox }) => {
+    test("email change is confirmed from both addresses (secure email change)", async ({
+      page,
+      signUp,
+      login,
+      mailbox,
+    }) => {
       const user = await signUp();
       await login(user);
       const newEmail = uniqueEmail("moved");
@@ -12,11 +17,28 @@ for (const mode of MODES) {
       await expect(page.getByText(`Your email address is ${user.email}.`)).toBeVisible();
       await page.getByLabel("New email address").fill(newEmail);
       await page.getByRole("button", { name: "Change email" }).click();
-      await expect(page.getByText(`We sent a confirmation link to ${newEmail}.`)).toBeVisible();
+      await expect(
+        page.getByText(
+          `We sent a confirmation link to ${newEmail} and one to ${user.email}. Your address changes when you have followed both.`,
+        ),
+      ).toBeVisible();
 
-      const mail = await mailbox(newEmail).next(/email change/i);
-      await page.goto(mail.link);
+      // either link may come first: the current address's with JavaScript, the new one's without
+      const [first, second] = mode.js ? [user.email, newEmail] : [newEmail, user.email];
+      const firstMail = await mailbox(first).next(/email change/i);
+      const secondMail = await mailbox(second).next(/email change/i);
+      await page.goto(firstMail.link);
       await expect(page).toHaveURL(/\/account\/email$/);
+      await expect(
+        page.getByText(
+          "This address is confirmed. Now follow the link we sent to your other address to finish the change.",
+        ),
+      ).toBeVisible();
+      await expect(page.getByText(`Your email address is ${user.email}.`)).toBeVisible();
+
+      await page.goto(secondMail.link);
+      await expect(page).toHaveURL(/\/account\/email$/);
+      await expect(page.getByText("Your email address is changed.")).toBeVisible();
       await expect(page.getByText(`Your email address is ${newEmail}.`)).toBeVisible();
     });
 

@@ -1,7 +1,14 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, MODES, test } from "./fixtures";
 import { addComments, seedTeam } from "./product-fixtures";
-import { LAYOUT_TASKS, SIGNED_OUT_ROUTES, signedInRoutes, type RouteCase } from "./support/routes";
+import {
+  LAYOUT_TASKS,
+  SECOND_FACTOR_ROUTES,
+  SIGNED_OUT_ROUTES,
+  signedInRoutes,
+  type RouteCase,
+} from "./support/routes";
+import { enrolAuthenticator } from "./support/two-factor";
 
 /**
  * Phones: every page at 390 × 844 (a common phone) and 360 × 740 (the
@@ -93,6 +100,27 @@ for (const phone of PHONES) {
         await page.getByRole("searchbox", { name: "Search tasks" }).press("Enter");
         await expect(page).toHaveURL(/\/search\?q=onboarding$/);
         await expect(page.getByRole("link", { name: /Draft the onboarding checklist/ })).toBeVisible();
+      });
+
+      test("two-factor pages fit the screen: an enrolment under way, and the code page", async ({
+        page,
+        backend,
+        login,
+      }, testInfo) => {
+        const shots = phone.name === "390" ? `phone-${mode.js ? "js" : "nojs"}` : null;
+        await login(await backend.createUser());
+        await page.goto("/account/security");
+        await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+        await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+        expect(await sidewaysOverflow(page), "an enrolment under way scrolls sideways by").toBe(0);
+        expect(await smallTargets(page), "an enrolment under way: controls under 44 × 44 px").toEqual([]);
+        const enrolled = await backend.createUser();
+        await enrolAuthenticator(backend, enrolled);
+        await login(enrolled);
+        for (const route of SECOND_FACTOR_ROUTES) {
+          await checkPage(page, route, testInfo, shots);
+          await expectHeaderMenuReaches(page, route.path);
+        }
       });
 
       test("a task page shows the task first; the team's pages are one tap away", async ({ page, backend, login }) => {

@@ -193,8 +193,84 @@ describe("magic links, email codes and PKCE", () => {
     expect(unknown.error).toBeNull();
   });
 
-  it("sends the email change confirmation to the new address and switches the address on confirmation", async () => {
-    const { email } = await confirmedUser("change");
+  it("secure email change (the default, as hosted): both addresses confirm, each with its own link or code", async () => {
+    const { email } = await confirmedUser("secure");
+    const supabase = serverClient(stack.url, stack.anonKey);
+    await supabase.auth.signInWithPassword({ email, password: PASSWORD });
+    const newEmail = uniqueEmail("securenew");
+    expect((await supabase.auth.updateUser({ email: newEmail })).error).toBeNull();
+    const toCurrent = await latestMessage(stack.url, email);
+    const toNew = await latestMessage(stack.url, newEmail);
+    expect(toCurrent.Subject).toBe("Confirm Email Change");
+    expect(toNew.Subject).toBe("Confirm Email Change");
+    const current = confirmParams(toCurrent).tokenHash;
+    expect(current).not.toBe(confirmParams(toNew).tokenHash);
+
+    // the first link: accepted, GoTrue's message, no session, the address not changed yet
+    const first = await fetch(`${stack.url}/auth/v1/verify`, {
+      method: "POST",
+      headers: { apikey: stack.anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ type: "email_change", token_hash: current }),
+    });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({
+      msg: "Confirmation link accepted. Please proceed to confirm link sent to the other email",
+      code: "200",
+    });
+    const again = await supabase.auth.verifyOtp({ token_hash: current, type: "email_change" });
+    expect(again.error?.code).toBe("otp_expired");
+    expect((await supabase.auth.getUser()).data.user?.email).toBe(email);
+
+    // the second, by the code in the new address's email: done
+    const second = await supabase.auth.verifyOtp({ email: newEmail, token: codeIn(toNew), type: "email_change" });
+    expect(second.error).toBeNull();
+    expect(second.data.user?.email).toBe(newEmail);
+    expect(second.data.session).toBeTruthy();
+  });
+
+  it("secure email change by links in a browser: the first link comes back with the message, the second signs in", async () => {
+    const { email } = await confirmedUser("securelink");
+    const supabase = serverClient(stack.url, stack.anonKey);
+    await supabase.auth.signInWithPassword({ email, password: PASSWORD });
+    const newEmail = uniqueEmail("securelinknew");
+    await supabase.auth.updateUser({ email: newEmail }, { emailRedirectTo: `${APP}/account/email` });
+    // GoTrue's own link (ConfirmationURL) for the token in each email
+    const linkOf = async (to: string) =>
+      `${stack.url}/auth/v1/verify?${new URLSearchParams({
+        token: confirmParams(await latestMessage(stack.url, to)).tokenHash,
+        type: "email_change",
+        redirect_to: `${APP}/account/email`,
+      })}`;
+    const newLink = await linkOf(newEmail);
+    const first = await fetch(newLink, { redirect: "manual" });
+    expect(first.status).toBe(303);
+    const back = new URL(first.headers.get("location") ?? "");
+    expect(`${back.origin}${back.pathname}`).toBe(`${APP}/account/email`);
+    expect(new URLSearchParams(back.hash.slice(1)).get("message")).toBe(
+      "Confirmation link accepted. Please proceed to confirm link sent to the other email",
+    );
+    const second = await fetch(await linkOf(email), { redirect: "manual" });
+    const done = new URLSearchParams(new URL(second.headers.get("location") ?? "").hash.slice(1));
+    expect(done.get("access_token")).toBeTruthy();
+    expect((await supabase.auth.getUser(done.get("access_token")!)).data.user?.email).toBe(newEmail);
+  });
+
+  it("with secure email change off, only the new address confirms and the address switches on its link", async () => {
+    const single = await startTestStack({ auth: { siteUrl: APP, secureEmailChange: false } });
+    try {
+      await singleConfirmation(single);
+    } finally {
+      await single.close();
+    }
+  }, 90_000);
+
+  async function singleConfirmation(stack: TestStack) {
+    const email = uniqueEmail("change");
+    await serverClient(stack.url, stack.serviceRoleKey).auth.admin.createUser({
+      email,
+      password: PASSWORD,
+      email_confirm: true,
+    });
     const supabase = serverClient(stack.url, stack.anonKey);
     await supabase.auth.signInWithPassword({ email, password: PASSWORD });
     const newEmail = uniqueEmail("changed");
@@ -216,5 +292,5 @@ describe("magic links, email codes and PKCE", () => {
       password: PASSWORD,
     });
     expect(signIn.error).toBeNull();
-  });
+  }
 });

@@ -24,6 +24,8 @@ export interface RouteResult {
   location: string | null;
   /** a thrown page's text (404, 403, 503 …) */
   text: string | null;
+  /** the Set-Cookie lines the answer carries (a refreshed or stepped-up session) */
+  setCookies: string[];
 }
 
 type RouteFn = (args: LoaderFunctionArgs) => unknown;
@@ -45,16 +47,21 @@ export async function createUser(stack: TestStack, displayName: string): Promise
     .adminClient()
     .auth.admin.createUser({ email, password, email_confirm: true, user_metadata: { display_name: displayName } });
   if (error || !data.user) throw error ?? new Error("no user");
+  return signIn({ id: data.user.id, email, password });
+}
+
+/** A new browser session for an existing user, signed in with the password through the app's server client. */
+export async function signIn({ id, email, password }: Omit<RouteUser, "cookie">): Promise<RouteUser> {
   const { createRequestClient } = await import("~/lib/supabase.server");
   const client = createRequestClient(new Request("http://app.test/login"));
-  const signIn = await client.supabase.auth.signInWithPassword({ email, password });
-  if (signIn.error) throw signIn.error;
+  const answer = await client.supabase.auth.signInWithPassword({ email, password });
+  if (answer.error) throw answer.error;
   const cookie = client.headers
     .getSetCookie()
     .map((line) => line.split(";")[0])
     .filter((pair) => !pair.endsWith("="))
     .join("; ");
-  return { id: data.user.id, email, password, cookie };
+  return { id, email, password, cookie };
 }
 
 /** Calls a loader (GET) or an action (POST with `form`) the way Remix does, and reads its answer. */
@@ -81,14 +88,40 @@ export async function call(
   }
   if (answer instanceof Response) {
     const location = answer.headers.get("Location");
-    return { status: answer.status, data: undefined, location, text: location ? null : await answer.text() };
+    const setCookies = answer.headers.getSetCookie();
+    return {
+      status: answer.status,
+      data: undefined,
+      location,
+      text: location ? null : await answer.text(),
+      setCookies,
+    };
   }
   if (answer && typeof answer === "object" && (answer as { type?: string }).type === "DataWithResponseInit") {
     const { data, init } = answer as { data: unknown; init: ResponseInit | null };
-    return { status: init?.status ?? 200, data, location: null, text: null };
+    const setCookies = new Headers(init?.headers).getSetCookie();
+    return { status: init?.status ?? 200, data, location: null, text: null, setCookies };
   }
   if (answer instanceof Error) throw answer;
-  return { status: 200, data: answer, location: null, text: null };
+  return { status: 200, data: answer, location: null, text: null, setCookies: [] };
+}
+
+/** The user's browser after it took an answer's cookies (set ones replaced or added, expired ones dropped). */
+export function afterCookies(user: RouteUser, result: RouteResult): RouteUser {
+  const jar = new Map(
+    user.cookie
+      .split("; ")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)] as const),
+  );
+  for (const line of result.setCookies) {
+    const pair = line.split(";")[0];
+    const name = pair.slice(0, pair.indexOf("="));
+    const value = pair.slice(pair.indexOf("=") + 1);
+    if (!value || /max-age=0/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+  return { ...user, cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") };
 }
 
 export interface RouteTeam {

@@ -34,6 +34,7 @@ export function signedInRoutes(team: SeededTeam): RouteCase[] {
     { name: "account", path: "/account", screenshot: true },
     { name: "account-email", path: "/account/email" },
     { name: "account-password", path: "/account/password" },
+    { name: "account-security", path: "/account/security" },
     { name: "account-sessions", path: "/account/sessions" },
     { name: "account-delete", path: "/account/delete" },
     { name: "reset-password", path: "/reset-password" },
@@ -50,6 +51,12 @@ export function signedInRoutes(team: SeededTeam): RouteCase[] {
     { name: "team-not-found", path: "/teams/no-such-team" },
   ];
 }
+
+/**
+ * The pages a session at aal1 sees when its account has an authenticator app
+ * (support/two-factor.ts enrols one): every signed-in page sends it here.
+ */
+export const SECOND_FACTOR_ROUTES: RouteCase[] = [{ name: "login-mfa", path: "/login/mfa?next=%2Fteams" }];
 
 /** A team with something in every column and a comment, so no page is empty. */
 export const LAYOUT_TASKS = [

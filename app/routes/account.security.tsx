@@ -1,0 +1,179 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form";
+import { requireUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
+import { authFailure, formFailure } from "~/lib/forms.server";
+import {
+  enrolmentFromForm,
+  failurePage,
+  listTotpFactors,
+  removeFactor,
+  startEnrolment,
+  verifyTotp,
+  type Enrolment,
+} from "~/lib/mfa.server";
+import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
+import { createServerClient } from "~/lib/supabase.server";
+
+/**
+ * /account/security: two-factor sign-in with an authenticator app. Adding
+ * one takes two posts (start: the server asks the backend for a secret and
+ * shows its QR code and the secret as text; confirm: a code from the app),
+ * so it works without JavaScript. The page itself needs aal2 once an app is
+ * confirmed, like every account page (requireUser).
+ */
+export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireUser(client, request);
+  const factors = await listTotpFactors(client.supabase);
+  if ("status" in factors) throw failurePage(factors, client.headers);
+  return data({ factors: factors.verified }, { headers: client.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const client = createServerClient({ request, context });
+  await requireUser(client, request);
+  const form = await request.formData();
+  const parsed = parseIntent(SecurityActionSchema, form);
+  if (!parsed)
+    return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) }, client.headers);
+
+  switch (parsed.intent) {
+    case "enroll": {
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const enrolment = await startEnrolment(client.supabase, parsed.data.friendlyName);
+      if ("status" in enrolment)
+        return authFailure(enrolment, { intent: parsed.intent, values: parsed.values }, client.headers);
+      return data({ intent: parsed.intent, enrolment }, { headers: client.headers });
+    }
+    case "confirm": {
+      // the QR code and secret travel in the form so a wrong code can show them again
+      const factorId = typeof form.get("factorId") === "string" ? String(form.get("factorId")) : "";
+      const enrolment = enrolmentFromForm(form, factorId);
+      const { code: _code, qrCode: _qr, secret: _secret, ...values } = parsed.values;
+      if (!parsed.success) return formFailure({ ...parsed, values, extra: { enrolment } }, client.headers);
+      const failure = await verifyTotp(client.supabase, parsed.data.factorId, parsed.data.code);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values, extra: { enrolment } }, client.headers);
+      await setFlash(request, client.headers, {
+        kind: "success",
+        message: "Two-factor sign-in is on: signing in now asks for a code from your authenticator app.",
+      });
+      throw redirect("/account/security", { headers: client.headers });
+    }
+    case "remove": {
+      if (!parsed.success) return formFailure(parsed, client.headers);
+      const failure = await removeFactor(client.supabase, parsed.data.factorId);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values }, client.headers);
+      await setFlash(request, client.headers, { kind: "success", message: "The authenticator app is removed." });
+      throw redirect("/account/security", { headers: client.headers });
+    }
+  }
+}
+
+export default function Security() {
+  const { factors } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const enrolment: Enrolment | null =
+    result && "enrolment" in result && result.enrolment ? (result.enrolment as Enrolment) : null;
+  const removeError = result?.intent === "remove" && "errors" in result ? result.errors.form : undefined;
+  return (
+    <section className="card" aria-labelledby="security-title">
+      <h1 id="security-title">Two-factor sign-in</h1>
+      <p>
+        With an authenticator app (1Password, Google Authenticator, Authy and the like), signing in asks for a 6-digit
+        code from your phone after your password, email link or code.
+      </p>
+      {factors.length > 0 ? (
+        <>
+          <h2>Your authenticator apps</h2>
+          {removeError ? <FormAlert autoFocus>{removeError}</FormAlert> : null}
+          <ul className="factor-list">
+            {factors.map((factor) => (
+              <li key={factor.id}>
+                <span>
+                  {factor.name}{" "}
+                  <span className="muted">added {new Date(factor.createdAt).toISOString().slice(0, 10)}</span>
+                </span>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="factorId" value={factor.id} />
+                  <button
+                    type="submit"
+                    className="button button-danger button-small"
+                    aria-label={`Remove ${factor.name}`}
+                  >
+                    Remove
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p className="muted">Two-factor sign-in is off.</p>
+      )}
+
+      {enrolment ? (
+        <div className="enrolment">
+          <h2>Add an authenticator app</h2>
+          <ol>
+            <li>
+              Scan this QR code with the app:
+              <img
+                className="qr-code"
+                src={enrolment.qrCode}
+                alt="QR code for the authenticator app"
+                width={180}
+                height={180}
+              />
+            </li>
+            <li>
+              Or type this key into it: <code className="totp-secret">{enrolment.secret}</code>
+            </li>
+            <li>Enter the 6-digit code the app shows for Teamboard.</li>
+          </ol>
+          <ValidatedForm schema="ConfirmFactorSchema" result={result} intent="confirm">
+            <input type="hidden" name="factorId" value={enrolment.factorId} />
+            <input type="hidden" name="qrCode" value={enrolment.qrCode} />
+            <input type="hidden" name="secret" value={enrolment.secret} />
+            <Field
+              name="code"
+              label="Code from the app"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={7}
+              autoFocus
+            />
+            <SubmitButton className="button" pendingText="Checking…">
+              Turn on two-factor sign-in
+            </SubmitButton>
+          </ValidatedForm>
+        </div>
+      ) : (
+        <ValidatedForm schema="FactorNameSchema" result={result} intent="enroll">
+          <h2>{factors.length > 0 ? "Add another authenticator app" : "Add an authenticator app"}</h2>
+          <Field
+            name="friendlyName"
+            label="Name (optional)"
+            hint="To tell your apps apart, like “Work phone”."
+            maxLength={60}
+          />
+          <SubmitButton className="button button-secondary" pendingText="Preparing…">
+            Set up an authenticator app
+          </SubmitButton>
+        </ValidatedForm>
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage compact />;
+}

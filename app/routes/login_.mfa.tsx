@@ -1,0 +1,113 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
+import { needsSecondFactor, requireUser } from "~/lib/auth.server";
+import { authFailure, formFailure } from "~/lib/forms.server";
+import { failurePage, listTotpFactors, verifyTotp } from "~/lib/mfa.server";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { MfaCodeSchema, parseForm } from "~/lib/schemas";
+import { createServerClient, type RequestClient } from "~/lib/supabase.server";
+
+/**
+ * GET/POST /login/mfa?next=…: the second step of signing in to an account
+ * with an authenticator app. Any page that needs aal2 sends a session at
+ * aal1 here (requireUser); the right code steps the session up and goes on
+ * to `next`. (`login_`: a page of its own, not nested inside the log-in page.)
+ */
+export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request, { aal: "any" });
+  const next = safeRedirect(new URL(request.url).searchParams.get("next"));
+  if (!needsSecondFactor(user)) throw redirect(next, { headers: client.headers });
+  const factors = await factorsOrContinue(client, next);
+  return data({ next, email: user.email, factors }, { headers: client.headers });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const client = createServerClient({ request, context });
+  const user = await requireUser(client, request, { aal: "any" });
+  const form = await request.formData();
+  const next = safeRedirect(form.get("next"));
+  if (!needsSecondFactor(user)) throw redirect(next, { headers: client.headers });
+  const result = parseForm(MfaCodeSchema, form);
+  // a code is never sent back to the page
+  const { code: _code, ...values } = result.values;
+  if (!result.success) return formFailure({ errors: result.errors, values }, client.headers);
+  const failure = await verifyTotp(client.supabase, result.data.factorId, result.data.code);
+  if (failure) return authFailure(failure, { values }, client.headers);
+  throw redirect(next, { headers: client.headers });
+}
+
+/**
+ * The account's verified apps. None means the token's claim is older than
+ * the last app's removal (on another device): a fresh token says so, and the
+ * person goes on without a code.
+ */
+async function factorsOrContinue(client: RequestClient, next: string) {
+  const factors = await listTotpFactors(client.supabase);
+  if ("status" in factors) throw failurePage(factors, client.headers);
+  if (factors.verified.length > 0) return factors.verified;
+  await client.supabase.auth.refreshSession();
+  throw redirect(next, { headers: client.headers });
+}
+
+export default function SecondFactor() {
+  const { next, email, factors } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const chosen = result?.values.factorId ?? factors[0]?.id;
+  return (
+    <div className="auth-page">
+      <h1>Two-factor sign-in</h1>
+      <p className="lead">
+        Open the authenticator app you set up for <strong>{email}</strong> and enter the 6-digit code it shows for
+        Teamboard.
+      </p>
+      <div className="card">
+        <ValidatedForm schema="MfaCodeSchema" result={result}>
+          <HiddenNext next={next} />
+          {factors.length > 1 ? (
+            <div className="field">
+              <label htmlFor="mfa-factor">Authenticator app</label>
+              <select id="mfa-factor" name="factorId" defaultValue={chosen}>
+                {factors.map((factor) => (
+                  <option key={factor.id} value={factor.id}>
+                    {factor.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : (
+            <input type="hidden" name="factorId" value={chosen} />
+          )}
+          <Field
+            name="code"
+            label="Code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            autoCapitalize="none"
+            spellCheck={false}
+            maxLength={7}
+            autoFocus
+          />
+          <SubmitButton className="button button-block" pendingText="Checking…">
+            Continue
+          </SubmitButton>
+        </ValidatedForm>
+        <Form method="post" action="/logout" className="form-actions">
+          <p className="muted">Not you, or no app at hand?</p>
+          <button type="submit" className="button button-secondary">
+            Log out
+          </button>
+        </Form>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

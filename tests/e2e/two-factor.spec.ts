@@ -1,0 +1,105 @@
+import { expect, MODES, test } from "./fixtures";
+import { totp, wrongTotp } from "../support/totp";
+import { enrolAuthenticator } from "./support/two-factor";
+
+/**
+ * Two-factor sign-in (issue 12 §4), with and without JavaScript: enrolling an
+ * authenticator app on /account/security with a code computed here (RFC 6238,
+ * tests/support/totp.ts), signing in again and being asked for a code, and
+ * removing the app.
+ */
+const WRONG_CODE = "That code isn't right. Enter the 6-digit code your authenticator app shows now.";
+
+for (const mode of MODES) {
+  test.describe(`two-factor sign-in ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("enrol an app with a code (a wrong one keeps the QR code), then remove it", async ({
+      page,
+      signUp,
+      login,
+    }) => {
+      const user = await signUp();
+      await login(user);
+      await page.goto("/account");
+      await page.getByRole("link", { name: "Two-factor sign-in" }).click();
+      await expect(page).toHaveURL(/\/account\/security$/);
+      await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
+      await page.getByLabel("Name (optional)").fill("My phone");
+      await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+      await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+      const secret = (await page.locator(".totp-secret").textContent())?.trim() ?? "";
+      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      await page.getByLabel("Code from the app").fill(wrongTotp(secret));
+      await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+      await expect(page.getByText(WRONG_CODE)).toBeVisible();
+      await expect(page.locator(".totp-secret")).toHaveText(secret);
+      await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
+      await page.getByLabel("Code from the app").fill(totp(secret));
+      await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+      await expect(page.getByText("Two-factor sign-in is on")).toBeVisible();
+
+      // this session is at aal2, so it may remove the app
+      await page.getByRole("button", { name: "Remove My phone" }).click();
+      await expect(page.getByText("The authenticator app is removed.")).toBeVisible();
+      await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
+    });
+
+    test("signing in asks for the code: a wrong one says so and stays, the right one lands on next", async ({
+      page,
+      browser,
+      backend,
+      signUp,
+      login,
+    }) => {
+      const user = await signUp();
+      const { secret } = await enrolAuthenticator(backend, user);
+      await page.goto("/account/email");
+      await expect(page).toHaveURL(/\/login\?next=%2Faccount%2Femail$/);
+      await page.getByLabel("Email").first().fill(user.email);
+      await page.getByLabel("Password").fill(user.password);
+      await page.getByRole("button", { name: "Log in", exact: true }).click();
+      await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount%2Femail$/);
+      await expect(page.getByRole("heading", { name: "Two-factor sign-in" })).toBeVisible();
+
+      await page.getByLabel("Code").fill(wrongTotp(secret));
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByText(WRONG_CODE)).toBeVisible();
+      await expect(page).toHaveURL(/\/login\/mfa/);
+
+      await page.getByLabel("Code").fill(totp(secret));
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(/\/account\/email$/);
+      await expect(page.getByRole("heading", { name: "Email", exact: true })).toBeVisible();
+
+      // another browser, signed in with the password only (aal1): account and team pages send it to the code
+      const other = await browser.newContext({ javaScriptEnabled: mode.js, baseURL: backend.env.appUrl });
+      await login(user, other);
+      const otherPage = await other.newPage();
+      for (const path of ["/teams", "/account/security"]) {
+        await otherPage.goto(path);
+        await expect(otherPage, path).toHaveURL(`/login/mfa?${new URLSearchParams({ next: path })}`);
+      }
+      await other.close();
+    });
+
+    test("an emailed code or link signs in at aal1 too, and the code page continues to `next`", async ({
+      page,
+      backend,
+      signUp,
+      mailbox,
+    }) => {
+      const user = await signUp();
+      const { secret } = await enrolAuthenticator(backend, user);
+      await page.goto("/login?next=%2Faccount%2Fsessions");
+      await page.getByLabel("Email").nth(1).fill(user.email);
+      await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+      const mail = await mailbox(user.email).next(/magic|sign/i);
+      await page.goto(mail.link);
+      await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount%2Fsessions$/);
+      await page.getByLabel("Code").fill(totp(secret));
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page).toHaveURL(/\/account\/sessions$/);
+    });
+  });
+}
