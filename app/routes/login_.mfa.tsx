@@ -98,9 +98,9 @@ export default function SecondFactor() {
           </SubmitButton>
         </ValidatedForm>
         <Form method="post" action="/logout" className="form-actions">
-          <p className="muted">Not you, or no app at hand?</p>
+          <p className="muted">Not you, or no app at hand? Cancel, and you are logged out.</p>
           <button type="submit" className="button button-secondary">
-            Log out
+            Cancel sign-in
           </button>
         </Form>
       </div>

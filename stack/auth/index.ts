@@ -14,6 +14,9 @@ import { passkeyRoutes } from "./passkeys.ts";
 /**
  * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
  *
+ *   router.ts     the route table: routes with their middleware (user, admin, feature switches, rate limit)
+ *   passkeys.ts   /passkeys and /admin/users/:id/passkeys (on the route table; webauthn.ts checks the ceremonies)
+ *   oauth-server.ts  /admin/oauth/clients and dynamic client registration (on the route table)
  *   routes.ts     sign-up, /token, /otp, /verify, /recover, /resend, /user, /logout, /settings
  *   admin.ts      /admin/users, /admin/generate_link, /invite (service role only)
  *   mfa.ts        /factors (TOTP enroll, challenge, verify, unenroll) and /admin/users/:id/factors
@@ -23,7 +26,7 @@ import { passkeyRoutes } from "./passkeys.ts";
  *   emails.ts     one-time codes, token hashes and the emails that carry them
  *   verify.ts     checking and applying emailed tokens
  *   templates.ts  email templates
- *   errors.ts     GoTrue's error shapes (both API versions)
+ *   errors.ts     GoTrue's error shapes (both API versions) and its error codes (ErrorCode)
  */
 export function createAuthService(ctx: ServiceContext): Hono {
   const app = new Hono();

@@ -330,7 +330,14 @@ export function mountPublicRoutes(app: Hono, ctx: ServiceContext, limiter: Slidi
     }
     let email = "";
     if (p.token !== "") {
-      if (p.phone !== "" && p.email === "") throw badRequest("phone_provider_disabled", "Unsupported phone provider");
+      if (p.phone !== "" && p.email === "") {
+        // GoTrue checks the number's format, then looks for the code: none was ever sent to a phone here
+        if (!/^[1-9][0-9]{1,14}$/.test(p.phone.replace(/^\+/, "").replaceAll(" ", "")))
+          throw badRequest("validation_failed", "Invalid phone number format (E.164 required)");
+        if (!["sms", "phone_change", ...VERIFY_TYPES].includes(p.type))
+          throw badRequest("validation_failed", "Unsupported verification type");
+        throw new AuthError(403, "otp_expired", "Token has expired or is invalid");
+      }
       if (!(p.phone === "" && p.email !== "")) {
         throw badRequest("validation_failed", "Only an email address or phone number should be provided on verify");
       }

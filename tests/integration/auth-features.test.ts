@@ -42,6 +42,18 @@ describe("features answered as a GoTrue with them switched off (hosted defaults)
     expect(mail.Text).toMatch(/\d{6}/);
   });
 
+  it("answers a phone code as GoTrue does: the number's format first, then no such code", async () => {
+    const client = serverClient(stack.url, stack.anonKey);
+    const unknown = await client.auth.verifyOtp({ phone: "+15555550123", token: "123456", type: "sms" });
+    expect(unknown.error?.message).toBe("Token has expired or is invalid");
+    expect(unknown.error?.status).toBe(403);
+    const change = await client.auth.verifyOtp({ phone: "15555550123", token: "123456", type: "phone_change" });
+    expect(change.error?.code).toBe("otp_expired");
+    const malformed = await client.auth.verifyOtp({ phone: "+1555-invalid", token: "123456", type: "sms" });
+    expect(malformed.error?.message).toBe("Invalid phone number format (E.164 required)");
+    expect(malformed.error?.status).toBe(400);
+  });
+
   it("rejects a bad page number in the admin user list", async () => {
     const { error } = await stack.adminClient().auth.admin.listUsers({ page: -1 });
     expect(error?.message).toMatch(/^Bad Pagination Parameters/);
