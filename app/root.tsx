@@ -112,11 +112,11 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(
       (client) => {
         if (cancelled) return;
-        const { data: subscription } = client.auth.onAuthStateChange((event, session) => {
+        const { data: subscription } = client.onAuthStateChange((event, session) => {
           if (isOwnUserUpdate(event)) return;
           // Run outside the auth lock: navigation may call the client again.
           setTimeout(() =>
-            handleAuthEvent(client, event, session, {
+            handleAuthEvent(event, session, {
               serverUserId: () => latest.current.serverUserId,
               revalidate: () => latest.current.revalidator.revalidate(),
               navigate: (to) => latest.current.navigate(to),

@@ -1,21 +1,67 @@
 import { Form, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import type * as Schemas from "~/lib/schemas";
+import type { ZodTypeAny } from "zod";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 
-type SchemaName = {
-  [K in keyof typeof Schemas]: (typeof Schemas)[K] extends import("zod").ZodTypeAny ? K : never;
-}[keyof typeof Schemas];
-
 /**
- * The schemas (and Zod, ~14 KB gzip) reach the browser after hydration, like
- * the backend client: until they have, the server checks alone.
+ * Where each form's schema lives. A form loads its own module (and Zod,
+ * ~14 KB gzip) once someone starts on it — focuses, touches or types — not
+ * with the page: a visit that never fills the form never fetches them, and
+ * no page fetches the schemas of other pages. Until they have arrived the
+ * server checks alone (it always does).
  */
-let schemasModule: typeof Schemas | null = null;
-let schemasLoading: Promise<typeof Schemas> | null = null;
-function loadSchemas(): Promise<typeof Schemas> {
-  schemasLoading ??= import("~/lib/schemas").then((m) => (schemasModule = m));
-  return schemasLoading;
+const SCHEMA_MODULES = {
+  auth: () => import("~/lib/schemas"),
+  teams: () => import("~/lib/teams.schemas"),
+  tasks: () => import("~/lib/tasks.schemas"),
+  invitations: () => import("~/lib/invitations.schemas"),
+};
+type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };
+
+const SCHEMAS = {
+  SignupSchema: "auth",
+  LoginSchema: "auth",
+  EmailSignInSchema: "auth",
+  OtpSchema: "auth",
+  ForgotPasswordSchema: "auth",
+  ResetPasswordSchema: "auth",
+  PasswordChangeSchema: "auth",
+  EmailChangeSchema: "auth",
+  ProfileSchema: "auth",
+  MfaCodeSchema: "auth",
+  ConfirmFactorSchema: "auth",
+  FactorNameSchema: "auth",
+  CreateTeamSchema: "teams",
+  RenameTeamSchema: "teams",
+  CommentSchema: "tasks",
+  CreateProjectSchema: "tasks",
+  CreateTaskSchema: "tasks",
+  InviteSchema: "invitations",
+} as const satisfies Record<string, keyof typeof SCHEMA_MODULES>;
+
+type SchemaName = keyof typeof SCHEMAS;
+// a name above that its module doesn't export as a Zod schema is a type error here
+type SchemaOf<K extends SchemaName> = SchemaModules[(typeof SCHEMAS)[K]][K & keyof SchemaModules[(typeof SCHEMAS)[K]]];
+const schemasExist: { [K in SchemaName]: SchemaOf<K> extends ZodTypeAny ? true : never } = Object.fromEntries(
+  Object.keys(SCHEMAS).map((k) => [k, true]),
+) as never;
+void schemasExist;
+
+interface BrowserCheck {
+  parseForm: SchemaModules["auth"]["parseForm"];
+  schema: ZodTypeAny;
+}
+const loaded = new Map<SchemaName, Promise<BrowserCheck>>();
+function loadSchema(name: SchemaName): Promise<BrowserCheck> {
+  let check = loaded.get(name);
+  if (!check) {
+    check = Promise.all([SCHEMA_MODULES.auth(), SCHEMA_MODULES[SCHEMAS[name]]()]).then(([{ parseForm }, module]) => ({
+      parseForm,
+      schema: (module as unknown as Record<SchemaName, ZodTypeAny>)[name],
+    }));
+    loaded.set(name, check);
+  }
+  return check;
 }
 
 /** What an action sends back when a form is rejected. */
@@ -50,7 +96,7 @@ export function isFormFailure(value: unknown): value is FormFailure {
 }
 
 type ValidatedFormProps = Omit<FormProps, "onSubmit"> & {
-  /** the name of the form's Zod schema in lib/schemas.ts: checked in the browser before sending, and by the action always */
+  /** the name of the form's Zod schema (SCHEMAS above): checked in the browser before sending, and by the action always */
   schema?: SchemaName;
   /** the action's answer, when it is about this form */
   result?: unknown;
@@ -70,20 +116,22 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   const formId = useId();
   const serverResult = isFormFailure(result) && (intent === undefined || result.intent === intent) ? result : null;
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
-  // whether the browser checks this form before sending (the schemas have arrived)
-  const [checksInBrowser, setChecksInBrowser] = useState(false);
+  // whether the browser checks this form before sending (its schema has arrived)
+  const [check, setCheck] = useState<BrowserCheck | null>(null);
+  const live = useRef(true);
+  useEffect(() => {
+    live.current = true;
+    return () => {
+      live.current = false;
+    };
+  }, []);
+  const startChecking = () => {
+    if (!schema || check) return;
+    void loadSchema(schema).then((loadedCheck) => live.current && setCheck(loadedCheck));
+  };
 
   // A new answer from the server replaces what the browser found.
   useEffect(() => setClientErrors(null), [result]);
-  useEffect(() => {
-    if (!schema) return;
-    let live = true;
-    void loadSchemas().then(() => live && setChecksInBrowser(true));
-    return () => {
-      live = false;
-    };
-  }, [schema]);
-
   const errors = clientErrors ?? serverResult?.errors ?? {};
   const values = serverResult?.values ?? {};
   // Messages come in the schema's order, which is the form's; a field's message goes before the form's.
@@ -106,10 +154,14 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
         noValidate
         {...props}
         aria-describedby={errors.form ? `${formId}-form-error` : undefined}
-        data-checks={checksInBrowser ? "browser" : undefined}
+        data-checks={check ? "browser" : undefined}
+        // someone starts on the form: focuses or touches it, or types into a field focused on arrival
+        onFocus={startChecking}
+        onPointerDown={startChecking}
+        onKeyDown={startChecking}
         onSubmit={(event) => {
-          if (!schema || !schemasModule) return;
-          const parsed = schemasModule.parseForm(schemasModule[schema], new FormData(event.currentTarget));
+          if (!check) return;
+          const parsed = check.parseForm(check.schema, new FormData(event.currentTarget));
           if (!parsed.success) {
             event.preventDefault();
             setClientErrors(parsed.errors);

@@ -1,23 +1,39 @@
-import type { AuthChangeEvent, Session } from "@supabase/supabase-js";
-import type { SupabaseClient } from "./supabase-types";
+import type { AuthChangeEvent, GoTrueClient as AuthClient, Session } from "@supabase/auth-js";
+import type { RealtimeClient } from "@supabase/realtime-js";
 
 /**
- * The one browser client of this tab, created once from the root loader's
- * public env. supabase-js (~50 KB gzip) is imported after hydration so it
- * never delays the first page.
+ * The one auth client of this tab, created once from the root loader's
+ * public env, and imported after hydration so it never delays the first
+ * page: every page loads it (~27 KB gzip: supabase.client.ts), for the auth
+ * events of docs/product.md §1. Realtime (~17 KB more: realtime.client.ts)
+ * is loaded only by the pages that subscribe (live.ts).
  */
-let clientPromise: Promise<SupabaseClient> | null = null;
+export interface BrowserEnv {
+  SUPABASE_URL: string;
+  SUPABASE_ANON_KEY: string;
+}
 
-export function getBrowserClient(env: { SUPABASE_URL: string; SUPABASE_ANON_KEY: string }): Promise<SupabaseClient> {
-  clientPromise ??= import("./supabase.client").then(({ createClient }) =>
-    createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY),
+let clientPromise: Promise<AuthClient> | null = null;
+let realtimePromise: Promise<RealtimeClient> | null = null;
+
+export function getBrowserClient(env: BrowserEnv): Promise<AuthClient> {
+  clientPromise ??= import("./supabase.client").then(({ createAuthClient }) =>
+    createAuthClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY),
   );
   return clientPromise;
 }
 
 /** The client if it has been started already (null before hydration or without JavaScript). */
-export function startedBrowserClient(): Promise<SupabaseClient> | null {
+export function startedBrowserClient(): Promise<AuthClient> | null {
   return clientPromise;
+}
+
+/** Realtime, bound to this tab's auth client; only live pages call this. */
+export function getRealtime(env: BrowserEnv): Promise<RealtimeClient> {
+  realtimePromise ??= Promise.all([getBrowserClient(env), import("./realtime.client")]).then(
+    ([auth, { createRealtime }]) => createRealtime(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, auth),
+  );
+  return realtimePromise;
 }
 
 export interface AuthEventHandlers {
@@ -31,24 +47,19 @@ export interface AuthEventHandlers {
 const SIGNED_OUT_PAGES = ["/login", "/signup", "/forgot-password", "/auth/"];
 
 /** docs/product.md §1: what every open tab does on each auth event. */
-export function handleAuthEvent(
-  client: SupabaseClient,
-  event: AuthChangeEvent,
-  session: Session | null,
-  app: AuthEventHandlers,
-) {
+export function handleAuthEvent(event: AuthChangeEvent, session: Session | null, app: AuthEventHandlers) {
   switch (event) {
     case "SIGNED_IN":
       // Also fired when the client starts with an existing session; only a change of person needs new data.
       if (session?.user.id !== app.serverUserId()) app.revalidate();
       break;
     case "SIGNED_OUT":
-      void client.removeAllChannels();
+      // Realtime (when this page loaded it) drops its channels itself: realtime.client.ts
       if (!SIGNED_OUT_PAGES.some((p) => app.pathname().startsWith(p))) app.navigate("/login");
       else if (app.serverUserId()) app.revalidate();
       break;
     case "TOKEN_REFRESHED":
-      if (session) void client.realtime.setAuth(session.access_token);
+      // passed on to Realtime by realtime.client.ts; the server reads the new cookies
       break;
     case "PASSWORD_RECOVERY":
       app.navigate("/reset-password");
@@ -66,10 +77,10 @@ export function handleAuthEvent(
  * re-applying the session through the browser client emits SIGNED_IN, which
  * supabase-js also broadcasts to the other tabs.
  */
-export async function announceSignIn(client: SupabaseClient) {
-  const { data } = await client.auth.getSession();
+export async function announceSignIn(client: AuthClient) {
+  const { data } = await client.getSession();
   if (!data.session) return;
-  await client.auth.setSession({ access_token: data.session.access_token, refresh_token: data.session.refresh_token });
+  await client.setSession({ access_token: data.session.access_token, refresh_token: data.session.refresh_token });
 }
 
 /**
@@ -78,13 +89,13 @@ export async function announceSignIn(client: SupabaseClient) {
  * emits USER_UPDATED, which supabase-js broadcasts to them, and saves the
  * fresh user into the cookie. Costs one auth request, after a change only.
  */
-export async function announceUserUpdate(client: SupabaseClient) {
-  const { data } = await client.auth.getSession();
+export async function announceUserUpdate(client: AuthClient) {
+  const { data } = await client.getSession();
   if (!data.session) return;
   // supabase-js tells this tab's listeners before updateUser() resolves.
   announcing++;
   try {
-    await client.auth.updateUser({});
+    await client.updateUser({});
   } finally {
     announcing--;
   }
@@ -114,7 +125,7 @@ export async function signOutInBrowser(scope: "local" | "global"): Promise<boole
   if (!started) return false;
   try {
     const client = await started;
-    const { error } = await client.auth.signOut({ scope });
+    const { error } = await client.signOut({ scope });
     return !error;
   } catch {
     return false;

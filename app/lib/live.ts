@@ -1,8 +1,8 @@
 import { useFetchers, useNavigation, useRevalidator, useRouteLoaderData } from "@remix-run/react";
-import type { RealtimeChannel, SupabaseClient } from "@supabase/supabase-js";
+import type { RealtimeChannel, RealtimeClient } from "@supabase/realtime-js";
 import { useEffect, useRef, useState } from "react";
 import type { RootData } from "~/root";
-import { getBrowserClient } from "./browser-auth";
+import { getBrowserClient, getRealtime } from "./browser-auth";
 import { liveRefresh } from "./live-refresh";
 
 /**
@@ -43,16 +43,16 @@ function someoneIsTyping(): boolean {
 }
 
 /**
- * The browser client, with this person's access token handed to Realtime
- * before a channel joins: supabase-js passes it on asynchronously, and a join
- * sent before that would run with the anon key (and see nothing under RLS).
- * Later tokens come through TOKEN_REFRESHED (browser-auth.ts).
+ * Realtime, with this person's access token handed to it before a channel
+ * joins: a join sent before that would run with the anon key (and see
+ * nothing under RLS). Later tokens come through TOKEN_REFRESHED
+ * (realtime.client.ts).
  */
-async function withSessionToken(env: RootData["env"]): Promise<SupabaseClient> {
-  const client = await getBrowserClient(env);
-  const { data } = await client.auth.getSession();
-  if (data.session) await client.realtime.setAuth(data.session.access_token);
-  return client;
+async function withSessionToken(env: RootData["env"]): Promise<RealtimeClient> {
+  const [auth, realtime] = await Promise.all([getBrowserClient(env), getRealtime(env)]);
+  const { data } = await auth.getSession();
+  if (data.session) await realtime.setAuth(data.session.access_token);
+  return realtime;
 }
 
 /** Reads the page's data again, marked as a live refresh (see live-refresh.ts). */
@@ -77,7 +77,7 @@ export function useLiveData(name: "board" | "task", tables: LiveTable[]) {
     if (!env || !signedIn) return;
     let cancelled = false;
     let channel: RealtimeChannel | null = null;
-    let client: SupabaseClient | null = null;
+    let client: RealtimeClient | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let lost = false;
     const refresh = () => {
@@ -155,7 +155,7 @@ export function usePresence(topic: string, me: Viewer | null): Viewer[] {
     if (!env || !signedIn || !myId) return;
     let cancelled = false;
     let channel: RealtimeChannel | null = null;
-    let client: SupabaseClient | null = null;
+    let client: RealtimeClient | null = null;
     void withSessionToken(env).then((c) => {
       if (cancelled) return;
       client = c;

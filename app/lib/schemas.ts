@@ -171,9 +171,3 @@ export function parseIntent<S extends IntentSchema>(
   if (typeof intent !== "string" || !schema.optionsMap.has(intent)) return null;
   return { ...parseForm(schema, form), intent } as IntentResult<z.infer<S>>;
 }
-
-// The product's form schemas, so <ValidatedForm schema="…"> can check them in
-// the browser too (they load after hydration with the rest of this module).
-export { CreateTeamSchema, RenameTeamSchema } from "./teams.schemas";
-export { CommentSchema, CreateProjectSchema, CreateTaskSchema } from "./tasks.schemas";
-export { InviteSchema } from "./invitations.schemas";

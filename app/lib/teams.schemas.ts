@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ASSIGNABLE_ROLES } from "./teams";
+import { ASSIGNABLE_ROLES, SLUG_RULE } from "./teams";
 
 /** Forms of the teams, members and settings pages (docs/product.md §5), for the server and the browser. */
 
@@ -9,7 +9,7 @@ const teamName = z
   .min(1, "Enter a team name.")
   .max(60, "A team name has at most 60 characters.");
 
-export const SLUG_RULE = "3–40 characters: a–z, 0–9 and -, not starting or ending with -.";
+export { SLUG_RULE };
 
 const slug = z
   .string()

@@ -1,5 +1,8 @@
 import type { Role } from "./permissions";
 
+/** A team slug's rule, in words (teams.schemas.ts checks it; the new-team page says it without loading Zod). */
+export const SLUG_RULE = "3–40 characters: a–z, 0–9 and -, not starting or ending with -.";
+
 /** Roles an admin may give (ownership moves only by transfer). */
 export const ASSIGNABLE_ROLES = ["viewer", "member", "admin"] as const satisfies readonly Role[];
 

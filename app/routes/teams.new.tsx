@@ -8,8 +8,8 @@ import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
 import { parseForm } from "~/lib/schemas";
 import { createServerClient } from "~/lib/supabase.server";
-import { slugify } from "~/lib/teams";
-import { CreateTeamSchema, SLUG_RULE } from "~/lib/teams.schemas";
+import { SLUG_RULE, slugify } from "~/lib/teams";
+import { CreateTeamSchema } from "~/lib/teams.schemas";
 import { writeFailure } from "~/lib/db-errors.server";
 import { createTeam } from "~/lib/teams.server";
 

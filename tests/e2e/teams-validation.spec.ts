@@ -11,14 +11,15 @@ for (const mode of MODES) {
       const user = await signUp();
       await login(user);
       await page.goto("/teams/new");
-      // with JavaScript, the browser's check is on once the schemas have arrived (until then the server checks alone)
-      if (mode.js) await expect(page.locator('form[data-checks="browser"]')).toBeVisible();
       const posts: string[] = [];
       page.on("request", (request) => {
         if (request.method() === "POST") posts.push(request.url());
       });
       await page.getByLabel("Team name").fill("Night Shift");
       await page.getByLabel("Address").fill("-bad-");
+      // with JavaScript, the browser's check is on once the form's schema has arrived, fetched when someone
+      // starts on the form (until then the server checks alone)
+      if (mode.js) await expect(page.locator('form[data-checks="browser"]')).toBeVisible();
       await page.getByRole("button", { name: "Create team" }).click();
 
       const address = page.getByLabel("Address");

@@ -1,0 +1,226 @@
+/**
+ * npm run bench:web — what each page costs a browser. The BUILT app under the
+ * production server (server.mjs, compressed as deployed) against a local stack
+ * loaded with the demo seed; Debian's Chromium through Playwright and through
+ * Lighthouse 12. For each route:
+ *   - JS first: gzip bytes of the scripts the first HTML names (its module
+ *     preloads and the modules its inline scripts import), as fetched;
+ *   - JS total: gzip bytes of every script the browser fetched in the first
+ *     5 s after navigation, without any interaction;
+ *   - document: the HTML's bytes on the wire (gzip) and decoded;
+ *   - Lighthouse (mobile emulation, simulated slow 4G): performance,
+ *     accessibility, best practices, LCP, CLS, TBT — for /, /login, the seeded
+ *     board, a task page, /teams and /account.
+ * Bytes are the encoded body sizes Chromium reports for what it really
+ * fetched (`request.sizes().responseBodySize`), not the build's file sizes.
+ * Builds the app first unless BENCH_NO_BUILD=1. BENCH_LIGHTHOUSE=0 skips
+ * Lighthouse; BENCH_ONLY=text keeps the routes whose name contains it.
+ */
+import { chromium } from "@playwright/test";
+import { execFileSync, spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { measureJs } from "../tests/e2e/support/js-bytes.ts";
+import { startTestStack } from "../tests/support/stack.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** Closed network: nothing in the background may try to reach the internet. */
+const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+const PORT = Number(process.env.BENCH_WEB_PORT ?? 4790);
+const ORIGIN = `http://127.0.0.1:${PORT}`;
+const OWNER = { email: "owner@teamboard.local", password: "teamboard-demo-1" };
+const WATCH_MS = 5_000;
+
+interface Route {
+  name: string;
+  url: string;
+  signedIn: boolean;
+  lighthouse?: boolean;
+}
+
+const BOARD = "/teams/acme/projects/WEB";
+const ROUTES: Route[] = [
+  { name: "/", url: "/", signedIn: false, lighthouse: true },
+  { name: "/login", url: "/login", signedIn: false, lighthouse: true },
+  { name: "/signup", url: "/signup", signedIn: false },
+  { name: "/forgot-password", url: "/forgot-password", signedIn: false },
+  { name: "/teams", url: "/teams", signedIn: true, lighthouse: true },
+  { name: "/teams/new", url: "/teams/new", signedIn: true },
+  { name: "/teams/:team", url: "/teams/acme", signedIn: true },
+  { name: "/teams/:team/members", url: "/teams/acme/members", signedIn: true },
+  { name: "/teams/:team/settings", url: "/teams/acme/settings", signedIn: true },
+  { name: "/teams/:team/projects", url: "/teams/acme/projects", signedIn: true },
+  { name: "board (60 tasks)", url: BOARD, signedIn: true, lighthouse: true },
+  { name: "task page", url: `${BOARD}/tasks/1`, signedIn: true, lighthouse: true },
+  { name: "tasks/new", url: `${BOARD}/tasks/new`, signedIn: true },
+  { name: "/search", url: "/search?q=portal", signedIn: true },
+  { name: "/account", url: "/account", signedIn: true, lighthouse: true },
+  { name: "/account/password", url: "/account/password", signedIn: true },
+].filter((r) => !process.env.BENCH_ONLY || r.name.includes(process.env.BENCH_ONLY));
+
+async function waitForHttp(url: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+  /** Lighthouse's measure of this machine's speed at the time (a mid-range desktop: about 1,000+) */
+  benchmarkIndex: number;
+  /** audits of the accessibility and best-practices categories that didn't pass */
+  failed: string[];
+}
+
+async function runLighthouse(url: string, cookie: string | null): Promise<LighthouseFigures> {
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  try {
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance", "accessibility", "best-practices"],
+        extraHeaders: cookie ? { Cookie: cookie } : undefined,
+      },
+      undefined,
+    );
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { categories, audits } = result.lhr;
+    const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+    const failed = ["accessibility", "best-practices"].flatMap((id) =>
+      (categories[id]?.auditRefs ?? [])
+        .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
+        .map((ref) => ref.id),
+    );
+    return {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      bestPractices: score("best-practices"),
+      lcpMs: audits["largest-contentful-paint"]?.numericValue ?? NaN,
+      cls: audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+      tbtMs: audits["total-blocking-time"]?.numericValue ?? NaN,
+      benchmarkIndex: result.lhr.environment.benchmarkIndex,
+      failed,
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+
+async function main() {
+  if (process.env.BENCH_NO_BUILD !== "1") execFileSync("npm", ["run", "build", "--silent"], { stdio: "ignore" });
+  const stack = await startTestStack({ auth: { siteUrl: ORIGIN } });
+  const app = spawn(process.execPath, ["server.mjs"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(PORT),
+      SUPABASE_URL: stack.url,
+      SUPABASE_ANON_KEY: stack.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
+      SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
+    },
+    stdio: "ignore",
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.slice(1) });
+  try {
+    await stack.db.exec(fs.readFileSync(path.resolve("supabase/seed.sql"), "utf8"));
+    await waitForHttp(`${ORIGIN}/favicon.svg`, 60_000);
+
+    // signed in the way a person is: the login form
+    const signedIn = await browser.newContext({ baseURL: ORIGIN });
+    const login = await signedIn.newPage();
+    await login.goto("/login");
+    await login.getByLabel("Email").first().fill(OWNER.email);
+    await login.getByLabel("Password").fill(OWNER.password);
+    await login.getByRole("button", { name: "Log in", exact: true }).click();
+    await login.waitForURL(/\/teams$/);
+    await login.close();
+    const cookie = (await signedIn.cookies(ORIGIN)).map((c) => `${c.name}=${c.value}`).join("; ");
+
+    const rows: string[][] = [];
+    for (const route of ROUTES) {
+      // a fresh context per page: nothing cached, as on a first visit
+      const context = await browser.newContext({ baseURL: ORIGIN });
+      if (route.signedIn) await context.addCookies(await signedIn.cookies(ORIGIN));
+      const js = await measureJs(context, route.url, WATCH_MS);
+      await context.close();
+      const lh =
+        route.lighthouse && process.env.BENCH_LIGHTHOUSE !== "0"
+          ? await runLighthouse(`${ORIGIN}${route.url}`, route.signedIn ? cookie : null)
+          : null;
+      const row = [
+        route.name,
+        kib(js.firstBytes),
+        kib(js.totalBytes),
+        String(js.files.length),
+        `${kib(js.documentWire)} / ${kib(js.documentBytes)}`,
+        lh ? String(lh.performance) : "",
+        lh ? String(lh.accessibility) : "",
+        lh ? String(lh.bestPractices) : "",
+        lh ? (lh.lcpMs / 1000).toFixed(2) : "",
+        lh ? lh.cls.toFixed(3) : "",
+        lh ? String(Math.round(lh.tbtMs)) : "",
+      ];
+      rows.push(row);
+      if (process.env.BENCH_VERBOSE)
+        console.log(route.name, js.files.map((f) => `${f.path.replace("/assets/", "")} ${f.bytes}`).join(", "));
+      console.error(`[bench:web] ${row.join(" | ")}`);
+      if (lh)
+        console.error(
+          `[bench:web]   Lighthouse benchmarkIndex ${Math.round(lh.benchmarkIndex)}${lh.failed.length ? `; not passed: ${lh.failed.join(", ")}` : ""}`,
+        );
+    }
+    const header = [
+      "route",
+      "JS first (KiB gz)",
+      "JS total 5 s (KiB gz)",
+      "scripts",
+      "document (KiB gz / raw)",
+      "perf",
+      "a11y",
+      "best pr.",
+      "LCP (s)",
+      "CLS",
+      "TBT (ms)",
+    ];
+    console.log(`| ${header.join(" | ")} |`);
+    console.log(`| ${header.map(() => "---").join(" | ")} |`);
+    for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+  } finally {
+    await browser.close();
+    app.kill("SIGTERM");
+    await stack.close();
+  }
+}
+
+await main();

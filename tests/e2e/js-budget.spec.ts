@@ -1,0 +1,130 @@
+import type { BrowserContext } from "@playwright/test";
+import { expect, test, type Backend, type TestUser } from "./fixtures";
+import { seedTeam } from "./product-fixtures";
+import { measureJs, type JsFigures } from "./support/js-bytes";
+
+/**
+ * The JavaScript budget of every page (issue 16, docs/decisions/0020-browser-weight.md):
+ * gzip bytes of every script the browser fetched from the first HTML until
+ * 5 s after the load event, without interaction, as Chromium received them
+ * from the production server. 124 KiB is what Supabase's own React Router
+ * auth example loads on its login page; the live pages add Realtime.
+ */
+const KiB = 1024;
+const PAGE_BUDGET = 124 * KiB;
+/** a team's members and settings pages: the page budget plus their forms' code (invitations, roles, pager) */
+const TEAM_ADMIN_BUDGET = 128 * KiB;
+/** board, task page, new task: the page budget plus Realtime (realtime.client, ~17 KiB) and the board's own code */
+const LIVE_PAGE_BUDGET = 156 * KiB;
+const WATCH_MS = 5_000;
+
+const names = (js: JsFigures) => js.files.map((f) => f.path.replace(/^\/assets\//, ""));
+/** a chunk's name without its hash: "live-refresh-CJAx5RQe.js" → "live-refresh" */
+const chunks = (js: JsFigures) => names(js).map((n) => n.replace(/-[\w-]{8}\.js$/, ""));
+const fetched = (js: JsFigures, chunk: string) => chunks(js).includes(chunk);
+
+function expectWithin(js: JsFigures, budget: number, url: string) {
+  console.log(
+    `[budget] ${url}: ${js.totalBytes} bytes gzip in ${js.files.length} scripts (first HTML ${js.firstBytes}); budget ${budget}`,
+  );
+  expect(js.totalBytes, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(budget);
+  // every page: the auth client after hydration, not in the first HTML; Zod only once a form is started on
+  expect(fetched(js, "supabase.client"), url).toBe(true);
+  expect(js.firstFiles.filter((f) => /supabase\.client|realtime\.client|zod|schemas/.test(f))).toEqual([]);
+  expect(
+    chunks(js).filter((n) => /^(zod|schemas|teams\.schemas|tasks\.schemas|invitations\.schemas)$/.test(n)),
+  ).toEqual([]);
+}
+
+async function signedInContext(browser: import("@playwright/test").Browser, backend: Backend, user: TestUser) {
+  const context = await browser.newContext({ baseURL: backend.env.appUrl });
+  const cookies = await backend.sessionCookies(user);
+  await context.addCookies(
+    cookies.map(({ name, value }) => ({ name, value, url: backend.env.appUrl, sameSite: "Lax" as const })),
+  );
+  return context;
+}
+
+for (const url of ["/", "/login", "/signup", "/forgot-password"]) {
+  test(`${url} loads at most ${PAGE_BUDGET / KiB} KiB of JavaScript, and only its own`, async ({
+    browser,
+    backend,
+  }) => {
+    const context = await browser.newContext({ baseURL: backend.env.appUrl });
+    const js = await measureJs(context, url, WATCH_MS);
+    await context.close();
+    expectWithin(js, PAGE_BUDGET, url);
+    // no other route's code: no board, team or task modules, no Realtime
+    expect(
+      chunks(js).filter((n) => /^(teams\..*|board|task-panel|live|realtime\.client|search|account.*)$/.test(n)),
+    ).toEqual([]);
+  });
+}
+
+test.describe("signed-in pages", () => {
+  // one team per worker, made by its first test here (the backend fixture is per test)
+  let team: Awaited<ReturnType<typeof seedTeam>>;
+  let seeding: Promise<Awaited<ReturnType<typeof seedTeam>>> | null = null;
+
+  const measure = async (browser: import("@playwright/test").Browser, backend: Backend, url: () => string) => {
+    seeding ??= seedTeam(backend, {
+      tasks: Array.from({ length: 12 }, (_, i) => ({ title: `Budget task ${i + 1}`, status: "todo" as const })),
+    });
+    team = await seeding;
+    let context: BrowserContext | null = null;
+    try {
+      context = await signedInContext(browser, backend, team.owner);
+      return await measureJs(context, url(), WATCH_MS);
+    } finally {
+      await context?.close();
+    }
+  };
+
+  const pages: Array<{ name: string; url: () => string; budget?: number }> = [
+    { name: "/teams", url: () => "/teams" },
+    { name: "/teams/new", url: () => "/teams/new" },
+    { name: "/teams/:team", url: () => `/teams/${team.slug}` },
+    { name: "/teams/:team/members", url: () => `/teams/${team.slug}/members`, budget: TEAM_ADMIN_BUDGET },
+    { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings`, budget: TEAM_ADMIN_BUDGET },
+    { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
+    { name: "/search", url: () => "/search?q=budget" },
+    { name: "/account", url: () => "/account" },
+    { name: "/account/password", url: () => "/account/password" },
+  ];
+  for (const { name, url, budget = PAGE_BUDGET } of pages) {
+    test(`${name} loads at most ${budget / KiB} KiB of JavaScript, without Realtime`, async ({ browser, backend }) => {
+      const js = await measure(browser, backend, url);
+      expectWithin(js, budget, name);
+      expect(fetched(js, "realtime.client"), name).toBe(false);
+    });
+  }
+
+  const livePages: Array<{ name: string; url: () => string }> = [
+    { name: "board", url: () => `/teams/${team.slug}/projects/WEB` },
+    { name: "task page", url: () => `/teams/${team.slug}/projects/WEB/tasks/1` },
+    { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
+  ];
+  for (const { name, url } of livePages) {
+    test(`${name} (live) loads at most ${LIVE_PAGE_BUDGET / KiB} KiB of JavaScript, Realtime included`, async ({
+      browser,
+      backend,
+    }) => {
+      const js = await measure(browser, backend, url);
+      expectWithin(js, LIVE_PAGE_BUDGET, name);
+      expect(fetched(js, "realtime.client"), name).toBe(true);
+    });
+  }
+});
+
+test("a form's schemas and Zod arrive once someone starts on it, and then the browser checks it", async ({ page }) => {
+  const loaded: string[] = [];
+  page.on("request", (r) => loaded.push(new URL(r.url()).pathname));
+  await page.goto("/login");
+  await expect.poll(() => loaded.some((p) => p.includes("supabase.client"))).toBe(true);
+  expect(loaded.filter((p) => /\/(zod|schemas)-/.test(p))).toEqual([]);
+  await page.getByLabel("Email").first().focus();
+  await expect(page.locator('form[data-checks="browser"]').first()).toBeVisible();
+  expect(loaded.filter((p) => /\/assets\/(zod|schemas)-/.test(p)).length).toBe(2);
+  // no other form's schemas
+  expect(loaded.filter((p) => /(teams|tasks|invitations)\.schemas/.test(p))).toEqual([]);
+});

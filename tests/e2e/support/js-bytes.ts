@@ -1,0 +1,71 @@
+import type { BrowserContext } from "@playwright/test";
+
+/**
+ * What a page costs in JavaScript, as the browser fetched it: bench:web
+ * (scripts/bench-web.ts) and the budget e2e (js-budget.spec.ts) both measure
+ * with this. Bytes are the encoded (gzip) body sizes Chromium reports for
+ * each script it received (`request.sizes().responseBodySize`), not the
+ * build's file sizes.
+ */
+export interface JsFigures {
+  /** gzip bytes of the scripts the first HTML names */
+  firstBytes: number;
+  /** gzip bytes of every script fetched while watching */
+  totalBytes: number;
+  firstFiles: string[];
+  files: { path: string; bytes: number }[];
+  /** the HTML's bytes on the wire and decoded */
+  documentWire: number;
+  documentBytes: number;
+}
+
+/** The scripts a page's first HTML loads: module preloads and what its inline scripts import. */
+export function firstHtmlScripts(html: string): string[] {
+  const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  const imported = [...html.matchAll(/import(?:\s*\(|\s+[^"']*from\s*|\s*)["'](\/assets\/[^"']+\.js)["']/g)].map(
+    (m) => m[1],
+  );
+  return [...new Set([...preloads, ...imported])];
+}
+
+/**
+ * Loads `url` in a new page of `context`, touches nothing, and records every
+ * script fetched until `watchMs` after the load event.
+ */
+export async function measureJs(context: BrowserContext, url: string, watchMs: number): Promise<JsFigures> {
+  const page = await context.newPage();
+  const pending: Promise<{ path: string; bytes: number } | null>[] = [];
+  let documentWire = 0;
+  let html = "";
+  page.on("requestfinished", (request) => {
+    const type = request.resourceType();
+    if (type === "document" && request.frame() === page.mainFrame() && !html) {
+      pending.push(
+        (async () => {
+          const response = await request.response();
+          html = (await response?.text()) ?? "";
+          documentWire = (await request.sizes()).responseBodySize;
+          return null;
+        })(),
+      );
+    }
+    if (type !== "script") return;
+    pending.push(
+      request.sizes().then((sizes) => ({ path: new URL(request.url()).pathname, bytes: sizes.responseBodySize })),
+    );
+  });
+  await page.goto(url, { waitUntil: "load" });
+  await page.waitForTimeout(watchMs);
+  const files = (await Promise.all(pending)).filter((f): f is { path: string; bytes: number } => f !== null);
+  await page.close();
+  const firstFiles = firstHtmlScripts(html);
+  const bytesOf = (p: string) => files.find((f) => f.path === p)?.bytes ?? 0;
+  return {
+    firstBytes: firstFiles.reduce((sum, p) => sum + bytesOf(p), 0),
+    totalBytes: files.reduce((sum, f) => sum + f.bytes, 0),
+    firstFiles,
+    files,
+    documentWire,
+    documentBytes: Buffer.byteLength(html),
+  };
+}
