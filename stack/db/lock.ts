@@ -103,17 +103,23 @@ export function makePrivate(dir: string) {
   }
 }
 
+/** Blocks this thread for `ms` (acquireLock is synchronous, and this is only while another process finishes removing a stale lock). */
+function pause(ms: number) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
  * Removes the stale lock `seen` if it is still in place, claiming it first
- * so that only one of the processes that found it removes it. Returns when
- * the caller should try to take the lock again.
+ * so that only one of the processes that found it removes it. Returns
+ * whether the caller should try again at once (false: another process is
+ * removing it, so wait a moment first).
  */
-function removeStale(dataDir: string, lockPath: string, seen: LockFile) {
+function removeStale(dataDir: string, lockPath: string, seen: LockFile): boolean {
   const claim = path.join(dataDir, `${LOCK_FILE}.stale-${seen.pid}-${seen.ino}`);
   try {
     fs.writeFileSync(claim, String(process.pid), { flag: "wx", mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return; // another process is removing it
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false; // another process is removing it
     throw error;
   }
   try {
@@ -124,6 +130,7 @@ function removeStale(dataDir: string, lockPath: string, seen: LockFile) {
   } finally {
     fs.rmSync(claim, { force: true });
   }
+  return true;
 }
 
 /**
@@ -135,8 +142,11 @@ export function acquireLock(dataDir: string): () => void {
   const lockPath = path.join(dataDir, LOCK_FILE);
   const temp = path.join(dataDir, `${LOCK_FILE}.${process.pid}.${crypto.randomBytes(6).toString("hex")}`);
   fs.writeFileSync(temp, String(process.pid), { flag: "wx", mode: 0o600 });
+  // Bounded by time, not by attempts: on a busy machine the process removing
+  // a stale lock may be descheduled while the others try again and again.
+  const deadline = Date.now() + 10_000;
   try {
-    for (let attempt = 0; attempt < 20; attempt++) {
+    while (Date.now() < deadline) {
       try {
         fs.linkSync(temp, lockPath);
       } catch (error) {
@@ -148,7 +158,7 @@ export function acquireLock(dataDir: string): () => void {
         if (ours || (holder.pid !== process.pid && isAlive(holder.pid))) {
           throw new DataDirLockedError(dataDir, holder.pid);
         }
-        removeStale(dataDir, lockPath, holder); // its process is gone
+        if (!removeStale(dataDir, lockPath, holder)) pause(5); // its process is gone
         continue;
       }
       return holdLock(dataDir, lockPath, fs.statSync(temp).ino);
@@ -156,7 +166,10 @@ export function acquireLock(dataDir: string): () => void {
   } finally {
     fs.rmSync(temp, { force: true });
   }
-  throw new Error(`Could not take the lock on ${dataDir}: it kept changing hands`);
+  throw new Error(
+    `Could not take the lock on ${dataDir} within 10 s: it kept changing hands, or a stale ${LOCK_FILE}.stale-* claim ` +
+      `was left by a process that died while removing a stale lock (delete it if no local stack is running).`,
+  );
 }
 
 function holdLock(dataDir: string, lockPath: string, ino: number): () => void {
