@@ -109,6 +109,20 @@ export function buildSelect(opts: BuildOptions): BuiltSelect {
   return built;
 }
 
+/**
+ * The statement that reads one page: `source` in the CTE pgrst_source, and
+ * one row of `total` (the count of the rows of `countFrom` when an exact
+ * count is wanted, else null), `page_total` and `body` (an expression over
+ * the page's rows, _postgrest_t).
+ */
+export function pageStatement(source: string, body: string, countFrom: string | null): string {
+  return (
+    `WITH pgrst_source AS (${source}) SELECT ` +
+    `${countFrom ? `(SELECT pg_catalog.count(*) FROM ${countFrom})` : "null::int8"} AS total, ` +
+    `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${body} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`
+  );
+}
+
 function checkPath(path: string[], used: Set<string>) {
   if (path.length === 0) return;
   if (!used.has(path.join("."))) throw errors.notEmbedded(path[path.length - 1]);
