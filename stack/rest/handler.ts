@@ -9,7 +9,9 @@ import { isIdentityError, resolveIdentity } from "../http/identity.ts";
 import { checkQueryParam } from "../http/limits.ts";
 import { readBody } from "./body.ts";
 import { RestError, errors, fromPgError, isPgError, limitError } from "./errors.ts";
-import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery, type SelectItem } from "./parser.ts";
+import { embedDepth } from "./parse-select.ts";
+import { parseQuery, type ParsedQuery } from "./parser.ts";
+import { parsePrefer, parseRangeHeader } from "./prefer.ts";
 import {
   bodyExpr,
   negotiate,
@@ -170,21 +172,6 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   }
   if (read) return run((tx) => readTable(rq, tx, table));
   return run((tx) => mutate(rq, tx, table));
-}
-
-/** How deeply a select embeds resources (iteratively: the parser already bounds it, this reads the limit). */
-function embedDepth(items: SelectItem[]): number {
-  let max = 0;
-  const stack: [SelectItem[], number][] = [[items, 0]];
-  while (stack.length) {
-    const [list, depth] = stack.pop()!;
-    for (const item of list) {
-      if (item.type !== "embed") continue;
-      max = Math.max(max, depth + 1);
-      stack.push([item.children, depth + 1]);
-    }
-  }
-  return max;
 }
 
 interface Req {

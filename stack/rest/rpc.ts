@@ -7,7 +7,8 @@
  */
 import { errors } from "./errors.ts";
 import { closest } from "./hints.ts";
-import type { ParsedQuery, Prefs } from "./parser.ts";
+import type { ParsedQuery } from "./parser.ts";
+import type { Prefs } from "./prefer.ts";
 import { bodyExpr, type Negotiated } from "./response.ts";
 import { type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 import { Params, buildSelect, pageStatement, type Source } from "./sql.ts";

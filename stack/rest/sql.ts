@@ -5,17 +5,10 @@
  * keep Postgres' JSON representation.
  */
 import { ParseError, RestError, errors } from "./errors.ts";
-import type {
-  Field,
-  Filter,
-  LogicTree,
-  OrderTerm,
-  ParsedQuery,
-  Range,
-  SelectEmbed,
-  SelectField,
-  SelectItem,
-} from "./parser.ts";
+import type { Field } from "./parse-cursor.ts";
+import type { Filter, LogicTree, OrderTerm } from "./parse-filters.ts";
+import type { SelectEmbed, SelectField, SelectItem } from "./parse-select.ts";
+import type { ParsedQuery, Range } from "./parser.ts";
 import { type ReadPlanNode, planRead } from "./plan.ts";
 import { type Column, type Relationship, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
 

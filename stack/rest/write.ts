@@ -7,7 +7,8 @@
  * raised here; handler.ts runs the statement and shapes the reply.
  */
 import { errors } from "./errors.ts";
-import type { ParsedQuery, Prefs } from "./parser.ts";
+import type { ParsedQuery } from "./parser.ts";
+import type { Prefs } from "./prefer.ts";
 import { bodyExpr, type Negotiated } from "./response.ts";
 import { type Column, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
 import { Params, buildSelect, filterSql, logicSql, type Source } from "./sql.ts";
