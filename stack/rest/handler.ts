@@ -24,7 +24,8 @@ import {
 import { closest } from "./hints.ts";
 import { type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 import { buildCall, resolveCall } from "./rpc.ts";
-import { Params, buildSelect, pageStatement, type Source } from "./sql.ts";
+import { Params, type Source } from "./sql-source.ts";
+import { buildSelect, pageStatement } from "./sql.ts";
 import { buildWrite } from "./write.ts";
 
 export interface HandlerEnv {

@@ -11,7 +11,8 @@ import type { ParsedQuery } from "./parser.ts";
 import type { Prefs } from "./prefer.ts";
 import { bodyExpr, type Negotiated } from "./response.ts";
 import { type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
-import { Params, buildSelect, pageStatement, type Source } from "./sql.ts";
+import { Params, type Source } from "./sql-source.ts";
+import { buildSelect, pageStatement } from "./sql.ts";
 
 /** What of a request a call depends on. */
 export interface CallRequest {

@@ -11,7 +11,9 @@ import type { ParsedQuery } from "./parser.ts";
 import type { Prefs } from "./prefer.ts";
 import { bodyExpr, type Negotiated } from "./response.ts";
 import { type Column, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
-import { Params, buildSelect, filterSql, logicSql, type Source } from "./sql.ts";
+import { filterSql, logicSql } from "./sql-filters.ts";
+import { Params, type Source } from "./sql-source.ts";
+import { buildSelect } from "./sql.ts";
 
 export type WriteKind = "insert" | "update" | "delete" | "upsert-put";
 
