@@ -84,6 +84,8 @@ export function handleDataRequest(response: Response, _args: LoaderFunctionArgs 
 export const serverHeaders = { static: STATIC_FILE_HEADERS, baseline: BASELINE_HEADERS };
 /** For the production server: handles a request under its id (see request-id.server). */
 export { runWithRequestId };
+/** For the production server: how many requests run at once, and shedding the rest (see admission.server). */
+export { createAdmission } from "~/lib/admission.server";
 
 /** Ids of unexpected errors per request (the load context is one object per request). */
 const errorIds = new WeakMap<object, string>();
