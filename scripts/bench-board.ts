@@ -5,15 +5,9 @@
  * (counted by the local stack: GET /_stack/requests with the service key).
  * Builds the app first when build/server/index.js is missing. Prints figures only.
  */
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import { createServerClient } from "@supabase/ssr";
 import { createClient } from "@supabase/supabase-js";
-import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import WebSocket from "ws";
+import { loadBuiltApp, signInWithCookies } from "../tests/support/built-app.ts";
 import { startTestStack } from "../tests/support/stack.ts";
 
 const SIZES = [60, 600, 6000];
@@ -24,18 +18,7 @@ const APP_ORIGIN = "http://127.0.0.1:4999";
 const stack = await startTestStack({ auth: { siteUrl: APP_ORIGIN } });
 
 try {
-  // The built app, pointed at this stack (its environment is read when the module loads).
-  const serverBuild = path.resolve("build/server/index.js");
-  if (!fs.existsSync(serverBuild)) execFileSync("npx", ["remix", "vite:build"], { stdio: "ignore" });
-  Object.assign(process.env, {
-    NODE_ENV: "production",
-    SUPABASE_URL: stack.url,
-    SUPABASE_ANON_KEY: stack.anonKey,
-    SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
-    SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
-  });
-  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
+  const handle = await loadBuiltApp(stack);
 
   // One owner, one team; a project per size, its tasks written straight into the database.
   const admin = createClient(stack.url, stack.serviceRoleKey, {
@@ -53,21 +36,12 @@ try {
   if (userError || !created.user) throw userError ?? new Error("no user");
   const userId = created.user.id;
 
-  const jar = new Map<string, string>();
-  const ssr = createServerClient(stack.url, stack.anonKey, {
-    realtime: { transport: WebSocket as never },
-    cookies: {
-      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-      setAll: (cookies) => cookies.forEach(({ name, value }) => (value ? jar.set(name, value) : jar.delete(name))),
-    },
-  });
-  const { error: signInError } = await ssr.auth.signInWithPassword({ email, password });
-  if (signInError) throw signInError;
+  const { client: ssr, cookie: cookieHeader } = await signInWithCookies(stack, { email, password });
   const { data: team, error: teamError } = await ssr
     .rpc("create_team", { name: "Bench", slug: "bench" })
     .single<{ id: string }>();
   if (teamError || !team) throw teamError;
-  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  const cookie = cookieHeader();
 
   const keys = ["SMALL", "MEDIUM", "LARGE"];
   const results: string[] = [];

@@ -9,15 +9,9 @@
  * missing. Prints a table only. BENCH_RUNS=N views per figure (default 15);
  * BENCH_ONLY=text measures only the rows whose name contains it.
  */
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import { createServerClient } from "@supabase/ssr";
-import { execFileSync } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import WebSocket from "ws";
 import { sequentialDepth, type LoggedRequest } from "../stack/request-log.ts";
+import { loadBuiltApp, signInWithCookies } from "../tests/support/built-app.ts";
 import { startTestStack } from "../tests/support/stack.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
@@ -29,19 +23,8 @@ const OWNER = { email: "owner@teamboard.local", password: "teamboard-demo-1" };
 const stack = await startTestStack({ auth: { siteUrl: APP_ORIGIN } });
 try {
   await stack.db.exec(fs.readFileSync("supabase/seed.sql", "utf8"));
-  const serverBuild = path.resolve("build/server/index.js");
-  if (!fs.existsSync(serverBuild)) execFileSync("npx", ["remix", "vite:build"], { stdio: "ignore" });
-  Object.assign(process.env, {
-    NODE_ENV: "production",
-    SUPABASE_URL: stack.url,
-    SUPABASE_ANON_KEY: stack.anonKey,
-    SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
-    SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
-  });
-  const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
-  const handle = createRequestHandler(build, "production");
-
-  const cookie = await signIn();
+  const handle = await loadBuiltApp(stack);
+  const cookie = (await signInWithCookies(stack, OWNER)).cookie();
   const web = "/teams/acme/projects/WEB";
   // the move reorders a task within its column (always allowed), so every run succeeds alike
   const { rows: tasks } = await stack.db.query<{ id: string; status: string }>(
@@ -177,20 +160,6 @@ try {
   console.log(table(rows));
 } finally {
   await stack.close();
-}
-
-async function signIn() {
-  const jar = new Map<string, string>();
-  const ssr = createServerClient(stack.url, stack.anonKey, {
-    realtime: { transport: WebSocket as never },
-    cookies: {
-      getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-      setAll: (cookies) => cookies.forEach(({ name, value }) => (value ? jar.set(name, value) : jar.delete(name))),
-    },
-  });
-  const { error } = await ssr.auth.signInWithPassword(OWNER);
-  if (error) throw error;
-  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
 }
 
 function percentile(values: number[], p: number) {

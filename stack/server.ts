@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import type { JWK } from "jose";
@@ -60,6 +60,12 @@ const CORS_ALLOW_HEADERS =
   "x-supabase-api-version, x-upsert, x-metadata, cache-control, if-none-match, x-retry-count, x-region";
 const CORS_EXPOSE_HEADERS =
   "content-range, content-location, location, x-supabase-api-version, x-sb-error-code, preference-applied, retry-after, x-total-count, etag, content-disposition, accept-ranges";
+
+/** Whether the request (as the node adapter hands it over) still has body bytes nobody read. */
+function bodyUnread(env: unknown): boolean {
+  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return !!incoming && incoming.method !== "GET" && incoming.method !== "HEAD" && !incoming.complete;
+}
 
 export async function startStack(options: StartOptions = {}): Promise<RunningStack> {
   const { template, skipMigrations, quiet, ...overrides } = options;
@@ -135,8 +141,12 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       });
     }
     await next();
-    // a body refused for its size was not read to the end: close the connection rather than drain it
-    if (c.res.status === 413) c.res.headers.set("connection", "close");
+    // An answer sent before the request's body was read whole (a refusal: 400, 401, 413…) closes the
+    // connection and says so (RFC 9112 §9.6). The node adapter gives up on draining an unread body
+    // after 500 ms and drops the socket; a client not told that would send its next request down it
+    // and get a reset (seen in edge-fuzz on a busy machine: a 1.1 MB body refused early, then the
+    // next request on that connection failed with "other side closed").
+    if (c.res.status === 413 || bodyUnread(c.env)) c.res.headers.set("connection", "close");
     if (!localOnly) {
       c.res.headers.set("access-control-allow-origin", origin ?? "*");
       c.res.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);

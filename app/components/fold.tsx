@@ -54,3 +54,30 @@ export function Fold({
     </div>
   );
 }
+
+/**
+ * The usual button face of a Fold: what it holds (`title`), where you are in
+ * it (`place`, shown beside the title when there is one), and an optional
+ * word before the chevron that turns while the fold is open.
+ */
+export function FoldLabel({ title, place, action }: { title: ReactNode; place?: ReactNode; action?: string }) {
+  return (
+    <>
+      <span className="fold-summary-title">{title}</span>
+      {place ? <span className="fold-summary-place">{place}</span> : null}
+      <span className="fold-summary-action">
+        {action}
+        <svg className="chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
+          <path
+            d="M2 4l4 4 4-4"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </span>
+    </>
+  );
+}

@@ -1,5 +1,6 @@
 import { Avatar } from "~/components/avatar";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ReactNode } from "react";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/board/pager";
@@ -196,17 +197,14 @@ export default function Members() {
                             Change role
                           </button>
                         </Form>
-                        <Form method="post" className="inline-form">
-                          <input type="hidden" name="intent" value="remove" />
-                          <input type="hidden" name="userId" value={member.userId} />
-                          <button
-                            type="submit"
-                            className="link-button danger-link"
-                            aria-label={`Remove ${member.displayName}`}
-                          >
-                            Remove
-                          </button>
-                        </Form>
+                        <RowAction
+                          intent="remove"
+                          row={{ userId: member.userId }}
+                          className="link-button danger-link"
+                          label={`Remove ${member.displayName}`}
+                        >
+                          Remove
+                        </RowAction>
                       </div>
                     ) : null}
                   </td>
@@ -295,28 +293,22 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
                 </td>
                 <td>
                   <div className="member-actions">
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="intent" value="resend" />
-                      <input type="hidden" name="invitationId" value={invitation.id} />
-                      <button
-                        type="submit"
-                        className="button button-small button-secondary"
-                        aria-label={`Resend the invitation to ${invitation.email}`}
-                      >
-                        Resend
-                      </button>
-                    </Form>
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="intent" value="revoke" />
-                      <input type="hidden" name="invitationId" value={invitation.id} />
-                      <button
-                        type="submit"
-                        className="link-button danger-link"
-                        aria-label={`Withdraw the invitation to ${invitation.email}`}
-                      >
-                        Withdraw
-                      </button>
-                    </Form>
+                    <RowAction
+                      intent="resend"
+                      row={{ invitationId: invitation.id }}
+                      className="button button-small button-secondary"
+                      label={`Resend the invitation to ${invitation.email}`}
+                    >
+                      Resend
+                    </RowAction>
+                    <RowAction
+                      intent="revoke"
+                      row={{ invitationId: invitation.id }}
+                      className="link-button danger-link"
+                      label={`Withdraw the invitation to ${invitation.email}`}
+                    >
+                      Withdraw
+                    </RowAction>
                   </div>
                 </td>
               </tr>
@@ -325,6 +317,38 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
         </table>
       )}
     </section>
+  );
+}
+
+/**
+ * A one-button form that posts an intent about one row of a table: `row` is
+ * the hidden field naming that row (a member's userId, an invitation's id);
+ * `label` says which row for screen readers, where the button's text alone
+ * ("Remove") would not.
+ */
+function RowAction({
+  intent,
+  row,
+  className,
+  label,
+  children,
+}: {
+  intent: string;
+  row: Record<string, string>;
+  className: string;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className="inline-form">
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(row).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className} aria-label={label}>
+        {children}
+      </button>
+    </Form>
   );
 }
 

@@ -11,7 +11,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Fold } from "~/components/fold";
+import { Fold, FoldLabel } from "~/components/fold";
 import { PendingNotice } from "~/components/board/pending";
 import { backendError } from "~/lib/http.server";
 import { SIDEBAR_PROJECTS } from "~/lib/paging";
@@ -101,28 +101,6 @@ function placeName(pathname: string, base: string, projects: Array<{ key: string
   return null;
 }
 
-function TeamMenuLabel({ team, place }: { team: string; place: string | null }) {
-  return (
-    <>
-      <span className="fold-summary-title">{team}</span>
-      {place ? <span className="fold-summary-place">{place}</span> : null}
-      <span className="fold-summary-action">
-        Team menu
-        <svg className="chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
-          <path
-            d="M2 4l4 4 4-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </span>
-    </>
-  );
-}
-
 export default function TeamLayout() {
   const { team, projects, moreProjects, showArchived, can } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -144,7 +122,9 @@ export default function TeamLayout() {
       <aside className="team-sidebar" aria-label={`${team.name} navigation`} data-team-sidebar>
         <Fold
           className="team-menu"
-          summary={<TeamMenuLabel team={team.name} place={placeName(location.pathname, base, projects)} />}
+          summary={
+            <FoldLabel title={team.name} place={placeName(location.pathname, base, projects)} action="Team menu" />
+          }
         >
           <p className="team-sidebar-name">
             <Link to={base}>{team.name}</Link>

@@ -250,7 +250,10 @@ describe(`the HTTP edge under fuzzing (seed ${SEED})`, () => {
               const status = await send(c);
               if (status >= 500) failures.push(`${status} ${c.method} ${c.path.slice(0, 200)}`);
             } catch (error) {
-              failures.push(`${(error as Error).name} ${c.method} ${c.path.slice(0, 200)}`);
+              // the transport's own reason (a reset, a closed socket) says which side gave up
+              const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+              const why = cause ? ` (${cause.code ?? cause.message})` : "";
+              failures.push(`${(error as Error).name}${why} ${c.method} ${c.path.slice(0, 200)}`);
             }
           }
         }),

@@ -232,3 +232,37 @@ describe("oversized bodies", () => {
     await expectSqlErrorAnswered(stack);
   });
 });
+
+describe("answers given before the body has arrived", () => {
+  /**
+   * Sends the headers of a 1.1 MB POST and only its first 64 KiB, then waits
+   * for the answer (a client still uploading when the stack refuses).
+   */
+  function earlyAnswer(url: string, extraHeaders: Record<string, string>) {
+    return new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+      const req = http.request(url, {
+        method: "POST",
+        agent: new http.Agent({ keepAlive: true }),
+        headers: { "content-type": "application/json", "content-length": String(1_100_000), ...extraHeaders },
+      });
+      req.on("response", (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
+        req.destroy();
+      });
+      req.on("error", reject);
+      req.write(Buffer.alloc(64 * 1024, 0x20));
+    });
+  }
+
+  it("close the connection and say so, so the client never sends its next request down a dropped one", async () => {
+    // refused on its query string (400) and on its token (401), before the body is read
+    const badQuery = await earlyAnswer(`${stack.url}/rest/v1/rpc/nope?order=(((&id=`, { apikey: stack.anonKey });
+    expect(badQuery).toEqual({ status: 400, connection: "close" });
+    const badToken = await earlyAnswer(`${stack.url}/rest/v1/tasks`, { authorization: "Bearer x.y.z" });
+    expect(badToken).toEqual({ status: 401, connection: "close" });
+    // a request whose body was read keeps its connection
+    const ok = await rest(stack, "/rpc/nope", { method: "POST", body: "{}" });
+    expect(ok.headers.get("connection")).not.toBe("close");
+  });
+});

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { Fold } from "~/components/fold";
+import { Fold, FoldLabel } from "~/components/fold";
 import { hasFilters, type BoardFilters as Filters } from "~/lib/board";
 
 /**
@@ -23,7 +23,7 @@ export function BoardFilters({
 }) {
   const active = [filters.assignee, filters.q, filters.label].filter((value) => value !== null).length;
   return (
-    <Fold className="filters-fold" summary={<FiltersLabel active={active} />}>
+    <Fold className="filters-fold" summary={<FoldLabel title="Filters" place={active > 0 ? `${active} on` : null} />}>
       <Form method="get" className="board-filters" aria-label="Filter tasks" key={formKey}>
         <div className="field">
           <label htmlFor="filter-assignee">Assignee</label>
@@ -64,26 +64,5 @@ export function BoardFilters({
         </div>
       </Form>
     </Fold>
-  );
-}
-
-function FiltersLabel({ active }: { active: number }) {
-  return (
-    <>
-      <span className="fold-summary-title">Filters</span>
-      {active > 0 ? <span className="fold-summary-place">{active} on</span> : null}
-      <span className="fold-summary-action">
-        <svg className="chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
-          <path
-            d="M2 4l4 4 4-4"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        </svg>
-      </span>
-    </>
   );
 }

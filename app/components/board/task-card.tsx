@@ -73,6 +73,10 @@ export function TaskCard({
   );
 }
 
+/** A place up or down within the card's column, in the order the menu offers them. */
+const STEPS = ["up", "down"] as const;
+const STEP_LABELS = { up: "Up one place", down: "Down one place" } satisfies Record<(typeof STEPS)[number], string>;
+
 /**
  * Where a card can go, as buttons big enough for a finger: the columns its
  * status may move to (it lands at the top), a place up or down, or nothing.
@@ -106,28 +110,17 @@ function MoveMenu({ id, task, label, move }: { id: string; task: Card; label: st
         </>
       ) : null}
       <ul className="move-menu-choices">
-        {choices.up ? (
-          <li>
+        {STEPS.filter((step) => choices[step]).map((step) => (
+          <li key={step}>
             <button
               type="button"
               className="button button-small button-secondary"
-              onClick={() => move.moveFromMenu(task, "up")}
+              onClick={() => move.moveFromMenu(task, step)}
             >
-              Up one place
+              {STEP_LABELS[step]}
             </button>
           </li>
-        ) : null}
-        {choices.down ? (
-          <li>
-            <button
-              type="button"
-              className="button button-small button-secondary"
-              onClick={() => move.moveFromMenu(task, "down")}
-            >
-              Down one place
-            </button>
-          </li>
-        ) : null}
+        ))}
         <li>
           <button
             type="button"
