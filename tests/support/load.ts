@@ -244,13 +244,18 @@ export async function runLoad(options: {
     timeout: 30,
     requests: requests as never,
     ...(options.perPersonRate ? { overallRate: Math.max(1, Math.round(options.perPersonRate * people.length)) } : {}),
-  }) as unknown as Promise<autocannon.Result> & { stop(): void };
+  }) as unknown as PromiseLike<autocannon.Result> & { stop(): void };
   const watch = until
     ? setInterval(() => {
         if (performance.now() - started >= seconds * 1000 && rounds.every((n) => n >= until)) run.stop();
       }, 250)
     : undefined;
-  const result = await run.finally(() => clearInterval(watch));
+  let result: autocannon.Result;
+  try {
+    result = await run; // a thenable (no .finally)
+  } finally {
+    clearInterval(watch);
+  }
   const elapsed = (performance.now() - started) / 1000;
 
   const routes = Object.fromEntries(
