@@ -11,9 +11,10 @@
 //   - load shedding: at most MAX_CONCURRENT_REQUESTS (default 32) requests are
 //     handled at once; the next wait their turn (form posts before page views)
 //     for at most QUEUE_TIMEOUT_MS (default 2000), and one that can't start by
-//     then is shed: the app handles it as if the backend were unreachable,
-//     without calling it (503 and Retry-After: 1; no session is refreshed or
-//     cleared). app/lib/admission.server.ts says why this keeps people signed
+//     then is shed (503, Retry-After: 1; no session is refreshed or cleared):
+//     a page view gets a static page from here, a form post or data request
+//     is handled by the app as if the backend were unreachable, without
+//     calling it (a form keeps what was typed). app/lib/admission.server.ts says why this keeps people signed
 //     in under overload. /healthz and static files don't wait;
 //   - a bounded pool of connections to the backend: at most
 //     BACKEND_MAX_CONNECTIONS (default 64) per origin, kept alive; requests
@@ -48,7 +49,7 @@ const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64
 setGlobalDispatcher(new Agent({ connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null }));
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
-const { serverHeaders, runWithRequestId, createAdmission } = build.entry.module;
+const { serverHeaders, runWithRequestId, createAdmission, shedPageHtml } = build.entry.module;
 const admission = createAdmission({ maxInFlight: MAX_CONCURRENT_REQUESTS, maxWaitMs: QUEUE_TIMEOUT_MS });
 let draining = false;
 
@@ -123,6 +124,12 @@ app.all("*", async (req, res, next) => {
   else {
     res.locals.shed = true;
     res.setHeader("Retry-After", "1");
+    // a page view: a static page, at next to no cost (rendering the app's would add to the overload)
+    if ((req.method === "GET" || req.method === "HEAD") && !req.path.endsWith(".data")) {
+      setAll(res, serverHeaders.static);
+      res.setHeader("Cache-Control", "no-store");
+      return void res.status(503).type("html").send(shedPageHtml);
+    }
   }
   runWithRequestId(res.locals.requestId, () => handleWithRemix(req, res, next));
 });

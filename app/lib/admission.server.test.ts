@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission, isShed } from "./admission.server";
+import { createAdmission, isShed, shedPage } from "./admission.server";
 
 describe("admission: how many requests run at once", () => {
   it("lets requests in up to the limit, then sheds at once when they may not wait", async () => {
@@ -73,6 +73,12 @@ describe("admission: how many requests run at once", () => {
     const admission = createAdmission({ maxInFlight: 0, maxWaitMs: 0 });
     const all = await Promise.all(Array.from({ length: 100 }, () => admission.enter()));
     expect(all.every((release) => typeof release === "function")).toBe(true);
+  });
+
+  it("makes the static page of a shed page view: the message, escaped, and nothing that runs", () => {
+    const page = shedPage("Can't <b>reach</b> it & so on");
+    expect(page).toContain("<h1>Can&#39;t &lt;b>reach&lt;/b> it &amp; so on</h1>");
+    expect(page).not.toMatch(/<script|<style|style=/);
   });
 
   it("recognises a shed request's load context", () => {

@@ -107,3 +107,20 @@ export interface ShedContext {
 export function isShed(context: unknown): boolean {
   return typeof context === "object" && context !== null && (context as ShedContext).shed === true;
 }
+
+/**
+ * What a shed page view gets from the server itself, without the app: a
+ * page costs the app a render, and under overload a shed must cost next to
+ * nothing (form posts and data requests still go through the app, which
+ * keeps what was typed). No scripts, no styles: served under the static
+ * files' content security policy.
+ */
+export function shedPage(message: string): string {
+  const escaped = message.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/'/g, "&#39;");
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Teamboard is busy</title></head>
+<body><main><p>Backend unavailable</p><h1>${escaped}</h1><p><a href="">Try again</a></p></main></body>
+</html>
+`;
+}

@@ -121,12 +121,19 @@ test("over its limit of requests in flight, the server sheds the next one at onc
     expect(page).toContain('value="ada@example.com"');
     expect(page).toContain("Your changes were not saved");
     expect(shed!.headers.getSetCookie()).toEqual([]);
+    // a page view meanwhile gets the server's own static page, under the static files' policy
+    const view = await fetch(`${app.url}/teams`, { redirect: "manual" });
+    expect(view.status).toBe(503);
+    expect(view.headers.get("retry-after")).toBe("1");
+    expect(view.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await view.text()).toContain("Your changes were not saved");
 
     // the held post is answered as usual, and its slot is free again
     held.end(heldBody.slice(10));
     expect(await heldAnswer).toBe(400);
     expect((await post("ada@example.com")).status).toBe(400);
     expect(app.output()).toMatch(/\[req \w{8}\] POST \/login 503 [\d.]+ ms \(shed\)/);
+    expect(app.output()).toMatch(/\[req \w{8}\] GET \/teams 503 [\d.]+ ms \(shed\)/);
     await app.stop();
   } finally {
     await backend.stop();
