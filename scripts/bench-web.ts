@@ -14,9 +14,11 @@
  * Bytes are the encoded body sizes Chromium reports for what it really
  * fetched (`request.sizes().responseBodySize`), not the build's file sizes.
  * Builds the app first unless BENCH_NO_BUILD=1. BENCH_LIGHTHOUSE=0 skips
- * Lighthouse; BENCH_ONLY=text keeps the routes whose name contains it.
+ * Lighthouse; BENCH_ONLY=text keeps the routes whose name contains it;
+ * BENCH_LIGHTHOUSE_DIR=dir saves each Lighthouse report (JSON) there; BENCH_VERBOSE=1
+ * lists each page's scripts. Console errors the pages log are printed too.
  */
-import { chromium } from "@playwright/test";
+import { chromium, type Cookie } from "@playwright/test";
 import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -92,13 +94,22 @@ interface LighthouseFigures {
   benchmarkIndex: number;
   /** audits of the accessibility and best-practices categories that didn't pass */
   failed: string[];
+  /** the errors-in-console and inspector-issues items, when those failed */
+  details: string[];
 }
 
-async function runLighthouse(url: string, cookie: string | null): Promise<LighthouseFigures> {
+async function runLighthouse(url: string, cookies: Cookie[]): Promise<LighthouseFigures> {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   try {
+    if (cookies.length) {
+      // A real session cookie in the browser's own jar, as after signing in (the browser client
+      // reads it from document.cookie); Lighthouse keeps cookies when it resets storage.
+      const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+      await cdp.contexts()[0].addCookies(cookies);
+      await cdp.close();
+    }
     const result = await lighthouse(
       url,
       {
@@ -106,11 +117,15 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Lighth
         output: "json",
         logLevel: "error",
         onlyCategories: ["performance", "accessibility", "best-practices"],
-        extraHeaders: cookie ? { Cookie: cookie } : undefined,
       },
       undefined,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    if (process.env.BENCH_LIGHTHOUSE_DIR) {
+      fs.mkdirSync(process.env.BENCH_LIGHTHOUSE_DIR, { recursive: true });
+      const file = `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}.json`;
+      fs.writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, file), JSON.stringify(result.lhr, null, 1));
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const failed = ["accessibility", "best-practices"].flatMap((id) =>
@@ -118,7 +133,13 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Lighth
         .filter((ref) => ref.weight > 0 && audits[ref.id]?.score !== null && (audits[ref.id]?.score ?? 1) < 1)
         .map((ref) => ref.id),
     );
+    // what the console errors and DevTools issues were, when those audits failed
+    const details = ["errors-in-console", "inspector-issues"].flatMap((id) => {
+      const items = (audits[id]?.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
+      return audits[id]?.score === 1 ? [] : items.map((item) => `${id}: ${JSON.stringify(item).slice(0, 300)}`);
+    });
     return {
+      details,
       performance: score("performance"),
       accessibility: score("accessibility"),
       bestPractices: score("best-practices"),
@@ -165,18 +186,23 @@ async function main() {
     await login.getByRole("button", { name: "Log in", exact: true }).click();
     await login.waitForURL(/\/teams$/);
     await login.close();
-    const cookie = (await signedIn.cookies(ORIGIN)).map((c) => `${c.name}=${c.value}`).join("; ");
+    const cookies = await signedIn.cookies(ORIGIN);
 
     const rows: string[][] = [];
     for (const route of ROUTES) {
       // a fresh context per page: nothing cached, as on a first visit
       const context = await browser.newContext({ baseURL: ORIGIN });
-      if (route.signedIn) await context.addCookies(await signedIn.cookies(ORIGIN));
+      if (route.signedIn) await context.addCookies(cookies);
+      const consoleErrors: string[] = [];
+      context.on("console", (message) => {
+        if (message.type() === "error") consoleErrors.push(message.text());
+      });
+      context.on("weberror", (error) => consoleErrors.push(String(error.error())));
       const js = await measureJs(context, route.url, WATCH_MS);
       await context.close();
       const lh =
         route.lighthouse && process.env.BENCH_LIGHTHOUSE !== "0"
-          ? await runLighthouse(`${ORIGIN}${route.url}`, route.signedIn ? cookie : null)
+          ? await runLighthouse(`${ORIGIN}${route.url}`, route.signedIn ? cookies : [])
           : null;
       const row = [
         route.name,
@@ -195,6 +221,8 @@ async function main() {
       if (process.env.BENCH_VERBOSE)
         console.log(route.name, js.files.map((f) => `${f.path.replace("/assets/", "")} ${f.bytes}`).join(", "));
       console.error(`[bench:web] ${row.join(" | ")}`);
+      for (const error of consoleErrors) console.error(`[bench:web]   console error: ${error}`);
+      for (const detail of lh?.details ?? []) console.error(`[bench:web]   Lighthouse ${detail}`);
       if (lh)
         console.error(
           `[bench:web]   Lighthouse benchmarkIndex ${Math.round(lh.benchmarkIndex)}${lh.failed.length ? `; not passed: ${lh.failed.join(", ")}` : ""}`,

@@ -1,6 +1,9 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { avatarUrl, initials } from "~/lib/avatars";
 
+/** The sizes app.css has a class for (`avatar-24`…): the page's CSP allows no inline styles. */
+export type AvatarSize = 18 | 20 | 24 | 64;
+
 /** A person's avatar from the public `avatars` bucket, or their initials. Decorative: the name is always beside it. */
 export function Avatar({
   path,
@@ -9,26 +12,24 @@ export function Avatar({
 }: {
   path: string | null | undefined;
   name: string | null | undefined;
-  size?: number;
+  size?: AvatarSize;
 }) {
   const root = useRouteLoaderData("root") as { env?: { SUPABASE_URL: string } } | undefined;
   const url = root?.env ? avatarUrl(root.env.SUPABASE_URL, path) : null;
-  const style = { width: size, height: size, fontSize: Math.max(10, Math.round(size * 0.42)) };
   if (url)
     return (
       <img
-        className="avatar"
+        className={`avatar avatar-${size}`}
         src={url}
         alt=""
         width={size}
         height={size}
-        style={style}
         loading="lazy"
         data-avatar="image"
       />
     );
   return (
-    <span className="avatar avatar-initials" aria-hidden="true" style={style} data-avatar="initials">
+    <span className={`avatar avatar-${size} avatar-initials`} aria-hidden="true" data-avatar="initials">
       {initials(name)}
     </span>
   );

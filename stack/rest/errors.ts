@@ -2,6 +2,8 @@
  * PostgREST-style errors: every failure leaves the service as a JSON body
  * {code, details, hint, message} with PostgREST's HTTP status for it.
  */
+import type { LimitViolation } from "../http/limits.ts";
+
 export class RestError extends Error {
   constructor(
     readonly status: number,
@@ -187,6 +189,11 @@ export interface PgErrorLike {
   message?: string;
   detail?: string;
   hint?: string;
+}
+
+/** Input over a limit of stack/http/limits.ts: 400 with PostgREST's parse-error (PGRST100) or body (PGRST102) code. */
+export function limitError(code: "PGRST100" | "PGRST102", v: LimitViolation): RestError {
+  return errors.overLimit(code, v.message, v.details ?? null);
 }
 
 export function isPgError(e: unknown): e is PgErrorLike & Error {

@@ -6,15 +6,12 @@ import type { Context } from "hono";
 import type { Queryable } from "../db/types.ts";
 import type { ServiceContext } from "../context.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
-import {
-  BodyTooLargeError,
-  checkQueryParam,
-  parseJsonWithLimits,
-  readBodyLimited,
-  type LimitViolation,
-} from "../http/limits.ts";
-import { RestError, errors, fromPgError, isPgError } from "./errors.ts";
-import { parsePrefer, parseQuery, parseRangeHeader, type ParsedQuery, type SelectItem } from "./parser.ts";
+import { checkQueryParam } from "../http/limits.ts";
+import { readBody } from "./body.ts";
+import { RestError, errors, fromPgError, isPgError, limitError } from "./errors.ts";
+import { embedDepth } from "./parse-select.ts";
+import { parseQuery, type ParsedQuery } from "./parser.ts";
+import { parsePrefer, parseRangeHeader } from "./prefer.ts";
 import {
   bodyExpr,
   negotiate,
@@ -25,8 +22,11 @@ import {
   type Prefs,
 } from "./response.ts";
 import { closest } from "./hints.ts";
-import { type Column, type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
-import { Params, buildSelect, filterSql, logicSql, type Source } from "./sql.ts";
+import { type Routine, type SchemaCache, type Table, key } from "./schema.ts";
+import { buildCall, resolveCall } from "./rpc.ts";
+import { Params, tableSource } from "./sql-source.ts";
+import { buildPageRead } from "./sql.ts";
+import { buildWrite } from "./write.ts";
 
 export interface HandlerEnv {
   ctx: ServiceContext;
@@ -104,12 +104,12 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const queryParams = [...url.searchParams.entries()];
   for (const [k, v] of queryParams) {
     const bad = checkQueryParam(k, v, limits);
-    if (bad) throw overLimit("PGRST100", bad);
+    if (bad) throw limitError("PGRST100", bad);
   }
   const parsed = parseQuery(queryParams, { isRpcRead: kind === "rpc" && read });
   const depth = embedDepth(parsed.select);
   if (depth > limits.embedDepth) {
-    throw overLimit("PGRST100", {
+    throw limitError("PGRST100", {
       message: "The select parameter embeds resources too deeply",
       details: `Resources may be embedded at most ${limits.embedDepth} levels deep; this select embeds ${depth}`,
     });
@@ -119,40 +119,10 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   const { prefs, invalid } = parsePrefer(c.req.header("prefer"));
   if (prefs.handling === "strict" && invalid.length) throw errors.invalidPreferences(invalid);
 
-  // the body
-  let bodyText: string | null = null;
-  let body: unknown = undefined;
-  if (method === "POST" || method === "PATCH" || method === "PUT") {
-    let buf: Uint8Array;
-    try {
-      buf = await readBodyLimited(c.req.raw, ctx.config.maxBodyBytes);
-    } catch (e) {
-      if (e instanceof BodyTooLargeError) throw tooLarge(ctx.config.maxBodyBytes);
-      throw e;
-    }
-    bodyText = new TextDecoder().decode(buf);
-    const ct = (c.req.header("content-type") ?? "application/json").toLowerCase();
-    if (bodyText.trim() === "") {
-      body = kind === "rpc" ? {} : undefined;
-      bodyText = kind === "rpc" ? "{}" : null;
-    } else if (ct.includes("json") || ct.startsWith("*/*")) {
-      const result = parseJsonWithLimits(bodyText, limits);
-      if (result.ok) body = result.value;
-      else if ("violation" in result) throw overLimit("PGRST102", result.violation);
-      else throw errors.invalidBody("Empty or invalid json");
-    } else if (ct.startsWith("application/x-www-form-urlencoded")) {
-      const form = Object.fromEntries(new URLSearchParams(bodyText));
-      for (const [k, v] of Object.entries(form)) {
-        const bad = checkQueryParam(k, v, limits);
-        if (bad) throw overLimit("PGRST102", bad);
-      }
-      body = form;
-      bodyText = JSON.stringify(form);
-    } else {
-      throw errors.mediaType([ct]);
-    }
-    if (kind === "table" && body === undefined) throw errors.invalidBody("Empty or invalid json");
-  }
+  const { body, bodyText } =
+    method === "POST" || method === "PATCH" || method === "PUT"
+      ? await readBody(c.req.raw, kind, ctx.config.maxBodyBytes, limits)
+      : { body: undefined, bodyText: null };
 
   const reqCtx = {
     claims: who.claims,
@@ -203,30 +173,6 @@ async function process(env: HandlerEnv, c: Context, kind: "table" | "rpc", name:
   }
   if (read) return run((tx) => readTable(rq, tx, table));
   return run((tx) => mutate(rq, tx, table));
-}
-
-function tooLarge(limit: number) {
-  return errors.payloadTooLarge(limit);
-}
-
-/** Input over a limit of stack/http/limits.ts: 400 with PostgREST's parse-error (PGRST100) or body (PGRST102) code. */
-function overLimit(code: "PGRST100" | "PGRST102", v: LimitViolation) {
-  return errors.overLimit(code, v.message, v.details ?? null);
-}
-
-/** How deeply a select embeds resources (iteratively: the parser already bounds it, this reads the limit). */
-function embedDepth(items: SelectItem[]): number {
-  let max = 0;
-  const stack: [SelectItem[], number][] = [[items, 0]];
-  while (stack.length) {
-    const [list, depth] = stack.pop()!;
-    for (const item of list) {
-      if (item.type !== "embed") continue;
-      max = Math.max(max, depth + 1);
-      stack.push([item.children, depth + 1]);
-    }
-  }
-  return max;
 }
 
 interface Req {
@@ -319,31 +265,17 @@ async function explainReply(rq: Req, tx: Queryable, sql: string, params: unknown
 async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
   const params = new Params();
   const range = topRange(rq);
-  const src: Source = {
-    table,
-    columns: table.columns,
-    fromSql: `${q(table.schema)}.${q(table.name)} AS ${q(table.name)}`,
-    alias: table.name,
-    name: table.name,
-  };
-  const built = buildSelect({
-    cache: rq.cache,
-    params,
-    parsed: rq.parsed,
-    topRange: range,
-    source: src,
-    paginate: true,
-  });
   const wantExact = rq.prefs.count === "exact" || rq.prefs.count === "estimated";
-  const sql =
-    `WITH pgrst_source AS (${built.sql}) SELECT ` +
-    `${wantExact ? `(SELECT pg_catalog.count(*) FROM (${built.countSql}) _pgrst_c)` : "null::int8"} AS total, ` +
-    `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(rq.media)} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
+  const { sql, countSql } = buildPageRead(
+    { cache: rq.cache, params, parsed: rq.parsed, topRange: range, source: tableSource(table) },
+    bodyExpr(rq.media),
+    wantExact,
+  );
   if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
   const r = rows[0];
   const pageTotal = Number(r.page_total);
-  const total = await countTotal(rq, tx, r.total === null ? null : Number(r.total), built.countSql, params.values);
+  const total = await countTotal(rq, tx, r.total === null ? null : Number(r.total), countSql, params.values);
   if (rq.media.media === "object" && pageTotal !== 1) throw errors.singularity(pageTotal);
   const { status, range: cr } = readStatus(range.offset, pageTotal, total);
   if (status === 416) {
@@ -363,176 +295,11 @@ async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
 
 // ---------------------------------------------------------------- writes
 
-function mutationSource(table: Table): Source {
-  return {
-    table,
-    columns: table.columns,
-    fromSql: `pgrst_source AS ${q(table.name)}`,
-    alias: table.name,
-    name: table.name,
-  };
-}
-
-function bodyRows(body: unknown): Record<string, unknown>[] {
-  if (Array.isArray(body)) {
-    if (!body.every((x) => x !== null && typeof x === "object" && !Array.isArray(x))) {
-      throw errors.invalidBody("All object keys must match");
-    }
-    return body as Record<string, unknown>[];
-  }
-  if (body !== null && typeof body === "object") return [body as Record<string, unknown>];
-  throw errors.invalidBody("Empty or invalid json");
-}
-
-function checkColumns(table: Table, cols: string[]): Column[] {
-  return cols.map((c) => {
-    const col = table.columns.get(c);
-    if (!col) throw errors.columnNotFound(table.name, c);
-    return col;
-  });
-}
-
 async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
-  const params = new Params();
   const { prefs, parsed } = rq;
-  const t = q(table.name);
-  const target = `${q(table.schema)}.${q(table.name)} AS ${t}`;
   const representation = prefs.return === "representation";
   const headersOnly = prefs.return === "headers-only";
-  let mutationSql: string;
-  let kind: "insert" | "update" | "delete" | "upsert-put";
-  let conflict = "";
-
-  const whereParts = (src: Source) => [
-    ...parsed.filters.filter((f) => f.path.length === 0).map((f) => filterSql(src, f.filter, params)),
-    ...parsed.logic.filter((l) => l.path.length === 0).map((l) => logicSql(src, l.tree, params)),
-  ];
-  const plainSrc: Source = { table, columns: table.columns, fromSql: target, alias: table.name, name: table.name };
-
-  if (rq.method === "POST" || rq.method === "PUT") {
-    kind = rq.method === "POST" ? "insert" : "upsert-put";
-    const rows = bodyRows(rq.body);
-    let colNames: string[];
-    if (parsed.columns) colNames = parsed.columns;
-    else {
-      colNames = Object.keys(rows[0] ?? {});
-      const sig = [...colNames].sort().join("\u0000");
-      for (const r of rows) {
-        if ([...Object.keys(r)].sort().join("\u0000") !== sig) throw errors.invalidBody("All object keys must match");
-      }
-    }
-    const cols = checkColumns(table, colNames);
-    const bodyParam = params.add(rq.bodyText, "json");
-    const arr = `(CASE WHEN json_typeof(${bodyParam}) = 'array' THEN ${bodyParam} ELSE json_build_array(${bodyParam}) END)`;
-    let selectRows: string;
-    if (prefs.missing === "default") {
-      const defaults = cols
-        .filter((c) => c.missingDefault)
-        .map((c) => `'${c.name.replace(/'/g, "''")}', ${c.missingDefault}`);
-      const defsObj = defaults.length ? `jsonb_build_object(${defaults.join(", ")})` : `'{}'::jsonb`;
-      selectRows = `SELECT ${cols.map((c) => `pgrst_body.${q(c.name)}`).join(", ")} FROM jsonb_array_elements(${arr}::jsonb) AS pgrst_elem, LATERAL jsonb_populate_record(null::${q(table.schema)}.${q(table.name)}, ${defsObj} || pgrst_elem) AS pgrst_body`;
-    } else {
-      selectRows = `SELECT ${cols.map((c) => `pgrst_body.${q(c.name)}`).join(", ")} FROM json_populate_recordset(null::${q(table.schema)}.${q(table.name)}, ${arr}) AS pgrst_body`;
-    }
-    if (rq.method === "PUT") {
-      if (rows.length !== 1) throw errors.invalidBody("PUT payload must contain a single row");
-      if (parsed.ranges.get("")) throw errors.putRange();
-      const pkFilters = parsed.filters.filter((f) => f.path.length === 0);
-      const ok =
-        table.pk.length > 0 &&
-        pkFilters.length === table.pk.length &&
-        parsed.logic.length === 0 &&
-        pkFilters.every(
-          (f) =>
-            f.filter.operation.kind === "op" &&
-            f.filter.operation.op === "eq" &&
-            !f.filter.negate &&
-            f.filter.field.json.length === 0 &&
-            table.pk.includes(f.filter.field.name),
-        );
-      if (!ok) throw errors.putFilters();
-      for (const f of pkFilters) {
-        const v = rows[0][f.filter.field.name];
-        if (v === undefined || String(v) !== (f.filter.operation as { value: string }).value) {
-          throw errors.putMismatch();
-        }
-      }
-    }
-    const resolution = rq.method === "PUT" ? "merge-duplicates" : prefs.resolution;
-    if (resolution) {
-      const onConflict = parsed.onConflict ?? table.pk;
-      checkColumns(table, onConflict);
-      if (onConflict.length) {
-        const confl = onConflict.map((c) => q(c)).join(", ");
-        if (resolution === "ignore-duplicates") conflict = ` ON CONFLICT (${confl}) DO NOTHING`;
-        else {
-          const sets = cols.map((c) => `${q(c.name)} = EXCLUDED.${q(c.name)}`);
-          conflict = sets.length
-            ? ` ON CONFLICT (${confl}) DO UPDATE SET ${sets.join(", ")}`
-            : ` ON CONFLICT (${confl}) DO NOTHING`;
-        }
-      }
-    }
-    if (cols.length === 0) {
-      mutationSql = `INSERT INTO ${target} SELECT FROM json_array_elements(${arr})${conflict}`;
-    } else {
-      mutationSql = `INSERT INTO ${target} (${cols.map((c) => q(c.name)).join(", ")}) ${selectRows}${conflict}`;
-    }
-  } else if (rq.method === "PATCH") {
-    kind = "update";
-    if (rq.body === null || typeof rq.body !== "object" || Array.isArray(rq.body))
-      throw errors.invalidBody("Empty or invalid json");
-    const colNames = parsed.columns ?? Object.keys(rq.body as object);
-    const cols = checkColumns(table, colNames);
-    const where = whereParts(plainSrc);
-    if (cols.length === 0) {
-      mutationSql = `SELECT ${t}.* FROM ${target} WHERE false`;
-    } else {
-      const bodyParam = params.add(rq.bodyText, "json");
-      mutationSql =
-        `UPDATE ${target} SET ${cols.map((c) => `${q(c.name)} = pgrst_body.${q(c.name)}`).join(", ")} ` +
-        `FROM (SELECT * FROM json_populate_record(null::${q(table.schema)}.${q(table.name)}, ${bodyParam})) AS pgrst_body` +
-        (where.length ? ` WHERE ${where.join(" AND ")}` : "");
-    }
-  } else {
-    kind = "delete";
-    const where = whereParts(plainSrc);
-    mutationSql = `DELETE FROM ${target}${where.length ? ` WHERE ${where.join(" AND ")}` : ""}`;
-  }
-
-  // what comes back
-  const needRows = representation || headersOnly;
-  const isSelectOnly = mutationSql.startsWith("SELECT");
-  // an upsert tells inserted rows from updated ones (xmax is 0 on a freshly inserted row version)
-  const upsert = conflict !== "" && !table.isView;
-  const insertedCol = upsert ? `, (${t}.xmax = 0) AS pgrst_inserted` : "";
-  const returning = isSelectOnly ? "" : needRows ? ` RETURNING ${t}.*${insertedCol}` : ` RETURNING 1${insertedCol}`;
-  const insertedSql = upsert
-    ? "(SELECT pg_catalog.count(*) FROM pgrst_source WHERE pgrst_inserted)::int8"
-    : "null::int8";
-  let bodySql: string;
-  let built: ReturnType<typeof buildSelect> | null = null;
-  if (representation) {
-    built = buildSelect({
-      cache: rq.cache,
-      params,
-      parsed: {
-        ...parsed,
-        filters: parsed.filters.filter((f) => f.path.length > 0),
-        logic: parsed.logic.filter((l) => l.path.length > 0),
-      },
-      topRange: { offset: 0, limit: null },
-      source: mutationSource(table),
-      paginate: false,
-    });
-    bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(rq.media)} AS body FROM (${built.sql}) _postgrest_t`;
-  } else if (headersOnly) {
-    const pk = table.pk.length ? table.pk : [];
-    bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(*)::int8 AS page_total, (SELECT row_to_json(x)::text FROM (SELECT ${pk.length ? pk.map((c) => q(c)).join(", ") : "1 AS one"} FROM pgrst_source LIMIT 1) x) AS body FROM pgrst_source`;
-  } else {
-    bodySql = `SELECT ${insertedSql} AS inserted, pg_catalog.count(*)::int8 AS page_total, null::text AS body FROM pgrst_source`;
-  }
-  const sql = `WITH pgrst_source AS (${mutationSql}${returning}) ${bodySql}`;
+  const { kind, sql, params } = buildWrite(rq, table);
   if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ inserted: number | null; page_total: number; body: string | null }>(
     sql,
@@ -590,171 +357,23 @@ async function mutate(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
 
 // ---------------------------------------------------------------- rpc
 
-/**
- * PostgREST's findProc: a function matches when the argument names cover its
- * required parameters and stay within its parameters; one with a single
- * unnamed json/jsonb parameter is the fallback for a JSON body. More than one
- * match is PGRST203 (candidates in the schema cache's order), none PGRST202.
- */
-function chooseRoutine(rq: Req, argNames: string[], isPost: boolean): { routine: Routine; singleJson: boolean } {
-  const candidates = rq.cache.routines.get(key(rq.schema, rq.name)) ?? [];
-  const singleObject = rq.prefs.params === "single-object";
-  const isJsonType = (t: string) => t === "json" || t === "jsonb";
-  const keys = new Set(argNames);
-  const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-  const matchesParams = (r: Routine) => {
-    if (r.params.length === 0) return keys.size === 0;
-    const req = new Set(r.params.filter((p) => !p.hasDefault).map((p) => p.name));
-    const opt = new Set(r.params.filter((p) => p.hasDefault).map((p) => p.name));
-    if (opt.size === 0) return sameSet(keys, req);
-    if (req.size === 0) return [...keys].every((k) => opt.has(k));
-    return sameSet(new Set([...keys].filter((k) => !opt.has(k))), req);
-  };
-  const singleUnnamed = (r: Routine) =>
-    isPost && r.params.length === 1 && r.params[0].name === "" && isJsonType(r.params[0].type);
-  /** a single unnamed parameter takes the whole body (PostgREST's positional call) */
-  const positional = (r: Routine) => r.params.length === 1 && r.params[0].name === "";
-  const matched: Routine[] = [];
-  const fallback: Routine[] = [];
-  for (const r of candidates) {
-    if (singleObject) {
-      if (isPost && r.params.length === 1 && isJsonType(r.params[0].type)) matched.push(r);
-      continue;
-    }
-    if (matchesParams(r)) matched.push(r);
-    else if (singleUnnamed(r)) fallback.push(r);
-  }
-  const pick = (r: Routine) => ({ routine: r, singleJson: singleObject || positional(r) });
-  const chosen = matched.length ? matched : fallback;
-  if (chosen.length === 1) return pick(chosen[0]);
-  if (chosen.length > 1) {
-    throw errors.ambiguousFunction(
-      chosen.map((r) => `${r.schema}.${r.name}(${r.params.map((p) => `${p.name} => ${p.type}`).join(", ")})`),
-    );
-  }
-  // not found: suggest other parameters of the same function, or a function of a similar name
-  const paramList = (names: string[]) => `(${[...names].sort().join(", ")})`;
-  const suggestion = candidates.length
-    ? closest(
-        paramList(argNames),
-        candidates.map((r) => paramList(r.params.map((p) => p.name))),
-        0.33,
-      )
-    : closest(
-        rq.name,
-        [...rq.cache.routines.values()]
-          .flat()
-          .filter((r) => r.schema === rq.schema)
-          .map((r) => r.name),
-      );
-  throw errors.noFunction(rq.schema, rq.name, argNames, isPost, suggestion);
-}
-
 async function callRoutine(rq: Req, tx: Queryable): Promise<Reply> {
-  const isPost = rq.method === "POST";
-  let args: Record<string, unknown>;
-  if (isPost) {
-    if (rq.body === null || typeof rq.body !== "object" || Array.isArray(rq.body)) {
-      if (rq.prefs.params !== "single-object") throw errors.invalidBody("Empty or invalid json");
-    }
-    args = (rq.body ?? {}) as Record<string, unknown>;
-  } else {
-    args = {};
-    for (const [k, v] of rq.parsed.rpcParams) {
-      // repeated keys make an array argument (PostgREST: ?v=1&v=2)
-      if (k in args) args[k] = Array.isArray(args[k]) ? [...(args[k] as unknown[]), v] : [args[k], v];
-      else args[k] = v;
-    }
-  }
-  const argNames = isPost && Array.isArray(rq.body) ? [] : Object.keys(args);
-  const { routine, singleJson } = chooseRoutine(rq, argNames, isPost);
-  const params = new Params();
-  const fnSql = `${q(routine.schema)}.${q(routine.name)}`;
-  let callArgs: string;
-  let argsFrom = "";
-  if (singleJson) {
-    const p0 = routine.params[0];
-    const cast = ["json", "jsonb", "text", "xml", "bytea"].includes(p0.type) ? p0.type : "json";
-    callArgs = params.add(isPost ? (rq.bodyText ?? "{}") : JSON.stringify(args), cast);
-  } else {
-    const used = routine.params.filter((p) => argNames.includes(p.name));
-    if (used.length) {
-      const argJson = isPost ? rq.bodyText : JSON.stringify(args);
-      argsFrom = `json_to_record(${params.add(argJson, "json")}) AS pgrst_args(${used.map((p) => `${q(p.name)} ${p.typeSql}`).join(", ")})`;
-      // GET arrays come as repeated params: pass them as a JSON array
-      callArgs = used.map((p) => `${p.variadic ? "VARIADIC " : ""}${q(p.name)} := pgrst_args.${q(p.name)}`).join(", ");
-    } else callArgs = "";
-  }
-  const call = `${fnSql}(${callArgs})`;
+  const resolved = resolveCall(rq);
   const range = topRange(rq);
-  const media = rq.media;
-
-  if (routine.returnKind === "composite") {
-    const table: Table = routine.returnTable ?? {
-      schema: routine.schema,
-      name: routine.name,
-      kind: "table",
-      isView: false,
-      columns: routine.outColumns,
-      pk: [],
-      uniques: [],
-      insertable: false,
-      updatable: false,
-      deletable: false,
-    };
-    const alias = routine.name;
-    const fromSql = `${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS ${q(alias)}`;
-    const src: Source = { table, columns: routine.outColumns, fromSql, alias, name: routine.name };
-    const built = buildSelect({
-      cache: rq.cache,
-      params,
-      parsed: rq.parsed,
-      topRange: range,
-      source: src,
-      paginate: true,
-    });
-    const wantExact = rq.prefs.count === "exact" || rq.prefs.count === "estimated";
-    const kind = routine.returnsSet ? "rows" : "single-composite";
-    const sql =
-      `WITH pgrst_source AS (${built.sql}) SELECT ` +
-      `${wantExact ? `(SELECT pg_catalog.count(*) FROM (${built.countSql}) _pgrst_c)` : "null::int8"} AS total, ` +
-      `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${bodyExpr(media, kind)} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
-    if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
-    const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
-    return rpcReply(rq, tx, routine, rows[0], range.offset, built.countSql, params.values);
-  }
-
-  if (routine.returnKind === "void") {
-    await tx.query(
-      `SELECT 1 FROM ${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS pgrst_call`,
-      params.values,
-    );
-    const pa = preferenceApplied(rq.prefs, ["count", "tx", "handling", "timezone", "maxAffected"]);
+  const statement = buildCall(rq, resolved, range);
+  const { params } = statement;
+  if (statement.returns === "void") {
+    await tx.query(statement.sql, params.values);
     if (rq.prefs.handling === "strict" && rq.prefs.maxAffected !== undefined) throw errors.maxAffectedRpc();
+    const pa = preferenceApplied(rq.prefs, ["count", "tx", "handling", "timezone", "maxAffected"]);
     return { status: 204, headers: headersFor(rq, pa ? { "Preference-Applied": pa } : {}), body: null };
   }
-
-  // scalar or setof scalar
-  if (rq.parsed.filters.length || rq.parsed.logic.length || rq.parsed.order.length) {
-    // filters apply to the function's result column named like the function
-  }
-  const from = `${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS pgrst_call(pgrst_scalar)`;
-  const tail = routine.returnsSet
-    ? `${range.limit !== null ? ` LIMIT ${Number(range.limit)}` : ""}${range.offset ? ` OFFSET ${Number(range.offset)}` : ""}`
-    : "";
-  const inner = `SELECT pgrst_call.pgrst_scalar FROM ${from}${tail}`;
-  const wantExact = routine.returnsSet && (rq.prefs.count === "exact" || rq.prefs.count === "estimated");
-  const bodyKind = routine.returnsSet ? "setof-scalar" : "scalar";
-  const body =
-    media.media === "csv"
-      ? `coalesce(string_agg(_postgrest_t.pgrst_scalar::text, chr(10)), '')`
-      : bodyExpr(media, bodyKind);
-  const sql =
-    `WITH pgrst_source AS (${inner}) SELECT ${wantExact ? `(SELECT pg_catalog.count(*) FROM ${from})` : "null::int8"} AS total, ` +
-    `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${body} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`;
-  if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
-  const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
-  return rpcReply(rq, tx, routine, rows[0], range.offset, `SELECT 1 FROM ${from}`, params.values);
+  if (rq.media.plan) return explainReply(rq, tx, statement.sql, params.values);
+  const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(
+    statement.sql,
+    params.values,
+  );
+  return rpcReply(rq, tx, resolved.routine, rows[0], range.offset, statement.countSql, params.values);
 }
 
 async function rpcReply(

@@ -3,7 +3,8 @@ import type { ServiceContext } from "../context.ts";
 import type { Database } from "../db/types.ts";
 import { errors } from "./errors.ts";
 import { errorReply, handleRequest } from "./handler.ts";
-import { loadSchemaCache, type SchemaCache } from "./schema.ts";
+import { loadSchemaCache } from "./schema-load.ts";
+import type { SchemaCache } from "./schema.ts";
 
 export type { SchemaCache } from "./schema.ts";
 

@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ParseError, RestError } from "./errors.ts";
-import {
-  parseFilter,
-  parseLogic,
-  parseOrder,
-  parsePrefer,
-  parseQuery,
-  parseRangeHeader,
-  parseSelect,
-} from "./parser.ts";
+import { parseFilter, parseLogic, parseOrder } from "./parse-filters.ts";
+import { parseSelect } from "./parse-select.ts";
+import { parseQuery } from "./parser.ts";
+import { parsePrefer, parseRangeHeader } from "./prefer.ts";
 
 const star = { type: "field", field: { name: "*", json: [] } };
 

@@ -6,7 +6,7 @@
  */
 import { closestByTrigrams } from "./hints.ts";
 import { errors } from "./errors.ts";
-import type { SelectEmbed, SelectItem } from "./parser.ts";
+import type { SelectEmbed, SelectItem } from "./parse-select.ts";
 import { type Relationship, type SchemaCache, type Table, key } from "./schema.ts";
 
 export interface ReadPlanNode {

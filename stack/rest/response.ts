@@ -3,7 +3,7 @@
  * Content-Range, Preference-Applied, the JSON/CSV body expressions.
  */
 import { errors } from "./errors.ts";
-import type { Prefs } from "./parser.ts";
+import type { Prefs } from "./prefer.ts";
 
 export type { Prefs };
 

@@ -3,7 +3,9 @@ import { RestError } from "./errors.ts";
 import { parseQuery } from "./parser.ts";
 import type { Column, SchemaCache, Table } from "./schema.ts";
 import { planRead } from "./plan.ts";
-import { Params, arrayLiteral, buildSelect } from "./sql.ts";
+import { arrayLiteral } from "./sql-filters.ts";
+import { Params } from "./sql-source.ts";
+import { buildSelect } from "./sql.ts";
 
 function column(name: string, position: number, typname = "text"): Column {
   return {

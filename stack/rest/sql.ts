@@ -1,44 +1,19 @@
 /**
- * Builds the SQL for a request from the parsed query and the schema cache.
- * Identifiers come only from the schema cache (quoted); every value from the
- * URL or the body is a bound parameter. JSON is built inside SQL so values
- * keep Postgres' JSON representation.
+ * Builds the SQL of a read (of a table, of a function's rows, or of what a
+ * write returned) from the parsed query and its plan (plan.ts): the select
+ * list with embeds as JSON subqueries, conditions (sql-filters.ts), order
+ * and pagination. Identifiers come only from the schema cache (quoted);
+ * every value from the URL or the body is a bound parameter. JSON is built
+ * inside SQL so values keep Postgres' JSON representation.
  */
-import { ParseError, RestError, errors } from "./errors.ts";
-import type {
-  Field,
-  Filter,
-  LogicTree,
-  OrderTerm,
-  ParsedQuery,
-  Range,
-  SelectEmbed,
-  SelectField,
-  SelectItem,
-} from "./parser.ts";
+import { errors } from "./errors.ts";
+import type { Filter, LogicTree, OrderTerm } from "./parse-filters.ts";
+import type { SelectEmbed, SelectField, SelectItem } from "./parse-select.ts";
+import type { ParsedQuery, Range } from "./parser.ts";
 import { type ReadPlanNode, planRead } from "./plan.ts";
-import { type Column, type Relationship, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
-
-export class Params {
-  values: unknown[] = [];
-  add(v: unknown, cast?: string): string {
-    this.values.push(v);
-    return `$${this.values.length}${cast ? `::${cast}` : ""}`;
-  }
-}
-
-/** A relation the read query selects from: a table/view, a CTE or a function call. */
-export interface Source {
-  /** the table (or return type) whose columns are visible */
-  table: Table;
-  /** columns visible at this level */
-  columns: Map<string, Column>;
-  /** SQL after FROM, already aliased as `alias` */
-  fromSql: string;
-  alias: string;
-  /** name used in error messages */
-  name: string;
-}
+import { type Relationship, type SchemaCache, quoteIdent as q } from "./schema.ts";
+import { filterSql, logicSql } from "./sql-filters.ts";
+import { Params, colExpr, rowOf, type Source } from "./sql-source.ts";
 
 export interface Level {
   path: string[];
@@ -109,6 +84,36 @@ export function buildSelect(opts: BuildOptions): BuiltSelect {
   return built;
 }
 
+/**
+ * The statement that reads one page: `source` in the CTE pgrst_source, and
+ * one row of `total` (the count of the rows of `countFrom` when an exact
+ * count is wanted, else null), `page_total` and `body` (an expression over
+ * the page's rows, _postgrest_t).
+ */
+export function pageStatement(source: string, body: string, countFrom: string | null): string {
+  return (
+    `WITH pgrst_source AS (${source}) SELECT ` +
+    `${countFrom ? `(SELECT pg_catalog.count(*) FROM ${countFrom})` : "null::int8"} AS total, ` +
+    `pg_catalog.count(_postgrest_t)::int8 AS page_total, ${body} AS body FROM (SELECT * FROM pgrst_source) _postgrest_t`
+  );
+}
+
+/**
+ * A page of rows read from `opts.source` (a table, or the rows a function
+ * returns): the select with its embeds, conditions, order and pagination in
+ * a page statement, counting all its rows when `exactCount`; `countSql`
+ * selects the same rows without paging (for a planned count).
+ */
+export function buildPageRead(
+  opts: Omit<BuildOptions, "paginate">,
+  body: string,
+  exactCount: boolean,
+): { sql: string; countSql: string } {
+  const built = buildSelect({ ...opts, paginate: true });
+  const sql = pageStatement(built.sql, body, exactCount ? `(${built.countSql}) _pgrst_c` : null);
+  return { sql, countSql: built.countSql };
+}
+
 function checkPath(path: string[], used: Set<string>) {
   if (path.length === 0) return;
   if (!used.has(path.join("."))) throw errors.notEmbedded(path[path.length - 1]);
@@ -121,44 +126,6 @@ interface LevelSql extends BuiltSelect {
   whereSql: string;
   groupSql: string;
   tailSql: string;
-}
-
-/**
- * A column of the source, or a computed field of its table (a function of the
- * row, PostgREST's `tbl.fn` notation), with the SQL that reads it.
- */
-function resolveColumn(src: Source, name: string): { col: Column; expr: string } {
-  const col = src.columns.get(name);
-  if (col) return { col, expr: `${q(src.alias)}.${q(name)}` };
-  const computed = src.table.computed?.get(name);
-  if (computed) return { col: computed.column, expr: `${q(computed.schema)}.${q(computed.name)}(${rowOf(src)})` };
-  throw columnMissing(src, name);
-}
-
-/** The source's current row as a value of its table's type (for functions taking a row). */
-function rowOf(src: Source): string {
-  const cols = [...src.table.columns.values()].sort((a, b) => a.position - b.position);
-  return `ROW(${cols.map((c) => `${q(src.alias)}.${q(c.name)}`).join(", ")})::${q(src.table.schema)}.${q(src.table.name)}`;
-}
-
-function colExpr(src: Source, f: Field, params: Params, forFilter = false): string {
-  const resolved = resolveColumn(src, f.name);
-  const col = resolved.col;
-  let expr = resolved.expr;
-  if (f.json.length) {
-    if (col.typname === "json" && forFilter) expr = `to_jsonb(${expr})`;
-    for (const op of f.json) {
-      const k = op.index ? params.add(op.key, "int4") : params.add(op.key, "text");
-      expr = `${expr}${op.arrow}${k}`;
-    }
-    expr = `(${expr})`;
-  }
-  return expr;
-}
-
-/** As Postgres words it, naming the relation by its alias in the query (PostgREST's `<table>_<depth>` for embeds). */
-function columnMissing(src: Source, name: string): RestError {
-  return errors.undefinedColumn(src.alias, name);
 }
 
 function castSql(cache: SchemaCache, name: string): string {
@@ -379,101 +346,4 @@ function buildLevel(
     groupSql,
     tailSql,
   };
-}
-
-export function filterSql(src: Source, f: Filter, params: Params): string {
-  const { col } = resolveColumn(src, f.field.name);
-  const lhs = colExpr(src, f.field, params, true);
-  const op = f.operation;
-  let sql: string;
-  switch (op.kind) {
-    case "is": {
-      const v = { null: "NULL", not_null: "NOT NULL", true: "TRUE", false: "FALSE", unknown: "UNKNOWN" }[op.value];
-      sql = `${lhs} IS ${v}`;
-      break;
-    }
-    case "isdistinct":
-      sql = `${lhs} IS DISTINCT FROM ${params.add(op.value)}`;
-      break;
-    case "in":
-      // in.() arrives as one empty element: it matches nothing
-      sql = `${lhs} = ANY(${params.add(op.values.length === 1 && op.values[0] === "" ? "{}" : arrayLiteral(op.values))})`;
-      break;
-    case "fts": {
-      const fn = {
-        fts: "to_tsquery",
-        plfts: "plainto_tsquery",
-        phfts: "phraseto_tsquery",
-        wfts: "websearch_to_tsquery",
-      }[op.op];
-      const cfg = op.config !== undefined ? `${params.add(op.config, "regconfig")}, ` : "";
-      const vec = col.typname === "tsvector" && f.field.json.length === 0 ? lhs : `to_tsvector(${cfg}${lhs})`;
-      sql = `${vec} @@ ${fn}(${cfg}${params.add(op.value, "text")})`;
-      break;
-    }
-    case "op": {
-      const sym = {
-        eq: "=",
-        neq: "<>",
-        gt: ">",
-        gte: ">=",
-        lt: "<",
-        lte: "<=",
-        like: "LIKE",
-        ilike: "ILIKE",
-        match: "~",
-        imatch: "~*",
-        cs: "@>",
-        cd: "<@",
-        ov: "&&",
-        sl: "<<",
-        sr: ">>",
-        nxr: "&<",
-        nxl: "&>",
-        adj: "-|-",
-      }[op.op];
-      let value = op.value;
-      if (op.op === "like" || op.op === "ilike") value = value.replace(/\*/g, "%");
-      // Postgres arrays have at most 6 dimensions: a deeper literal fails with
-      // 54000, a 500; it is the client's input, so it is a 400 here.
-      if ((col.category === "A" || op.quant) && braceDepth(value) > 6) {
-        throw new ParseError(
-          `"failed to parse filter (${op.op}.${value.slice(0, 40)}…)"`,
-          "an array value may have at most 6 dimensions",
-        );
-      }
-      if (op.quant) {
-        sql = `${lhs} ${sym} ${op.quant.toUpperCase()}(${params.add(value)})`;
-      } else if (op.op === "ov" && col.category !== "A" && col.category !== "R" && /^\(.*\)$/s.test(value)) {
-        // ov.(a,b) on arrays in PostgREST's list form
-        sql = `${lhs} && ${params.add(value)}`;
-      } else {
-        sql = `${lhs} ${sym} ${params.add(value)}`;
-      }
-      break;
-    }
-  }
-  return f.negate ? `NOT (${sql})` : sql;
-}
-
-export function logicSql(src: Source, t: LogicTree, params: Params): string {
-  if (t.type === "filter") return filterSql(src, t.filter, params);
-  const parts = t.children.map((c) => logicSql(src, c, params));
-  const joined = `(${parts.join(t.op === "and" ? " AND " : " OR ")})`;
-  return t.negate ? `NOT ${joined}` : joined;
-}
-
-/** A Postgres array literal for `= ANY($n)`, each element quoted. */
-export function arrayLiteral(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(",")}}`;
-}
-
-function braceDepth(s: string): number {
-  let depth = 0;
-  let max = 0;
-  for (const ch of s) {
-    if (ch === "{") max = Math.max(max, ++depth);
-    else if (ch === "}" && depth > 0) depth--;
-  }
-  return max;
 }

@@ -1,4 +1,5 @@
 import { expect, MODES, test } from "./fixtures";
+import { addComments, seedTeam } from "./product-fixtures";
 
 test("session cookies: 400 days, SameSite=Lax, readable by the browser client, whole site", async ({
   page,
@@ -60,6 +61,30 @@ test("every document carries the security headers, with a nonce for Remix's inli
   await page.getByLabel("Email").first().fill("not-an-email");
   await page.getByRole("button", { name: "Log in", exact: true }).click();
   await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+  expect(violations).toEqual([]);
+});
+
+test("signed-in pages break no rule of their CSP: avatars, cards, comments, account", async ({
+  page,
+  login,
+  backend,
+}) => {
+  // Lighthouse counts each violation as a console error (best practices); avatars once set inline sizes
+  const team = await seedTeam(backend, {
+    tasks: [{ title: "Assigned card", status: "todo", assignee: "owner" }, { title: "Open card" }],
+  });
+  await addComments(backend, team.tasks[0].id, team.owner, 2);
+  await login(team.owner);
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(`${page.url()}: ${m.text()}`);
+  });
+  const board = `/teams/${team.slug}/projects/WEB`;
+  for (const url of ["/teams", board, `${board}/tasks/${team.tasks[0].number}`, "/account"]) {
+    await page.goto(url);
+    await expect(page.locator("header [data-avatar]").first()).toBeVisible();
+  }
+  await expect(page.locator("[data-avatar]").first()).toHaveCSS("width", "24px");
   expect(violations).toEqual([]);
 });
 

@@ -292,5 +292,14 @@ describe("magic links, email codes and PKCE", () => {
       password: PASSWORD,
     });
     expect(signIn.error).toBeNull();
+    // with one confirmation there is no link for the current address to generate
+    const current = await serverClient(stack.url, stack.serviceRoleKey).auth.admin.generateLink({
+      type: "email_change_current",
+      email: newEmail,
+      newEmail: uniqueEmail("again"),
+    });
+    expect(current.error?.status).toBe(400);
+    expect(current.error?.code).toBe("validation_failed");
+    expect(current.error?.message).toBe("Enable secure email change to generate link for current email");
   }
 });
