@@ -12,7 +12,7 @@
  */
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { loadConfig, parseLatency } from "./config.ts";
+import { loadConfig, parseLatency } from "./config-load.ts";
 import { MigrationError } from "./db/migrate.ts";
 import { acquireLock, DataDirLockedError } from "./db/pglite.ts";
 import { listFunctions } from "./functions/project.ts";

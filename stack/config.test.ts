@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isLocalSiteUrl, loadConfig, localProviderEnabled, parseLatency } from "./config.ts";
+import { loadConfig, parseLatency } from "./config-load.ts";
+import { isLocalSiteUrl, localProviderEnabled } from "./config.ts";
 
 describe("stack configuration", () => {
   it("uses a hosted project's defaults when nothing is set", () => {

@@ -9,7 +9,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { configFromEnv, type StackConfigOverrides } from "../../stack/config.ts";
+import { configFromEnv } from "../../stack/config-load.ts";
+import type { StackConfigOverrides } from "../../stack/config.ts";
 
 export interface StackSpec {
   /** the address the test files use for this server */

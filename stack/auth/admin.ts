@@ -8,7 +8,9 @@ import { requireAdmin } from "./guards.ts";
 import { readParams } from "./params.ts";
 import { checkPasswordStrength, hashPassword } from "./passwords.ts";
 import { isRedirectUrlValid } from "./redirects.ts";
-import { redirectFor, sendAll, validateEmail } from "./routes.ts";
+import { sendAll } from "./emails.ts";
+import { validateEmail } from "./params.ts";
+import { redirectFor } from "./redirects.ts";
 import { logout } from "./sessions.ts";
 import {
   confirmUser,

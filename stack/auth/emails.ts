@@ -205,3 +205,8 @@ export async function prepareEmail(
   const mail = { to, subject, html };
   return { mail, mails: [mail], otp, hashedToken: stored, actionLink };
 }
+
+/** Sends mails prepared in a transaction, after its commit. */
+export async function sendAll(ctx: ServiceContext, mails: OutgoingMail[]) {
+  for (const m of mails) await ctx.mailer.send(m);
+}

@@ -5,11 +5,15 @@ import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.
 import { mountDisabledFeatureRoutes } from "./disabled.ts";
 import { mountMfaRoutes } from "./mfa.ts";
 import { mountOAuthRoutes } from "./oauth.ts";
-import { SlidingWindowLimiter } from "./rate-limit.ts";
-import { mountPublicRoutes } from "./routes.ts";
+import { FailureCounter, SlidingWindowLimiter } from "./rate-limit.ts";
 import { mountRoutes, type AuthDeps } from "./router.ts";
 import { oauthServerRoutes } from "./oauth-server.ts";
 import { passkeyRoutes } from "./passkeys.ts";
+import { accountRoutes } from "./account.ts";
+import { otpRoutes } from "./otp.ts";
+import { settingsRoutes } from "./settings.ts";
+import { signupRoutes } from "./signup.ts";
+import { tokenRoutes } from "./token.ts";
 
 /**
  * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
@@ -17,7 +21,11 @@ import { passkeyRoutes } from "./passkeys.ts";
  *   router.ts     the route table: routes with their middleware (user, admin, feature switches, rate limit)
  *   passkeys.ts   /passkeys and /admin/users/:id/passkeys (on the route table; webauthn.ts checks the ceremonies)
  *   oauth-server.ts  /admin/oauth/clients and dynamic client registration (on the route table)
- *   routes.ts     sign-up, /token, /otp, /verify, /recover, /resend, /user, /logout, /settings
+ *   signup.ts     /signup (email and password, or anonymous)
+ *   token.ts      /token (password, refresh token and PKCE grants)
+ *   otp.ts        /otp, /magiclink, /recover, /resend (codes and links by email) and /verify
+ *   account.ts    the signed-in user: /user, /reauthenticate, /logout
+ *   settings.ts   /settings
  *   admin.ts      /admin/users, /admin/generate_link, /invite (service role only)
  *   mfa.ts        /factors (TOTP enroll, challenge, verify, unenroll) and /admin/users/:id/factors
  *   oauth.ts      /authorize, /callback and the built-in `local` provider's consent page
@@ -59,12 +67,18 @@ export function createAuthService(ctx: ServiceContext): Hono {
     return c.json(ctx.keys.jwks);
   });
 
-  const deps: AuthDeps = { ctx, tokenLimiter: limiter };
+  const auth = ctx.config.auth;
+  const deps: AuthDeps = {
+    ctx,
+    tokenLimiter: limiter,
+    otpFailures: new FailureCounter(auth.maxOtpAttempts, auth.otpExpiry * 1000),
+    passwordFailures: new FailureCounter(auth.maxPasswordFailures, auth.passwordFailureWindow * 1000),
+  };
   mountRoutes(app, deps, [...oauthServerRoutes, ...passkeyRoutes]);
   mountDisabledFeatureRoutes(app, ctx);
   mountMfaRoutes(app, ctx);
   mountAdminRoutes(app, ctx);
-  mountPublicRoutes(app, ctx, limiter);
+  mountRoutes(app, deps, [...signupRoutes, ...tokenRoutes, ...otpRoutes, ...accountRoutes, ...settingsRoutes]);
   mountOAuthRoutes(app, ctx);
 
   app.all("*", (c) => errorResponse(c, new AuthError(404, "not_found", "404 page not found")));

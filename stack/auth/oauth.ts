@@ -6,7 +6,8 @@ import { AuthError, badRequest } from "./errors.ts";
 import { requestMeta } from "./guards.ts";
 import { createFlowState, validatePkceParams } from "./pkce.ts";
 import { readBody } from "./params.ts";
-import { errorRedirect, redirectFor, sessionRedirect, validateEmail } from "./routes.ts";
+import { validateEmail } from "./params.ts";
+import { errorRedirect, redirectFor, sessionRedirect } from "./redirects.ts";
 import { issueSession } from "./sessions.ts";
 import {
   addProvider,

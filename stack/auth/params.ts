@@ -128,3 +128,17 @@ export async function readParams<S extends Spec>(
 ): Promise<Out<S>> {
   return decodeParams(await readBody(c, maxBytes), typeName, spec);
 }
+
+/** An email address parameter, checked as GoTrue checks it, in lower case. */
+export function validateEmail(email: string): string {
+  if (email === "") throw badRequest("validation_failed", "An email address is required");
+  if (email.length > 255) throw badRequest("validation_failed", "An email address is too long");
+  if (
+    !/^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/.test(
+      email,
+    )
+  ) {
+    throw badRequest("validation_failed", "Unable to validate email address: invalid format");
+  }
+  return email.toLowerCase();
+}

@@ -12,7 +12,15 @@
  * that the URL parser had to rewrite (hex, octal or dotless IPv4 forms,
  * percent-encoding, non-ASCII), because what a person reads is then not
  * where the browser goes.
+ *
+ * Also how the app is told the outcome on the way back: tokens, a message or
+ * an error in the fragment (and in the query for PKCE flows).
  */
+import type { Context } from "hono";
+import type { ServiceContext } from "../context.ts";
+import type { AuthError } from "./errors.ts";
+import type { SessionResponse } from "./sessions.ts";
+
 export interface RedirectConfig {
   siteUrl: string;
   additionalRedirectUrls: string[];
@@ -132,4 +140,59 @@ export function resolveRedirect(
   if (isRedirectUrlValid(config, redirectTo)) return redirectTo as string;
   if (isRedirectUrlValid(config, referer)) return referer as string;
   return config.siteUrl;
+}
+
+/** Where a flow sends the person back: `redirect_to` from the body, else from the query, checked against the allow list. */
+export function redirectFor(ctx: ServiceContext, c: Context, fromBody?: string | null): string {
+  return resolveRedirect(ctx.config.auth, fromBody || c.req.query("redirect_to"), c.req.header("referer"));
+}
+
+/** Tokens in the fragment, as GoTrue's implicit-flow redirects carry them. */
+export function sessionRedirect(redirectTo: string, s: SessionResponse, extra: Record<string, string> = {}): string {
+  const params: Record<string, string> = {
+    ...extra,
+    access_token: s.access_token,
+    token_type: s.token_type,
+    expires_in: String(s.expires_in),
+    expires_at: String(s.expires_at),
+    refresh_token: s.refresh_token,
+    sb: "",
+  };
+  const q = new URLSearchParams(
+    Object.keys(params)
+      .sort()
+      .map((k) => [k, params[k]]),
+  );
+  return `${redirectTo}#${q.toString()}`;
+}
+
+const OAUTH_ERROR: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthorized_client",
+  403: "access_denied",
+  500: "server_error",
+  503: "temporarily_unavailable",
+};
+
+/** A message carried back to the app (GoTrue's prepRedirectURL): in the fragment, and in the query for PKCE flows. */
+export function messageRedirect(redirectTo: string, message: string, inQuery: boolean): string {
+  const u = new URL(redirectTo);
+  if (inQuery) u.searchParams.set("message", message);
+  u.hash = new URLSearchParams([
+    ["message", message],
+    ["sb", ""],
+  ]).toString();
+  return u.toString();
+}
+
+/** An error carried back to the app: in the fragment always, and in the query for PKCE flows. */
+export function errorRedirect(redirectTo: string, error: AuthError, inQuery: boolean): string {
+  const u = new URL(redirectTo);
+  const params: [string, string][] = [];
+  if (OAUTH_ERROR[error.status]) params.push(["error", OAUTH_ERROR[error.status]]);
+  params.push(["error_code", error.code], ["error_description", error.message]);
+  if (inQuery) for (const [k, v] of params) u.searchParams.set(k, v);
+  const fragment = new URLSearchParams([...params, ["sb", ""]].sort(([a], [b]) => a.localeCompare(b)));
+  u.hash = fragment.toString();
+  return u.toString();
 }

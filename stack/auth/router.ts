@@ -3,7 +3,7 @@ import type { ServiceContext } from "../context.ts";
 import { clientIp } from "../http/client-ip.ts";
 import { AuthError, forbidden, tooManyRequests } from "./errors.ts";
 import { requireAdmin, requireUser, type Caller } from "./guards.ts";
-import type { SlidingWindowLimiter } from "./rate-limit.ts";
+import type { FailureCounter, SlidingWindowLimiter } from "./rate-limit.ts";
 
 /**
  * The auth service's routes as a table: each endpoint family (a module)
@@ -26,6 +26,10 @@ export interface AuthDeps {
   ctx: ServiceContext;
   /** token requests per IP (GOTRUE_RATE_LIMIT_TOKEN_PER_MINUTE) */
   tokenLimiter: SlidingWindowLimiter;
+  /** wrong one-time codes per address: too many void its codes and links */
+  otpFailures: FailureCounter;
+  /** wrong passwords per address: too many lock it for a while */
+  passwordFailures: FailureCounter;
 }
 
 export type Middleware = (c: Context, state: RouteState, deps: AuthDeps) => void | Promise<void>;

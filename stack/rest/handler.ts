@@ -22,10 +22,10 @@ import {
   type Prefs,
 } from "./response.ts";
 import { closest } from "./hints.ts";
-import { type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
+import { type Routine, type SchemaCache, type Table, key } from "./schema.ts";
 import { buildCall, resolveCall } from "./rpc.ts";
-import { Params, type Source } from "./sql-source.ts";
-import { buildSelect, pageStatement } from "./sql.ts";
+import { Params, tableSource } from "./sql-source.ts";
+import { buildPageRead } from "./sql.ts";
 import { buildWrite } from "./write.ts";
 
 export interface HandlerEnv {
@@ -265,28 +265,17 @@ async function explainReply(rq: Req, tx: Queryable, sql: string, params: unknown
 async function readTable(rq: Req, tx: Queryable, table: Table): Promise<Reply> {
   const params = new Params();
   const range = topRange(rq);
-  const src: Source = {
-    table,
-    columns: table.columns,
-    fromSql: `${q(table.schema)}.${q(table.name)} AS ${q(table.name)}`,
-    alias: table.name,
-    name: table.name,
-  };
-  const built = buildSelect({
-    cache: rq.cache,
-    params,
-    parsed: rq.parsed,
-    topRange: range,
-    source: src,
-    paginate: true,
-  });
   const wantExact = rq.prefs.count === "exact" || rq.prefs.count === "estimated";
-  const sql = pageStatement(built.sql, bodyExpr(rq.media), wantExact ? `(${built.countSql}) _pgrst_c` : null);
+  const { sql, countSql } = buildPageRead(
+    { cache: rq.cache, params, parsed: rq.parsed, topRange: range, source: tableSource(table) },
+    bodyExpr(rq.media),
+    wantExact,
+  );
   if (rq.media.plan) return explainReply(rq, tx, sql, params.values);
   const { rows } = await tx.query<{ total: number | null; page_total: number; body: string }>(sql, params.values);
   const r = rows[0];
   const pageTotal = Number(r.page_total);
-  const total = await countTotal(rq, tx, r.total === null ? null : Number(r.total), built.countSql, params.values);
+  const total = await countTotal(rq, tx, r.total === null ? null : Number(r.total), countSql, params.values);
   if (rq.media.media === "object" && pageTotal !== 1) throw errors.singularity(pageTotal);
   const { status, range: cr } = readStatus(range.offset, pageTotal, total);
   if (status === 416) {

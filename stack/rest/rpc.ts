@@ -12,7 +12,7 @@ import type { Prefs } from "./prefer.ts";
 import { bodyExpr, type Negotiated } from "./response.ts";
 import { type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
 import { Params, type Source } from "./sql-source.ts";
-import { buildSelect, pageStatement } from "./sql.ts";
+import { buildPageRead, pageStatement } from "./sql.ts";
 
 /** What of a request a call depends on. */
 export interface CallRequest {
@@ -106,18 +106,14 @@ export function buildCall(
     const alias = routine.name;
     const fromSql = `${argsFrom ? `${argsFrom} CROSS JOIN LATERAL ` : ""}${call} AS ${q(alias)}`;
     const src: Source = { table, columns: routine.outColumns, fromSql, alias, name: routine.name };
-    const built = buildSelect({
-      cache: rq.cache,
-      params,
-      parsed: rq.parsed,
-      topRange: range,
-      source: src,
-      paginate: true,
-    });
     const wantExact = rq.prefs.count === "exact" || rq.prefs.count === "estimated";
     const kind = routine.returnsSet ? "rows" : "single-composite";
-    const sql = pageStatement(built.sql, bodyExpr(media, kind), wantExact ? `(${built.countSql}) _pgrst_c` : null);
-    return { returns: "rows", sql, countSql: built.countSql, params };
+    const page = buildPageRead(
+      { cache: rq.cache, params, parsed: rq.parsed, topRange: range, source: src },
+      bodyExpr(media, kind),
+      wantExact,
+    );
+    return { returns: "rows", ...page, params };
   }
 
   if (routine.returnKind === "void") {

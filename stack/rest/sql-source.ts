@@ -28,6 +28,17 @@ export interface Source {
   name: string;
 }
 
+/** A table or view read under its own name. */
+export function tableSource(table: Table): Source {
+  return {
+    table,
+    columns: table.columns,
+    fromSql: `${q(table.schema)}.${q(table.name)} AS ${q(table.name)}`,
+    alias: table.name,
+    name: table.name,
+  };
+}
+
 /**
  * A column of the source, or a computed field of its table (a function of the
  * row, PostgREST's `tbl.fn` notation), with the SQL that reads it.

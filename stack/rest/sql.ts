@@ -98,6 +98,22 @@ export function pageStatement(source: string, body: string, countFrom: string | 
   );
 }
 
+/**
+ * A page of rows read from `opts.source` (a table, or the rows a function
+ * returns): the select with its embeds, conditions, order and pagination in
+ * a page statement, counting all its rows when `exactCount`; `countSql`
+ * selects the same rows without paging (for a planned count).
+ */
+export function buildPageRead(
+  opts: Omit<BuildOptions, "paginate">,
+  body: string,
+  exactCount: boolean,
+): { sql: string; countSql: string } {
+  const built = buildSelect({ ...opts, paginate: true });
+  const sql = pageStatement(built.sql, body, exactCount ? `(${built.countSql}) _pgrst_c` : null);
+  return { sql, countSql: built.countSql };
+}
+
 function checkPath(path: string[], used: Set<string>) {
   if (path.length === 0) return;
   if (!used.has(path.join("."))) throw errors.notEmbedded(path[path.length - 1]);

@@ -12,7 +12,7 @@ import type { Prefs } from "./prefer.ts";
 import { bodyExpr, type Negotiated } from "./response.ts";
 import { type Column, type SchemaCache, type Table, quoteIdent as q } from "./schema.ts";
 import { filterSql, logicSql } from "./sql-filters.ts";
-import { Params, type Source } from "./sql-source.ts";
+import { Params, tableSource, type Source } from "./sql-source.ts";
 import { buildSelect } from "./sql.ts";
 
 export type WriteKind = "insert" | "update" | "delete" | "upsert-put";
@@ -49,7 +49,7 @@ export function buildWrite(rq: WriteRequest, table: Table): WriteStatement {
     ...parsed.filters.filter((f) => f.path.length === 0).map((f) => filterSql(src, f.filter, params)),
     ...parsed.logic.filter((l) => l.path.length === 0).map((l) => logicSql(src, l.tree, params)),
   ];
-  const plainSrc: Source = { table, columns: table.columns, fromSql: target, alias: table.name, name: table.name };
+  const plainSrc = tableSource(table);
 
   if (rq.method === "POST" || rq.method === "PUT") {
     kind = rq.method === "POST" ? "insert" : "upsert-put";
