@@ -4,18 +4,19 @@ import { seedTeam } from "./product-fixtures";
 import { measureJs, type JsFigures } from "./support/js-bytes";
 
 /**
- * The JavaScript budget of every page (issue 16, docs/decisions/0020-browser-weight.md):
+ * The JavaScript budget of every page (issue 16, docs/decisions/0021-browser-weight.md):
  * gzip bytes of every script the browser fetched from the first HTML until
  * 5 s after the load event, without interaction, as Chromium received them
  * from the production server. 124 KiB is what Supabase's own React Router
- * auth example loads on its login page; the live pages add Realtime.
+ * auth example loads on its login page; every page but the live ones keeps to it.
+ * The live pages (board, task page, new task) can't: Remix and React (~81 KiB),
+ * the auth client every page runs for the auth events (~26 KiB) and Realtime
+ * (~16.5 KiB) are 123.5 KiB before the board's own code, so each has its own
+ * budget, a little above what it loads now.
  */
 const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
-/** a team's members and settings pages: the page budget plus their forms' code (invitations, roles, pager) */
-const TEAM_ADMIN_BUDGET = 128 * KiB;
-/** board, task page, new task: the page budget plus Realtime (realtime.client, ~17 KiB) and the board's own code */
-const LIVE_PAGE_BUDGET = 156 * KiB;
+const LIVE_BUDGETS = { board: 142 * KiB, "task page": 150 * KiB, "tasks/new": 146 * KiB } as const;
 const WATCH_MS = 5_000;
 
 const names = (js: JsFigures) => js.files.map((f) => f.path.replace(/^\/assets\//, ""));
@@ -80,18 +81,19 @@ test.describe("signed-in pages", () => {
     }
   };
 
-  const pages: Array<{ name: string; url: () => string; budget?: number }> = [
+  const pages: Array<{ name: string; url: () => string }> = [
     { name: "/teams", url: () => "/teams" },
     { name: "/teams/new", url: () => "/teams/new" },
     { name: "/teams/:team", url: () => `/teams/${team.slug}` },
-    { name: "/teams/:team/members", url: () => `/teams/${team.slug}/members`, budget: TEAM_ADMIN_BUDGET },
-    { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings`, budget: TEAM_ADMIN_BUDGET },
+    { name: "/teams/:team/members", url: () => `/teams/${team.slug}/members` },
+    { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings` },
     { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
     { name: "/search", url: () => "/search?q=budget" },
     { name: "/account", url: () => "/account" },
     { name: "/account/password", url: () => "/account/password" },
   ];
-  for (const { name, url, budget = PAGE_BUDGET } of pages) {
+  for (const { name, url } of pages) {
+    const budget = PAGE_BUDGET;
     test(`${name} loads at most ${budget / KiB} KiB of JavaScript, without Realtime`, async ({ browser, backend }) => {
       const js = await measure(browser, backend, url);
       expectWithin(js, budget, name);
@@ -99,18 +101,18 @@ test.describe("signed-in pages", () => {
     });
   }
 
-  const livePages: Array<{ name: string; url: () => string }> = [
+  const livePages: Array<{ name: keyof typeof LIVE_BUDGETS; url: () => string }> = [
     { name: "board", url: () => `/teams/${team.slug}/projects/WEB` },
     { name: "task page", url: () => `/teams/${team.slug}/projects/WEB/tasks/1` },
     { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
   ];
   for (const { name, url } of livePages) {
-    test(`${name} (live) loads at most ${LIVE_PAGE_BUDGET / KiB} KiB of JavaScript, Realtime included`, async ({
+    test(`${name} (live) loads at most ${LIVE_BUDGETS[name] / KiB} KiB of JavaScript, Realtime included`, async ({
       browser,
       backend,
     }) => {
       const js = await measure(browser, backend, url);
-      expectWithin(js, LIVE_PAGE_BUDGET, name);
+      expectWithin(js, LIVE_BUDGETS[name], name);
       expect(fetched(js, "realtime.client"), name).toBe(true);
     });
   }

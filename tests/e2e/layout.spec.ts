@@ -334,3 +334,34 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
     ]);
   });
 });
+
+test.describe("phone 390 px with JavaScript, while the page hydrates", () => {
+  test.use({ viewport: PHONES[0].viewport, isMobile: true, hasTouch: true });
+
+  test("the board doesn't shift when its move buttons and hint arrive", async ({ page, backend, login }) => {
+    // Lighthouse's layout shift (issue 16: CLS ≤ 0.02): the hint and the ⠿ buttons came only with hydration
+    const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
+    await login(team.users.member);
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>)
+          if (!entry.hadRecentInput) w.shifts += entry.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.goto(`/teams/${team.slug}/projects/WEB`);
+    await expect(page.getByRole("button", { name: "Move WEB-1" })).toBeVisible();
+    await expect(page.getByText("Tap or click a card’s ⠿ button")).toBeVisible();
+    // two frames after hydration: every shift has been laid out and reported
+    const shifts = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => setTimeout(() => resolve((window as unknown as { shifts: number }).shifts))),
+          ),
+        ),
+    );
+    expect(shifts).toBeLessThanOrEqual(0.02);
+  });
+});

@@ -60,14 +60,15 @@ export function Board({
           </button>
         </div>
       ) : null}
-      {interactive ? (
-        <p className="hint board-hint">
+      {/* in the first HTML already, so the board doesn't shift down when the page hydrates (hidden without JavaScript) */}
+      {canMove ? (
+        <p className="hint board-hint needs-js">
           Tap or click a card’s ⠿ button to choose where it goes, or drag the card. With a keyboard: focus ⠿, press
           Enter, move it with the arrow keys and press Enter again.
         </p>
       ) : null}
       <ColumnSwitcher columns={totals} boardRef={boardRef} />
-      <div className="board" data-board ref={boardRef}>
+      <div className="board" data-board data-can-move={canMove || undefined} ref={boardRef}>
         {STATUSES.map((status) => (
           <BoardColumn
             key={status}
