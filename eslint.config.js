@@ -33,6 +33,7 @@ export default tseslint.config(
         clearTimeout: "readonly",
         performance: "readonly",
         AbortSignal: "readonly",
+        AbortController: "readonly",
         crypto: "readonly",
         document: "readonly",
         window: "readonly",

@@ -34,7 +34,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "npm run build --silent && node_modules/.bin/tsx tests/e2e/support/start-env.ts",
+    // npm test builds while its PostgreSQL pass runs and says so with E2E_PREBUILT
+    command: `${process.env.E2E_PREBUILT ? "" : "npm run build --silent && "}node_modules/.bin/tsx tests/e2e/support/start-env.ts`,
     url: `${appUrl("short")}/favicon.svg`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -7,7 +7,19 @@
 //     requests (SHUTDOWN_TIMEOUT_MS, default 25 s), then exit;
 //   - a request id per request: the access log line, the X-Request-Id header
 //     and the 500 page's error id are the same (entry.server's handleError);
-//   - the app's security headers on redirects and static files too.
+//   - the app's security headers on redirects and static files too;
+//   - load shedding: at most MAX_CONCURRENT_REQUESTS (default 32) requests are
+//     handled at once; the next wait their turn (form posts before page views)
+//     for at most QUEUE_TIMEOUT_MS (default 2000), and one that can't start by
+//     then is shed (503, Retry-After: 1; no session is refreshed or cleared):
+//     a page view gets a static page from here, a form post or data request
+//     is handled by the app as if the backend were unreachable, without
+//     calling it (a form keeps what was typed). app/lib/admission.server.ts says why this keeps people signed
+//     in under overload. /healthz and static files don't wait;
+//   - a bounded pool of connections to the backend: at most
+//     BACKEND_MAX_CONNECTIONS (default 64) per origin, kept alive; requests
+//     beyond them wait for a free connection instead of opening more (Node's
+//     fetch opens as many as there are requests).
 // Like remix-serve it compresses responses and serves fingerprinted assets
 // with a one-year immutable cache.
 //
@@ -21,6 +33,7 @@ import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
 import onHeaders from "on-headers";
+import { Agent, setGlobalDispatcher } from "undici";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const BUILD_PATH = path.resolve(process.env.SERVER_BUILD ?? "build/server/index.js");
@@ -28,9 +41,16 @@ const PORT = Number(process.env.PORT ?? 3000);
 const HOST = process.env.HOST || undefined;
 const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 25_000);
 const HEALTH_TIMEOUT_MS = 3_000;
+const MAX_CONCURRENT_REQUESTS = Number(process.env.MAX_CONCURRENT_REQUESTS ?? 32);
+const QUEUE_TIMEOUT_MS = Number(process.env.QUEUE_TIMEOUT_MS ?? 2_000);
+const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64);
+
+// every fetch of this process (the app's backend clients, the health check) goes through it
+setGlobalDispatcher(new Agent({ connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null }));
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
-const { serverHeaders, runWithRequestId } = build.entry.module;
+const { serverHeaders, runWithRequestId, createAdmission, shedPageHtml } = build.entry.module;
+const admission = createAdmission({ maxInFlight: MAX_CONCURRENT_REQUESTS, maxWaitMs: QUEUE_TIMEOUT_MS });
 let draining = false;
 
 const app = express();
@@ -52,7 +72,8 @@ app.use((req, res, next) => {
   });
   res.once("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    console.log(`[req ${id}] ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms`);
+    const shed = res.locals.shed ? " (shed)" : "";
+    console.log(`[req ${id}] ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms${shed}`);
   });
   next();
 });
@@ -84,8 +105,34 @@ app.use(
     setHeaders: (res) => setAll(res, serverHeaders.static),
   }),
 );
-const handleWithRemix = createRequestHandler({ build, mode: process.env.NODE_ENV });
-app.all("*", (req, res, next) => runWithRequestId(res.locals.requestId, () => handleWithRemix(req, res, next)));
+const handleWithRemix = createRequestHandler({
+  build,
+  mode: process.env.NODE_ENV,
+  // one object per request (the per-request backend client is keyed by it)
+  getLoadContext: (_req, res) => ({ shed: res.locals.shed === true }),
+});
+app.all("*", async (req, res, next) => {
+  // a client that goes away while waiting gives its place up
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  res.once("close", onClose);
+  // form posts go before page views (what someone typed is rarely turned away)
+  const release = await admission.enter(gone.signal, req.method !== "GET" && req.method !== "HEAD");
+  res.off("close", onClose);
+  if (gone.signal.aborted) return release?.();
+  if (release) res.once("close", release);
+  else {
+    res.locals.shed = true;
+    res.setHeader("Retry-After", "1");
+    // a page view: a static page, at next to no cost (rendering the app's would add to the overload)
+    if ((req.method === "GET" || req.method === "HEAD") && !req.path.endsWith(".data")) {
+      setAll(res, serverHeaders.static);
+      res.setHeader("Cache-Control", "no-store");
+      return void res.status(503).type("html").send(shedPageHtml);
+    }
+  }
+  runWithRequestId(res.locals.requestId, () => handleWithRemix(req, res, next));
+});
 
 const server = app.listen(PORT, HOST, () => {
   const address = server.address();

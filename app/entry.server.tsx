@@ -14,6 +14,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { env } from "~/lib/env.server";
 import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
+import { shedPage } from "~/lib/admission.server";
+import { MESSAGES } from "~/lib/messages";
 import { errorIdForThisRequest, runWithRequestId } from "~/lib/request-id.server";
 import { applySecurityHeaders, BASELINE_HEADERS, STATIC_FILE_HEADERS } from "~/lib/security-headers.server";
 
@@ -84,6 +86,10 @@ export function handleDataRequest(response: Response, _args: LoaderFunctionArgs 
 export const serverHeaders = { static: STATIC_FILE_HEADERS, baseline: BASELINE_HEADERS };
 /** For the production server: handles a request under its id (see request-id.server). */
 export { runWithRequestId };
+/** For the production server: how many requests run at once, and shedding the rest (see admission.server). */
+export { createAdmission } from "~/lib/admission.server";
+/** For the production server: the page a shed page view gets, without the app. */
+export const shedPageHtml = shedPage(MESSAGES.backendDown);
 
 /** Ids of unexpected errors per request (the load context is one object per request). */
 const errorIds = new WeakMap<object, string>();

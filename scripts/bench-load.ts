@@ -10,8 +10,12 @@
  * For each instance count: a run with think time (each person one request
  * every 2 s) and one at saturation (each person's two connections send as
  * fast as answers come). Prints requests/s, p50/p95/p99 per route, errors,
+ * requests shed (503 at once: server.mjs's limit of requests in flight),
  * logouts, refreshes, peak RSS. Settings: BENCH_PEOPLE (50), BENCH_SECONDS
- * (60), BENCH_INSTANCES ("1,2"), BENCH_JWT_EXP (30). Builds the app when
+ * (60), BENCH_INSTANCES ("1,2"), BENCH_JWT_EXP (30), BENCH_MODES
+ * ("think,saturation"); the app instances take server.mjs's settings from the
+ * environment (MAX_CONCURRENT_REQUESTS, QUEUE_TIMEOUT_MS,
+ * BACKEND_MAX_CONNECTIONS; 0 turns a limit off). Builds the app when
  * build/server/index.js is missing.
  */
 import { execFileSync } from "node:child_process";
@@ -33,6 +37,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const INSTANCES = (process.env.BENCH_INSTANCES ?? "1,2").split(",").map(Number);
 const JWT_EXP = Number(process.env.BENCH_JWT_EXP ?? 30);
 const THINK_RATE = 0.5;
+const MODES = (process.env.BENCH_MODES ?? "think,saturation").split(",");
 
 if (!fs.existsSync("build/server/index.js")) execFileSync("npx", ["remix", "vite:build"], { stdio: "ignore" });
 
@@ -42,8 +47,11 @@ if (!process.env.BENCH_PGLITE && !pg)
 const backend = await startBackend({ jwtExpiry: JWT_EXP, siteUrl: "http://127.0.0.1", databaseUrl: pg?.url });
 const running: Proc[] = [];
 try {
+  const limits = ["MAX_CONCURRENT_REQUESTS", "QUEUE_TIMEOUT_MS", "BACKEND_MAX_CONNECTIONS"]
+    .map((name) => `${name}=${process.env[name] ?? "default"}`)
+    .join(" ");
   console.log(
-    `${PEOPLE} people, ${SECONDS} s per run, access tokens ${JWT_EXP} s, backend: stack on ${pg ? "native PostgreSQL" : "PGlite"}\n`,
+    `${PEOPLE} people, ${SECONDS} s per run, access tokens ${JWT_EXP} s, backend: stack on ${pg ? "native PostgreSQL" : "PGlite"}; app: ${limits}\n`,
   );
   const people = await createPeople(backend, PEOPLE, "acme");
   const workload = await readWorkload(backend, "acme", "WEB");
@@ -58,10 +66,11 @@ try {
       person.cookies.clear();
       await signIn(nginx.url, person);
     }
-    for (const [mode, perPersonRate] of [
+    const modes = [
       ["think time", THINK_RATE],
       ["saturation", undefined],
-    ] as const) {
+    ] as const;
+    for (const [mode, perPersonRate] of modes.filter(([m]) => MODES.includes(m.split(" ")[0]))) {
       await resetTally(backend);
       const result = await runLoad({ baseUrl: nginx.url, people, workload, seconds: SECONDS, perPersonRate });
       const refreshes = await refreshTally(backend);
@@ -87,7 +96,11 @@ function report(title: string, r: LoadResult, refreshes: { done: number; already
   const errors = Object.entries(r.errors);
   console.log(`── ${title}`);
   console.log(
-    `   ${r.requests} requests, ${r.requestsPerSecond.toFixed(1)} requests/s; errors: ${errors.length ? errors.map(([k, n]) => `${k}×${n}`).join(", ") : "0"}; transport errors ${r.transportErrors}; logouts ${r.logouts}`,
+    `   ${r.requests} requests, ${r.requestsPerSecond.toFixed(1)} requests/s (${((r.requests - r.shed) / r.seconds).toFixed(1)}/s not shed); errors: ${errors.length ? errors.map(([k, n]) => `${k}×${n}`).join(", ") : "0"}; transport errors ${r.transportErrors}; shed ${r.shed}; logouts ${r.logouts}`,
+  );
+  const rounds = [...r.roundsPerPerson].sort((a, b) => a - b);
+  console.log(
+    `   full rounds (all six steps answered) per person: min ${rounds[0]}, median ${rounds[Math.floor(rounds.length / 2)]}, total ${rounds.reduce((a, b) => a + b, 0)}`,
   );
   console.log(
     `   refreshes: ${refreshes.done} done for ${r.requests} signed-in requests (expected: about one each); failed ${refreshes.failed}, refresh_token_already_used ${refreshes.alreadyUsed}`,

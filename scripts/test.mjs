@@ -4,7 +4,7 @@
 //   3. Playwright: end-to-end tests in Chromium against the built app
 // Each runner writes a JSON report; the closing line `N passed, N failed`
 // sums them. A runner that dies without a report counts as a failure.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ensureChromium, ensureNodeModules } from "./ensure-setup.mjs";
@@ -77,6 +77,25 @@ if (want("unit")) {
   readVitest("vitest (PGlite)", file, code);
 }
 
+// The e2e run needs the production build; it is made while the PostgreSQL
+// pass runs (which leaves a core to spare) instead of on the critical path.
+const e2e = want("e2e") && fs.existsSync("playwright.config.ts") && fs.existsSync("tests/e2e");
+const build = e2e ? startBuild() : null;
+
+function startBuild() {
+  const started = Date.now();
+  // to a file, not a pipe: the passes before the e2e run block this process (spawnSync) and would leave a pipe unread
+  const log = path.join(reportDir, "build.log");
+  const fd = fs.openSync(log, "w");
+  const child = spawn("npm", ["run", "--silent", "build"], { stdio: ["ignore", fd, fd] });
+  fs.closeSync(fd);
+  return new Promise((resolve) =>
+    child.on("close", (code) =>
+      resolve({ code, output: fs.readFileSync(log, "utf8"), seconds: (Date.now() - started) / 1000 }),
+    ),
+  );
+}
+
 if (want("postgres")) {
   const pg = await startNativePostgres();
   if (!pg) {
@@ -98,14 +117,19 @@ if (want("postgres")) {
   }
 }
 
-if (want("e2e") && fs.existsSync("playwright.config.ts") && fs.existsSync("tests/e2e")) {
+if (e2e) {
   const file = path.join(reportDir, "playwright.json");
+  const built = await build;
+  console.log(`\n━━ production build (for the e2e run): exit ${built.code} in ${built.seconds.toFixed(1)} s`);
+  if (built.code !== 0) process.stdout.write(built.output);
   const code = run(
     "end-to-end (Playwright, Chromium)",
     "node_modules/.bin/playwright",
     ["test", "--reporter=list,json"],
     {
       PLAYWRIGHT_JSON_OUTPUT_NAME: file,
+      // built above; playwright.config.ts builds when run on its own
+      E2E_PREBUILT: built.code === 0 ? "1" : "",
     },
   );
   readPlaywright(file, code);

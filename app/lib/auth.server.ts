@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import type { SupabaseClient } from "./supabase-types";
-import { backendError } from "./http.server";
+import { backendError, shedResponse } from "./http.server";
 import { isBackendUnavailable } from "./auth-errors.server";
 import { pathWithSearch } from "./safe-redirect";
 
@@ -23,6 +23,8 @@ export interface SessionUser {
 interface ClaimsSource {
   supabase: SupabaseClient;
   headers: Headers;
+  /** a request the production server shed: answered 503 without asking the backend anything */
+  shed?: boolean;
 }
 
 /**
@@ -34,6 +36,10 @@ interface ClaimsSource {
  * getClaims() call would refresh again (a load test saw four refreshes per
  * page view with 30-s tokens). Actions that sign someone in or out answer
  * with a redirect, so no loader of the same request asks again.
+ *
+ * A shed request (supabase.server's createServerClient) gets a 503 thrown at
+ * once: auth-js would otherwise try to refresh an expiring session and,
+ * finding the backend "unreachable", retry for up to 30 s.
  */
 export function getUser(client: ClaimsSource): Promise<SessionUser | null> {
   let answer = claimsOfRequest.get(client.supabase);
@@ -46,7 +52,8 @@ export function getUser(client: ClaimsSource): Promise<SessionUser | null> {
 
 const claimsOfRequest = new WeakMap<SupabaseClient, Promise<SessionUser | null>>();
 
-async function readClaims({ supabase, headers }: ClaimsSource): Promise<SessionUser | null> {
+async function readClaims({ supabase, headers, shed }: ClaimsSource): Promise<SessionUser | null> {
+  if (shed) throw shedResponse(headers);
   const { data, error } = await supabase.auth.getClaims();
   if (error) {
     if (isBackendUnavailable(error)) throw backendError(error, headers);

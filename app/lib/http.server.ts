@@ -18,6 +18,17 @@ export function backendError(error: unknown, headers?: Headers): Response {
   return unexpectedError(error, headers);
 }
 
+/**
+ * For a request the production server shed (too many in flight): the 503
+ * of an unreachable backend, with Retry-After, and not logged as a failure
+ * (the access log marks it "shed").
+ */
+export function shedResponse(headers?: Headers): Response {
+  const h = withText(headers);
+  h.set("Retry-After", "1");
+  return new Response(MESSAGES.backendDown, { status: 503, headers: h });
+}
+
 export function unexpectedError(error: unknown, headers?: Headers): Response {
   const id = errorIdForThisRequest();
   console.error(`[error ${id}]`, error);

@@ -6,12 +6,15 @@ import {
 } from "@supabase/ssr";
 import type { Database, SupabaseClient } from "./supabase-types";
 import WebSocket from "ws";
+import { isShed } from "./admission.server";
 import { env } from "./env.server";
 
 export interface RequestClient {
   supabase: SupabaseClient;
   /** Set-Cookie and cache headers the client produced; every response of this request carries them. */
   headers: Headers;
+  /** the production server shed this request, which carries a session (see createServerClient) */
+  shed?: boolean;
 }
 
 /**
@@ -29,7 +32,10 @@ export function createServerClient({ request, context }: { request: Request; con
   const key = (context ?? request) as object;
   const existing = clients.get(key);
   if (existing) return existing;
-  const client = createRequestClient(request);
+  // signed out, a shed request needs nothing from the backend to say so (its pages may render)
+  const client = isShed(context)
+    ? { ...createRequestClient(request, { fetch: notSent }), shed: hasAuthCookie(request) }
+    : createRequestClient(request);
   clients.set(key, client);
   return client;
 }
@@ -68,6 +74,13 @@ export function createRequestClient(
   );
   return { supabase, headers };
 }
+
+/** The fetch of a shed request's client: fails at once, as fetch does when the backend is unreachable. */
+const notSent: typeof fetch = async () => {
+  throw new TypeError("fetch failed", {
+    cause: new Error("not sent: this server is over its limit of requests in flight"),
+  });
+};
 
 /**
  * auth-js counts a session as expiring 90 s before its access token ends and
@@ -112,6 +125,12 @@ export function refreshOncePerRequest(baseFetch: typeof fetch): typeof fetch {
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
   };
 }
+
+function hasAuthCookie(request: Request) {
+  return parseCookieHeader(request.headers.get("Cookie") ?? "").some(({ name }) => AUTH_COOKIE.test(name));
+}
+
+const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/;
 
 /** Expires this browser's auth cookies (all chunks), for when the backend can't be told about a sign-out. */
 export function clearAuthCookies(request: Request, headers: Headers) {

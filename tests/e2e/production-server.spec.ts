@@ -1,5 +1,7 @@
+import http from "node:http";
+import net from "node:net";
 import { expect, test } from "@playwright/test";
-import { newSessionSecret, startApp, startBackend } from "../support/app-cluster";
+import { freePort, newSessionSecret, startApp, startBackend, type Backend } from "../support/app-cluster";
 import { appUrl } from "./support/environments";
 
 /** What a load balancer and an operator rely on in the production server (server.mjs, `npm start`). */
@@ -64,6 +66,115 @@ test("SIGTERM: the app answers the request it is handling, takes no new ones, th
     expect(app.output()).toMatch(/SIGTERM: finishing in-flight requests/);
     expect(app.output()).toMatch(/\[req \w{8}\] GET \/healthz\?deep=1 200/);
   } finally {
+    await backend.stop();
+  }
+});
+
+test("over its limit of requests in flight, the server sheds the next one at once: 503, the form keeps what was typed", async () => {
+  test.setTimeout(120_000);
+  const backend = await startBackend({ jwtExpiry: 3600, siteUrl: "http://127.0.0.1" });
+  try {
+    const app = await startApp(backend, {
+      sessionSecret: newSessionSecret(),
+      env: { MAX_CONCURRENT_REQUESTS: "1", QUEUE_TIMEOUT_MS: "0" },
+    });
+    const form = (email: string) =>
+      new URLSearchParams({ intent: "password", email, password: "not-the-password-1" }).toString();
+    const post = (email: string) =>
+      fetch(`${app.url}/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
+        body: form(email),
+      });
+
+    // the one slot is taken by a form post whose body is still on its way
+    const heldBody = form("held@example.com");
+    const held = http.request(`${app.url}/login`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "content-length": String(Buffer.byteLength(heldBody)),
+        origin: app.url,
+      },
+    });
+    const heldAnswer = new Promise<number>((resolve, reject) => {
+      held.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      held.on("error", reject);
+    });
+    held.write(heldBody.slice(0, 10));
+
+    // once the server has taken the held post in, the next request is answered 503 at once (never, without shedding)
+    let shed: Response | null = null;
+    for (let attempt = 0; attempt < 50 && !shed; attempt++) {
+      const answer = await post("ada@example.com");
+      if (answer.status === 503) shed = answer;
+      else {
+        expect(answer.status, "a request the server took in: wrong password").toBe(400);
+        await answer.text();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    expect(shed, "a request was shed").not.toBeNull();
+    expect(shed!.headers.get("retry-after")).toBe("1");
+    const page = await shed!.text();
+    expect(page).toContain('value="ada@example.com"');
+    expect(page).toContain("Your changes were not saved");
+    expect(shed!.headers.getSetCookie()).toEqual([]);
+    // a page view meanwhile gets the server's own static page, under the static files' policy
+    const view = await fetch(`${app.url}/teams`, { redirect: "manual" });
+    expect(view.status).toBe(503);
+    expect(view.headers.get("retry-after")).toBe("1");
+    expect(view.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(await view.text()).toContain("Your changes were not saved");
+
+    // the held post is answered as usual, and its slot is free again
+    held.end(heldBody.slice(10));
+    expect(await heldAnswer).toBe(400);
+    expect((await post("ada@example.com")).status).toBe(400);
+    expect(app.output()).toMatch(/\[req \w{8}\] POST \/login 503 [\d.]+ ms \(shed\)/);
+    expect(app.output()).toMatch(/\[req \w{8}\] GET \/teams 503 [\d.]+ ms \(shed\)/);
+    await app.stop();
+  } finally {
+    await backend.stop();
+  }
+});
+
+test("the app opens at most BACKEND_MAX_CONNECTIONS connections to its backend, however many requests it sends at once", async () => {
+  test.setTimeout(120_000);
+  // every backend request takes 300 ms, so the app's requests overlap
+  const backend = await startBackend({ jwtExpiry: 3600, siteUrl: "http://127.0.0.1", latency: "300ms" });
+  // a TCP relay in front of the backend that counts the connections open at once
+  let open = 0;
+  let mostOpen = 0;
+  const relay = net.createServer((client) => {
+    open++;
+    mostOpen = Math.max(mostOpen, open);
+    const upstream = net.connect(Number(new URL(backend.url).port), "127.0.0.1");
+    client.pipe(upstream).pipe(client);
+    const close = () => (client.destroy(), upstream.destroy());
+    client.once("close", close);
+    upstream.once("close", close);
+    client.once("close", () => open--);
+    client.on("error", () => undefined);
+    upstream.on("error", () => undefined);
+  });
+  const relayPort = await freePort();
+  await new Promise<void>((resolve) => relay.listen(relayPort, "127.0.0.1", resolve));
+  try {
+    const relayed: Backend = Object.assign(Object.create(backend), { url: `http://127.0.0.1:${relayPort}` });
+    const app = await startApp(relayed, {
+      sessionSecret: newSessionSecret(),
+      env: { BACKEND_MAX_CONNECTIONS: "2" },
+    });
+    // four deep health checks at once: eight backend requests (two at a time: 1.2 s, within the check's 3 s)
+    const answers = await Promise.all(Array.from({ length: 4 }, () => fetch(`${app.url}/healthz?deep=1`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(4).fill(200));
+    expect(mostOpen, "connections open at once").toBeLessThanOrEqual(2);
+    expect(mostOpen).toBeGreaterThan(0);
+    await app.stop();
+  } finally {
+    relay.close();
     await backend.stop();
   }
 });

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { StartOptions } from "../../stack/server.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 /**
@@ -30,8 +31,8 @@ export interface RouteResult {
 
 type RouteFn = (args: LoaderFunctionArgs) => unknown;
 
-export async function startRouteStack(): Promise<TestStack> {
-  const stack = await startTestStack();
+export async function startRouteStack(options: StartOptions = {}): Promise<TestStack> {
+  const stack = await startTestStack(options);
   // the app reads its environment when its modules load: set it before importing them
   process.env.SUPABASE_URL = stack.url;
   process.env.SUPABASE_ANON_KEY = stack.anonKey;
@@ -72,7 +73,15 @@ export async function call(
     user,
     params,
     form,
-  }: { url: string; user: RouteUser | null; params: Record<string, string>; form?: Record<string, string> },
+    context = {},
+  }: {
+    url: string;
+    user: RouteUser | null;
+    params: Record<string, string>;
+    form?: Record<string, string>;
+    /** the load context the server gives (server.mjs: `{ shed }`) */
+    context?: Record<string, unknown>;
+  },
 ): Promise<RouteResult> {
   const headers = new Headers();
   if (user) headers.set("Cookie", user.cookie);
@@ -82,7 +91,7 @@ export async function call(
   let answer: unknown;
   try {
     // a fresh load context per request, as the server adapter gives
-    answer = await fn({ request, params, context: {} as AppLoadContext });
+    answer = await fn({ request, params, context: { ...context } as AppLoadContext });
   } catch (thrown) {
     answer = thrown;
   }

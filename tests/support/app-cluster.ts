@@ -136,7 +136,7 @@ export async function startBackend(options: {
 /** One instance of the built app under server.mjs. The instances of a cluster share SESSION_SECRET. */
 export async function startApp(
   backend: Backend,
-  options: { port?: number; sessionSecret: string },
+  options: { port?: number; sessionSecret: string; env?: Record<string, string> },
 ): Promise<Proc & { url: string }> {
   const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ["server.mjs"], {
@@ -149,6 +149,7 @@ export async function startApp(
       SUPABASE_ANON_KEY: backend.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: backend.serviceRoleKey,
       SESSION_SECRET: options.sessionSecret,
+      ...options.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -5,8 +5,9 @@
  * and over, with their own cookies. Two connections per person, so a
  * person's requests run side by side with the same (expiring) session, as a
  * browser's do; whatever session cookie a response sets is what that
- * person's next request sends. Counts what a person would notice: errors and
- * being signed out.
+ * person's next request sends. Counts what a person would notice: errors,
+ * being signed out, requests the server shed (503 with Retry-After: too many
+ * in flight), and rounds through all six steps that went through.
  */
 import autocannon from "autocannon";
 import type { Backend } from "./app-cluster.ts";
@@ -36,8 +37,12 @@ export interface LoadResult {
   requests: number;
   requestsPerSecond: number;
   routes: Record<string, RouteFigures>;
-  /** responses other than 2xx/3xx, by status */
+  /** responses other than 2xx/3xx, by status (shed requests not included) */
   errors: Record<string, number>;
+  /** requests the server shed: 503 with Retry-After, answered at once because too many were in flight */
+  shed: number;
+  /** rounds through all six steps in which every step went through (2xx/3xx, nobody signed out), per person */
+  roundsPerPerson: number[];
   /** responses that signed the person out (redirect to /login, or auth cookies cleared) */
   logouts: number;
   /** autocannon's socket errors and timeouts */
@@ -134,7 +139,10 @@ const cookieHeader = (person: Person) => [...person.cookies].map(([name, value])
 /**
  * Runs the workload against `baseUrl` for `seconds`. `perPersonRate`:
  * requests per second per person (think time), or undefined for as fast as
- * the server answers (saturation).
+ * the server answers (saturation). With `untilEveryoneRounds`, the run goes
+ * on after `seconds` until every person has been through all steps that
+ * many times (at most `maxSeconds`), so that a slow machine makes a test
+ * slower, not failed.
  */
 export async function runLoad(options: {
   baseUrl: string;
@@ -142,6 +150,8 @@ export async function runLoad(options: {
   workload: Workload;
   seconds: number;
   perPersonRate?: number;
+  untilEveryoneRounds?: number;
+  maxSeconds?: number;
 }): Promise<LoadResult> {
   const { baseUrl, people, workload, seconds } = options;
   const board = `/teams/${workload.team}/projects/${workload.project}`;
@@ -151,7 +161,11 @@ export async function runLoad(options: {
   let nextPerson = 0;
   let nextTask = 0;
 
-  type Context = { person?: number; task?: number; started?: number };
+  let shed = 0;
+  const rounds = people.map(() => 0);
+
+  // a connection's context lives for one round through the steps (autocannon resets it after the last)
+  type Context = { person?: number; task?: number; started?: number; ok?: number };
   const person = (context: Context) => people[context.person!];
   const step = (
     route: Route,
@@ -178,7 +192,9 @@ export async function runLoad(options: {
     },
     onResponse(status: number, body: string, context: Context, headers: Record<string, string | string[]>) {
       latencies[route].push(performance.now() - context.started!);
-      if (status >= 400) errors[`${route} ${status}`] = (errors[`${route} ${status}`] ?? 0) + 1;
+      const retryAfter = headers["retry-after"] ?? headers["Retry-After"];
+      if (status === 503 && retryAfter !== undefined) shed++;
+      else if (status >= 400) errors[`${route} ${status}`] = (errors[`${route} ${status}`] ?? 0) + 1;
       const setCookie = headers["set-cookie"] ?? headers["Set-Cookie"];
       const cookies = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
       const location = String(
@@ -186,7 +202,10 @@ export async function runLoad(options: {
       );
       // single fetch answers a data request's redirect with 202 and the target in the body
       const dataRedirectToLogin = status === 202 && body.includes('"/login');
-      if (keepCookies(person(context), cookies) || location.startsWith("/login") || dataRedirectToLogin) logouts++;
+      const signedOut = keepCookies(person(context), cookies) || location.startsWith("/login") || dataRedirectToLogin;
+      if (signedOut) logouts++;
+      if (status < 400 && !signedOut) context.ok = (context.ok ?? 0) + 1;
+      if (route === ROUTES[ROUTES.length - 1] && context.ok === ROUTES.length) rounds[context.person!]++;
     },
   });
 
@@ -216,14 +235,28 @@ export async function runLoad(options: {
   ];
 
   const connections = people.length * 2;
-  const result = await autocannon({
+  const started = performance.now();
+  const until = options.untilEveryoneRounds;
+  const run = autocannon({
     url: baseUrl,
     connections,
-    duration: seconds,
+    duration: until ? Math.max(seconds, options.maxSeconds ?? 120) : seconds,
     timeout: 30,
     requests: requests as never,
     ...(options.perPersonRate ? { overallRate: Math.max(1, Math.round(options.perPersonRate * people.length)) } : {}),
-  });
+  }) as unknown as PromiseLike<autocannon.Result> & { stop(): void };
+  const watch = until
+    ? setInterval(() => {
+        if (performance.now() - started >= seconds * 1000 && rounds.every((n) => n >= until)) run.stop();
+      }, 250)
+    : undefined;
+  let result: autocannon.Result;
+  try {
+    result = await run; // a thenable (no .finally)
+  } finally {
+    clearInterval(watch);
+  }
+  const elapsed = (performance.now() - started) / 1000;
 
   const routes = Object.fromEntries(
     ROUTES.map((r) => {
@@ -235,11 +268,13 @@ export async function runLoad(options: {
   );
   const total = Object.values(latencies).reduce((n, l) => n + l.length, 0);
   return {
-    seconds,
+    seconds: elapsed,
     requests: total,
-    requestsPerSecond: total / seconds,
+    requestsPerSecond: total / elapsed,
     routes,
     errors,
+    shed,
+    roundsPerPerson: rounds,
     logouts,
     transportErrors: result.errors + result.timeouts,
   };

@@ -1,0 +1,126 @@
+/**
+ * Load shedding for the production server (server.mjs): at most
+ * `maxInFlight` requests are handled at once; the next ones wait their turn
+ * (first come, first served) for at most `maxWaitMs`, and a request that
+ * can't start by then is shed: answered at once with 503 instead of joining
+ * a queue that grows for as long as the overload lasts.
+ *
+ * Why it matters beyond speed: a signed-in request refreshes its session
+ * when it starts and hands the new cookies back when it ends. With answers
+ * taking tens of seconds, a person's other request, sent meanwhile with the
+ * old refresh token, reaches the backend after the new token was rotated
+ * again and more than the reuse interval (10 s) after the old one was: the
+ * backend takes that for a stolen token, revokes the whole session, and the
+ * person is signed out (docs/decisions/0017-deployed-performance.md).
+ * Bounding how long a request waits and runs keeps every refresh inside
+ * that window.
+ *
+ * Writes go first: a waiting form post (`urgent`) gets the next free slot
+ * before any waiting page view, so under overload it is page views that are
+ * shed, and what someone typed is rarely turned away.
+ */
+export interface Admission {
+  /**
+   * Resolves with the function that gives the slot back (call it once the
+   * response is done; calling it again does nothing), or with null when the
+   * request waited `maxWaitMs` without a slot (shed) or `signal` aborted
+   * while it waited (the client went away).
+   */
+  enter(signal?: AbortSignal, urgent?: boolean): Promise<(() => void) | null>;
+  /** requests being handled now */
+  readonly inFlight: number;
+  /** requests waiting for a slot */
+  readonly waiting: number;
+}
+
+export interface AdmissionOptions {
+  /** requests handled at once; 0 or less: no limit */
+  maxInFlight: number;
+  /** how long a request may wait for a slot before it is shed; 0: shed at once when all slots are taken */
+  maxWaitMs: number;
+}
+
+export function createAdmission({ maxInFlight, maxWaitMs }: AdmissionOptions): Admission {
+  type Waiter = { grant: (release: (() => void) | null) => void };
+  let inFlight = 0;
+  // waiting writes, then waiting reads; each first come, first served
+  const writes: Waiter[] = [];
+  const reads: Waiter[] = [];
+  const unlimited = !(maxInFlight > 0);
+
+  const slot = () => {
+    inFlight++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      inFlight--;
+      const next = writes.shift() ?? reads.shift();
+      if (next) next.grant(slot());
+    };
+  };
+
+  return {
+    get inFlight() {
+      return inFlight;
+    },
+    get waiting() {
+      return writes.length + reads.length;
+    },
+    enter(signal, urgent = false) {
+      if (signal?.aborted) return Promise.resolve(null);
+      if (unlimited || inFlight < maxInFlight) return Promise.resolve(slot());
+      if (!(maxWaitMs > 0)) return Promise.resolve(null);
+      const queue = urgent ? writes : reads;
+      return new Promise((resolve) => {
+        const leave = () => {
+          const at = queue.indexOf(waiter);
+          if (at >= 0) queue.splice(at, 1);
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", leave);
+          resolve(null);
+        };
+        const waiter: Waiter = {
+          grant(release) {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", leave);
+            resolve(release);
+          },
+        };
+        const timer = setTimeout(leave, maxWaitMs);
+        signal?.addEventListener("abort", leave, { once: true });
+        queue.push(waiter);
+      });
+    },
+  };
+}
+
+/**
+ * The load context of a shed request: the app handles it as it handles an
+ * unreachable backend (pages answer 503, forms keep what was typed), without
+ * sending the backend anything, so no session is refreshed or cleared.
+ */
+export interface ShedContext {
+  shed?: boolean;
+}
+
+export function isShed(context: unknown): boolean {
+  return typeof context === "object" && context !== null && (context as ShedContext).shed === true;
+}
+
+/**
+ * What a shed page view gets from the server itself, without the app: a
+ * page costs the app a render, and under overload a shed must cost next to
+ * nothing (form posts and data requests still go through the app, which
+ * keeps what was typed). No scripts, no styles: served under the static
+ * files' content security policy.
+ */
+export function shedPage(message: string): string {
+  const escaped = message.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/'/g, "&#39;");
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Teamboard is busy</title></head>
+<body><main><p>Backend unavailable</p><h1>${escaped}</h1><p><a href="">Try again</a></p></main></body>
+</html>
+`;
+}
