@@ -210,3 +210,14 @@ export async function prepareEmail(
 export async function sendAll(ctx: ServiceContext, mails: OutgoingMail[]) {
   for (const m of mails) await ctx.mailer.send(m);
 }
+
+/** One email to one user: prepared (limits checked, token stored) in its own transaction, then sent. */
+export async function prepareAndSend(
+  ctx: ServiceContext,
+  user: UserRow,
+  kind: EmailKind,
+  opts: Parameters<typeof prepareEmail>[4],
+) {
+  const mail = await ctx.db.transaction(async (tx) => (await prepareEmail(ctx, tx, user, kind, opts)).mail);
+  await sendAll(ctx, [mail]);
+}

@@ -6,7 +6,7 @@
  * from an emailed link redirects back to the app). Wrong codes count per
  * address: after too many, the address's codes and links are void.
  */
-import { prepareEmail, sendAll } from "./emails.ts";
+import { prepareAndSend, prepareEmail, sendAll } from "./emails.ts";
 import { AuthError, badRequest, unprocessable } from "./errors.ts";
 import { requestMeta } from "./guards.ts";
 import { readParams, validateEmail } from "./params.ts";
@@ -65,12 +65,8 @@ export const otpRoutes: Route[] = [
         if (!cfg.autoconfirm) return json(c, {});
         user = (await findUserByEmail(ctx.db, email)) as UserRow;
       }
-      const confirmedUser = user;
       const redirectTo = redirectFor(ctx, c);
-      const mail = await ctx.db.transaction(async (tx) => {
-        return (await prepareEmail(ctx, tx, confirmedUser, "magiclink", { challenge: p, redirectTo })).mail;
-      });
-      await sendAll(ctx, [mail]);
+      await prepareAndSend(ctx, user, "magiclink", { challenge: p, redirectTo });
       return json(c, {});
     },
   },
@@ -94,10 +90,7 @@ export const otpRoutes: Route[] = [
         return json(c, {});
       }
       const redirectTo = redirectFor(ctx, c);
-      const mail = await ctx.db.transaction(
-        async (tx) => (await prepareEmail(ctx, tx, user, "magiclink", { redirectTo })).mail,
-      );
-      await sendAll(ctx, [mail]);
+      await prepareAndSend(ctx, user, "magiclink", { redirectTo });
       return json(c, {});
     },
   },
@@ -233,10 +226,7 @@ export const otpRoutes: Route[] = [
       const user = await findUserByEmail(ctx.db, email);
       if (!user) return json(c, {});
       const redirectTo = redirectFor(ctx, c);
-      const mail = await ctx.db.transaction(async (tx) => {
-        return (await prepareEmail(ctx, tx, user, "recovery", { challenge: p, redirectTo })).mail;
-      });
-      await sendAll(ctx, [mail]);
+      await prepareAndSend(ctx, user, "recovery", { challenge: p, redirectTo });
       return json(c, {});
     },
   },
