@@ -7,24 +7,16 @@
  */
 import { errors } from "./errors.ts";
 import { closest } from "./hints.ts";
-import type { ParsedQuery } from "./parser.ts";
-import type { Prefs } from "./prefer.ts";
-import { bodyExpr, type Negotiated } from "./response.ts";
-import { type Routine, type SchemaCache, type Table, key, quoteIdent as q } from "./schema.ts";
+import { bodyExpr } from "./response.ts";
+import { type Routine, type Table, key, quoteIdent as q } from "./schema.ts";
 import { Params, type Source } from "./sql-source.ts";
 import { buildPageRead, pageStatement } from "./sql.ts";
+import type { WriteRequest } from "./write.ts";
 
-/** What of a request a call depends on. */
-export interface CallRequest {
-  cache: SchemaCache;
+/** What of a request a call's SQL depends on: what a write's does, and the function's schema and name. */
+export interface CallRequest extends WriteRequest {
   schema: string;
   name: string;
-  method: string;
-  parsed: ParsedQuery;
-  prefs: Prefs;
-  media: Negotiated;
-  body: unknown;
-  bodyText: string | null;
 }
 
 /** The function a request calls, and the SQL of its arguments. */
