@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/e2e/support/chromium";
 import { appUrl, ENVIRONMENTS } from "./tests/e2e/support/environments";
 
 /**
@@ -21,16 +22,8 @@ export default defineConfig({
     browserName: "chromium",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {

@@ -23,21 +23,12 @@ import { execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/support/chromium.ts";
 import { measureJs } from "../tests/e2e/support/js-bytes.ts";
 import { startTestStack } from "../tests/support/stack.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-/** Closed network: nothing in the background may try to reach the internet. */
-const CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+/** Lighthouse launches Chromium itself and must ask for headless; Playwright does on its own. */
+const LIGHTHOUSE_FLAGS = ["--headless", ...CHROMIUM_ARGS];
 const PORT = Number(process.env.BENCH_WEB_PORT ?? 4790);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const OWNER = { email: "owner@teamboard.local", password: "teamboard-demo-1" };
@@ -101,7 +92,7 @@ interface LighthouseFigures {
 async function runLighthouse(url: string, cookies: Cookie[]): Promise<LighthouseFigures> {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: LIGHTHOUSE_FLAGS });
   try {
     if (cookies.length) {
       // A real session cookie in the browser's own jar, as after signing in (the browser client
@@ -172,7 +163,7 @@ async function main() {
     },
     stdio: "ignore",
   });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.slice(1) });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     await stack.db.exec(fs.readFileSync(path.resolve("supabase/seed.sql"), "utf8"));
     await waitForHttp(`${ORIGIN}/favicon.svg`, 60_000);
