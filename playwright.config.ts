@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./tests/e2e/support/chromium";
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH } from "./tests/e2e/support/chromium";
 import { appUrl, ENVIRONMENTS } from "./tests/e2e/support/environments";
 
 /**
@@ -22,7 +22,7 @@ export default defineConfig({
     browserName: "chromium",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: CHROMIUM_PATH,
+      executablePath: E2E_CHROMIUM_PATH,
       args: CHROMIUM_ARGS,
     },
   },
