@@ -9,7 +9,9 @@ import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
  * closed <details> (browsers hide that from screen readers even when CSS
  * shows it). With JavaScript the fold also closes after navigating (the
  * layout around it stays mounted), on Escape (focus back on its button) and
- * on a tap or click outside it.
+ * on a tap or click outside it, once that tap has done what it does: the open
+ * fold takes room in the page, so closing it at pointerdown would move the
+ * page under the finger and the tap would land on something else.
  */
 export function Fold({
   summary,
@@ -29,12 +31,12 @@ export function Fold({
   }, [location.key]);
 
   useEffect(() => {
-    function onPointerDown(event: PointerEvent) {
+    function onClickOutside(event: MouseEvent) {
       if (toggle.current?.open && event.target instanceof Node && !root.current?.contains(event.target))
         toggle.current.open = false;
     }
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => document.removeEventListener("pointerdown", onPointerDown);
+    document.addEventListener("click", onClickOutside);
+    return () => document.removeEventListener("click", onClickOutside);
   }, []);
 
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {

@@ -335,6 +335,34 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
   });
 });
 
+test.describe("phone 390 px with JavaScript, folded menus by touch", () => {
+  test.use({ viewport: PHONES[0].viewport, isMobile: true, hasTouch: true });
+
+  test("with a folded menu open, a tap on a link below it follows that link, and the menu folds", async ({
+    page,
+    backend,
+    login,
+  }) => {
+    const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
+    await login(team.owner);
+    const board = `/teams/${team.slug}/projects/${team.project.key}`;
+    for (const fold of [
+      { summary: page.getByRole("banner").locator("summary", { hasText: /^Menu$/ }), shown: "Log out" },
+      { summary: page.locator("summary", { hasText: "Filters" }), shown: "Filter" },
+    ]) {
+      await page.goto(board);
+      // hydrated: the fold closes on a tap outside it only with JavaScript
+      await expect(page.getByRole("button", { name: "Move WEB-1" })).toBeVisible();
+      await fold.summary.tap();
+      await expect(page.getByRole("button", { name: fold.shown, exact: true })).toBeVisible();
+      // the open fold pushes the card down; folding it on the finger's touch would move the card away from under it
+      await page.getByRole("link", { name: /^WEB-1 Reconcile quarterly invoices/ }).tap();
+      await expect(page).toHaveURL(new RegExp(`${board}/tasks/1$`));
+      await expect(page.getByRole("button", { name: fold.shown, exact: true })).toBeHidden();
+    }
+  });
+});
+
 test.describe("phone 390 px with JavaScript, while the page hydrates", () => {
   test.use({ viewport: PHONES[0].viewport, isMobile: true, hasTouch: true });
 
