@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, newSessionSecret, startApp, startBackend, type Backend } from "../support/app-cluster";
 import { appUrl } from "./support/environments";
@@ -21,7 +23,7 @@ test("/healthz says the app is up, and ?deep=1 whether its backend answers", asy
   expect((await down.json()).status).toBe("backend unavailable");
 });
 
-test("pages are compressed; fingerprinted assets are cached for a year; both carry the security headers and a request id", async ({
+test("pages are compressed; fingerprinted assets are cached for a year and sent as the build's Brotli or gzip copies; both carry the security headers and a request id", async ({
   request,
   page,
 }) => {
@@ -41,6 +43,23 @@ test("pages are compressed; fingerprinted assets are cached for a year; both car
   expect(asset.headers()["x-content-type-options"]).toBe("nosniff");
   expect(asset.headers()["x-frame-options"]).toBe("DENY");
   expect(asset.headers()["content-security-policy"]).toContain("default-src 'none'");
+  // compressed by the build, as hard as each format goes: Brotli when the browser takes it, else gzip
+  const plain = await (await request.get(scripts[0], { headers: { "accept-encoding": "identity" } })).body();
+  for (const [accepts, encoding, suffix] of [
+    ["gzip, deflate, br, zstd", "br", ".br"],
+    ["gzip, deflate", "gzip", ".gz"],
+  ]) {
+    const compressed = await request.get(scripts[0], { headers: { "accept-encoding": accepts } });
+    expect(compressed.headers()["content-encoding"], accepts).toBe(encoding);
+    expect(compressed.headers()["vary"]).toContain("Accept-Encoding");
+    expect(compressed.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(compressed.headers()["content-type"]).toMatch(/^(?:application|text)\/javascript/);
+    // the build's copy (scripts/precompress.mjs), not one made for this request
+    const copy = path.join("build/client", new URL(scripts[0]).pathname + suffix);
+    expect(Number(compressed.headers()["content-length"])).toBe(fs.statSync(copy).size);
+    expect(fs.statSync(copy).size).toBeLessThan(plain.length / 2);
+    expect((await compressed.body()).equals(plain), `${encoding} decodes to the script`).toBe(true);
+  }
 
   // a redirect, which Remix answers without the document's headers
   const redirect = await request.get("/teams", { maxRedirects: 0 });

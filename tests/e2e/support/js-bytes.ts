@@ -3,20 +3,28 @@ import type { BrowserContext } from "@playwright/test";
 /**
  * What a page costs in JavaScript, as the browser fetched it: bench:web
  * (scripts/bench-web.ts) and the budget e2e (js-budget.spec.ts) both measure
- * with this. Bytes are the encoded (gzip) body sizes Chromium reports for
- * each script it received (`request.sizes().responseBodySize`), not the
- * build's file sizes.
+ * with this. Bytes are the encoded body sizes Chromium reports for each
+ * script it received (`request.sizes().responseBodySize`), not the build's
+ * file sizes: Brotli from the production server, which Chromium accepts from
+ * HTTPS origins and from localhost (scripts/precompress.mjs, server.mjs).
  */
 export interface JsFigures {
-  /** gzip bytes of the scripts the first HTML names */
+  /** bytes on the wire of the scripts the first HTML names */
   firstBytes: number;
-  /** gzip bytes of every script fetched while watching */
+  /** bytes on the wire of every script fetched while watching */
   totalBytes: number;
   firstFiles: string[];
-  files: { path: string; bytes: number }[];
+  /** each script fetched, with its bytes on the wire and its Content-Encoding ("" for none) */
+  files: ScriptFile[];
   /** the HTML's bytes on the wire and decoded */
   documentWire: number;
   documentBytes: number;
+}
+
+export interface ScriptFile {
+  path: string;
+  bytes: number;
+  encoding: string;
 }
 
 /** The scripts a page's first HTML loads: module preloads and what its inline scripts import. */
@@ -34,7 +42,7 @@ export function firstHtmlScripts(html: string): string[] {
  */
 export async function measureJs(context: BrowserContext, url: string, watchMs: number): Promise<JsFigures> {
   const page = await context.newPage();
-  const pending: Promise<{ path: string; bytes: number } | null>[] = [];
+  const pending: Promise<ScriptFile | null>[] = [];
   let documentWire = 0;
   let html = "";
   page.on("requestfinished", (request) => {
@@ -51,12 +59,16 @@ export async function measureJs(context: BrowserContext, url: string, watchMs: n
     }
     if (type !== "script") return;
     pending.push(
-      request.sizes().then((sizes) => ({ path: new URL(request.url()).pathname, bytes: sizes.responseBodySize })),
+      (async () => {
+        const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+        const encoding = (await response?.allHeaders())?.["content-encoding"] ?? "";
+        return { path: new URL(request.url()).pathname, bytes: sizes.responseBodySize, encoding };
+      })(),
     );
   });
   await page.goto(url, { waitUntil: "load" });
   await page.waitForTimeout(watchMs);
-  const files = (await Promise.all(pending)).filter((f): f is { path: string; bytes: number } => f !== null);
+  const files = (await Promise.all(pending)).filter((f): f is ScriptFile => f !== null);
   await page.close();
   const firstFiles = firstHtmlScripts(html);
   const bytesOf = (p: string) => files.find((f) => f.path === p)?.bytes ?? 0;
