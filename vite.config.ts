@@ -1,5 +1,6 @@
+import path from "node:path";
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 declare module "@remix-run/node" {
@@ -28,6 +29,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
     }),
     tsconfigPaths(),
+    leaveOutUnusedAuthJs(),
   ],
   // Browser chunks named for what they hold, so the JS budget e2e (js-budget.spec.ts) can tell them apart:
   // Zod comes with a form's schemas when someone starts on the form, never with a page.
@@ -45,3 +47,38 @@ export default defineConfig(({ isSsrBuild }) => ({
         },
       },
 }));
+
+/**
+ * The browser build's auth-js without its passkey and Ethereum modules, which
+ * the browser never runs: app/lib/auth-js-unused.ts stands in for both (~3.7 KiB
+ * Brotli on every page). Build only, browser only: the dev server and the
+ * server build keep auth-js whole. Stops the build if auth-js stops importing
+ * either module, so an upgrade can't leave this silently doing nothing.
+ */
+function leaveOutUnusedAuthJs(): Plugin {
+  const replaced = [
+    /[\\/]auth-js[\\/]dist[\\/]module[\\/]lib[\\/]webauthn\.js$/,
+    /[\\/]auth-js[\\/]dist[\\/]module[\\/]lib[\\/]web3[\\/]ethereum\.js$/,
+  ];
+  const standIn = path.resolve(import.meta.dirname, "app/lib/auth-js-unused.ts");
+  const seen = new Set<number>();
+  return {
+    name: "teamboard:leave-out-unused-auth-js",
+    enforce: "pre",
+    apply: (_config, env) => env.command === "build" && !env.isSsrBuild,
+    async resolveId(source, importer, options) {
+      if (!importer || !/[\\/]@supabase[\\/]auth-js[\\/]/.test(importer)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const index = resolved ? replaced.findIndex((pattern) => pattern.test(resolved.id)) : -1;
+      if (index === -1) return null;
+      seen.add(index);
+      return standIn;
+    },
+    buildEnd(error) {
+      if (!error && seen.size !== replaced.length)
+        this.error(
+          `auth-js no longer imports ${replaced.filter((_, i) => !seen.has(i)).join(", ")}: update leaveOutUnusedAuthJs`,
+        );
+    },
+  };
+}
