@@ -35,6 +35,7 @@ import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import { COPIES } from "./scripts/precompress.mjs";
 import onHeaders from "on-headers";
 import { Agent, setGlobalDispatcher } from "undici";
 
@@ -149,32 +150,33 @@ server.keepAliveTimeout = 65_000;
 
 /**
  * A fingerprinted asset's Brotli or gzip copy (`x.js.br`, `x.js.gz`, made by
- * the build), when the browser accepts one and the copy exists; otherwise on
- * to express.static, which the compression middleware compresses on the fly.
+ * the build), when the browser accepts one; otherwise on to express.static,
+ * which the compression middleware compresses on the fly. The copies are
+ * listed once, at start: the build doesn't change under a running server, and
+ * a request path is only ever looked up among them, never joined onto disk.
  */
 function precompressed(folder) {
   const root = path.resolve(folder);
-  const encodings = [
-    { name: "br", suffix: ".br" },
-    { name: "gzip", suffix: ".gz" },
-  ];
+  /** "/assets/x.js" → the suffixes of its copies */
+  const copies = new Map();
+  for (const name of fs.readdirSync(root, { recursive: true })) {
+    const copy = COPIES.find(({ suffix }) => name.endsWith(suffix));
+    if (!copy) continue;
+    const asset = `/${name.slice(0, -copy.suffix.length).split(path.sep).join("/")}`;
+    copies.set(asset, [...(copies.get(asset) ?? []), copy.suffix]);
+  }
   return (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    let file;
-    try {
-      file = path.join(root, decodeURIComponent(req.path));
-    } catch {
-      return next(); // a malformed address: express.static answers it
-    }
-    if (!file.startsWith(root + path.sep) || !/\.(?:js|css|svg|json)$/.test(file)) return next();
+    const made = copies.get(req.path);
+    if (!made) return next();
     res.vary("Accept-Encoding");
     // Brotli whenever it is accepted at all (browsers list gzip first with the same weight)
-    const encoding = encodings.find((e) => req.acceptsEncodings(e.name) === e.name && fs.existsSync(file + e.suffix));
-    if (!encoding) return next();
-    res.setHeader("Content-Encoding", encoding.name);
-    res.type(path.extname(file));
+    const copy = COPIES.find((c) => made.includes(c.suffix) && req.acceptsEncodings(c.encoding) === c.encoding);
+    if (!copy) return next();
+    res.setHeader("Content-Encoding", copy.encoding);
+    res.type(path.extname(req.path));
     res.sendFile(
-      file + encoding.suffix,
+      path.join(root, req.path + copy.suffix),
       { maxAge: "1y", immutable: true, headers: serverHeaders.static },
       (error) => error && next(error),
     );

@@ -50,7 +50,7 @@ export default defineConfig(({ isSsrBuild }) => ({
 
 /**
  * The browser build's auth-js without its passkey and Ethereum modules, which
- * the browser never runs: app/lib/auth-js-unused.ts stands in for both (~3.7 KiB
+ * the browser never runs: app/lib/auth-js-unused.ts stands in for both (~2.9 KiB
  * Brotli on every page). Build only, browser only: the dev server and the
  * server build keep auth-js whole. Stops the build if auth-js stops importing
  * either module, so an upgrade can't leave this silently doing nothing.

@@ -30,7 +30,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/support/chromium.ts";
-import { measureJs, type ScriptFile } from "../tests/e2e/support/js-bytes.ts";
+import { gzipCopyBytes, measureJs, type ScriptFile } from "../tests/e2e/support/js-bytes.ts";
 import { startTestStack } from "../tests/support/stack.ts";
 
 /** Lighthouse launches Chromium itself and must ask for headless; Playwright does on its own. */
@@ -200,15 +200,6 @@ async function runLighthouse(url: string, cookies: Cookie[]): Promise<Lighthouse
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
-/**
- * What the same scripts weigh as the build's gzip (level 9) copies (scripts/precompress.mjs),
- * which the production server sends to browsers that don't take Brotli: the issue's budget
- * is written in gzip bytes, and the official example's 127 KB were measured as gzip.
- */
-function gzipBytes(files: { path: string }[]): number {
-  return files.reduce((sum, file) => sum + fs.statSync(path.join("build/client", `${file.path}.gz`)).size, 0);
-}
-
 /** "br" when every script arrived as Brotli, else the encodings seen */
 function encodings(files: ScriptFile[]): string {
   return [...new Set(files.map((f) => f.encoding || "none"))].join("+");
@@ -266,7 +257,7 @@ async function main() {
         route.name,
         kib(js.firstBytes),
         kib(js.totalBytes),
-        kib(gzipBytes(js.files)),
+        kib(gzipCopyBytes(js.files)),
         encodings(js.files),
         String(js.files.length),
         `${kib(js.documentWire)} / ${kib(js.documentBytes)}`,

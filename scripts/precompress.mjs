@@ -11,6 +11,12 @@ import zlib from "node:zlib";
 
 const COMPRESSIBLE = /\.(?:js|css|svg|json)$/;
 
+/** The copies made beside each file, in the order the server prefers them. */
+export const COPIES = [
+  { encoding: "br", suffix: ".br" },
+  { encoding: "gzip", suffix: ".gz" },
+];
+
 export function precompress(folder) {
   let plain = 0;
   let br = 0;
@@ -26,8 +32,8 @@ export function precompress(folder) {
       },
     });
     const gzip = zlib.gzipSync(body, { level: zlib.constants.Z_BEST_COMPRESSION });
-    fs.writeFileSync(`${file}.br`, brotli);
-    fs.writeFileSync(`${file}.gz`, gzip);
+    fs.writeFileSync(`${file}${COPIES[0].suffix}`, brotli);
+    fs.writeFileSync(`${file}${COPIES[1].suffix}`, gzip);
     plain += body.length;
     br += brotli.length;
     gz += gzip.length;

@@ -6,7 +6,7 @@
  * `signInWithWeb3`; the browser only refreshes tokens, detects the session in
  * the address, reports auth events and signs out (browser-auth.ts), and every
  * sign-in and two-factor step (TOTP) is a form post handled on the server,
- * whose auth-js is untouched. Leaving them out saves ~3.7 KiB (Brotli) on every
+ * whose auth-js is untouched. Leaving them out saves ~2.9 KiB (Brotli) on every
  * page (docs/decisions/0021-browser-weight.md, session 6). Calling either
  * feature in the browser fails with the message below instead of doing
  * something half-way. The names are exactly what GoTrueClient 2.109 imports:

@@ -9,10 +9,11 @@ import { VERSION } from "@supabase/ssr/dist/module/version";
  * session detection from the address, the session kept in the same cookies
  * the server reads — what `createBrowserClient` of @supabase/ssr sets up for
  * `client.auth`, without the rest of supabase-js (~60 KB gzip in all; this
- * is ~19 KiB Brotli, with auth-js's passkey and Ethereum code left out of the
- * browser build: auth-js-unused.ts). The browser only ever uses auth, plus Realtime on live pages
- * (realtime.client.ts, loaded by those pages alone). Loaded only after
- * hydration (see browser-auth.ts). Options as supabase-js 2.109 passes them
+ * is ~19 KiB Brotli, with auth-js's passkey and Ethereum code left out of
+ * the browser build: auth-js-unused.ts). The browser only ever uses auth,
+ * plus Realtime on live pages (realtime.client.ts, loaded by those pages
+ * alone). Loaded only after hydration (see browser-auth.ts). Options as
+ * supabase-js 2.109 passes them
  * (SupabaseClient._initSupabaseAuthClient), so cookies, storage key, headers
  * and cross-tab events are the same as with the full client.
  */

@@ -1,9 +1,7 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { BrowserContext } from "@playwright/test";
 import { expect, test, type Backend, type TestUser } from "./fixtures";
 import { seedTeam } from "./product-fixtures";
-import { measureJs, type JsFigures } from "./support/js-bytes";
+import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
 
 /**
  * The JavaScript budget of every page (issue 16, docs/decisions/0021-browser-weight.md):
@@ -23,23 +21,20 @@ const PAGE_BUDGET = 124 * KiB;
 const LIVE_GZIP_BUDGETS = { board: 136 * KiB, "task page": 144 * KiB, "tasks/new": 140 * KiB } as const;
 const WATCH_MS = 5_000;
 
-/** What the same scripts weigh as the build's gzip copies, which browsers without Brotli are sent. */
-const gzipBytes = (js: JsFigures) =>
-  js.files.reduce((sum, f) => sum + fs.statSync(path.join("build/client", `${f.path}.gz`)).size, 0);
-
 const names = (js: JsFigures) => js.files.map((f) => f.path.replace(/^\/assets\//, ""));
 /** a chunk's name without its hash: "live-refresh-CJAx5RQe.js" → "live-refresh" */
 const chunks = (js: JsFigures) => names(js).map((n) => n.replace(/-[\w-]{8}\.js$/, ""));
 const fetched = (js: JsFigures, chunk: string) => chunks(js).includes(chunk);
 
 function expectWithin(js: JsFigures, budget: number, url: string, gzipBudget = PAGE_BUDGET) {
+  const gzipBytes = gzipCopyBytes(js.files);
   console.log(
-    `[budget] ${url}: ${js.totalBytes} bytes sent (${gzipBytes(js)} as gzip) in ${js.files.length} scripts (first HTML ${js.firstBytes}); budget ${budget} (gzip ${gzipBudget})`,
+    `[budget] ${url}: ${js.totalBytes} bytes sent (${gzipBytes} as gzip) in ${js.files.length} scripts (first HTML ${js.firstBytes}); budget ${budget} (gzip ${gzipBudget})`,
   );
   // as sent: Brotli, which Chromium accepts from localhost as from any HTTPS site
   expect(js.files.filter((f) => f.encoding !== "br").map((f) => f.path)).toEqual([]);
   expect(js.totalBytes, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(budget);
-  expect(gzipBytes(js), `${url} as gzip`).toBeLessThanOrEqual(gzipBudget);
+  expect(gzipBytes, `${url} as gzip`).toBeLessThanOrEqual(gzipBudget);
   // every page: the auth client after hydration, not in the first HTML; Zod only once a form is started on
   expect(fetched(js, "supabase.client"), url).toBe(true);
   expect(js.firstFiles.filter((f) => /supabase\.client|realtime\.client|zod|schemas/.test(f))).toEqual([]);
