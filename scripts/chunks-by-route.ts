@@ -24,12 +24,17 @@ import type { Rollup } from "vite";
  * are followed. Zod, which only form schemas import, is named "zod".
  */
 export function chunksByRoute(appDirectory: string): Rollup.GetManualChunk {
-  let chunkOf: Map<string, string> | undefined;
+  // worked out once per build (Rollup asks for every module; each build has its own getModuleInfo)
+  let chunkOf = new Map<string, string>();
+  let builtFor: unknown;
   return (id, { getModuleInfo, getModuleIds }) => {
     if (/[\\/]node_modules[\\/]zod[\\/]/.test(id)) return "zod";
-    chunkOf ??= assignChunks(flatRouteFiles(appDirectory), [...getModuleIds()], (moduleId) => {
-      return getModuleInfo(moduleId)?.importedIds ?? [];
-    });
+    if (builtFor !== getModuleInfo) {
+      chunkOf = assignChunks(flatRouteFiles(appDirectory), [...getModuleIds()], (moduleId) => {
+        return getModuleInfo(moduleId)?.importedIds ?? [];
+      });
+      builtFor = getModuleInfo;
+    }
     return chunkOf.get(id);
   };
 }
