@@ -14,7 +14,8 @@
  *   - Lighthouse (mobile emulation, simulated slow 4G; the median of
  *     BENCH_LIGHTHOUSE_RUNS loads, 3 by default): performance,
  *     accessibility, best practices, LCP, CLS, TBT — for /, /login, the seeded
- *     board, a task page, /teams and /account.
+ *     board, a task page, /teams and /account (every route with
+ *     BENCH_LIGHTHOUSE_ALL=1).
  * Bytes are the encoded body sizes Chromium reports for what it really
  * fetched (`request.sizes().responseBodySize`), not the build's file sizes.
  * Builds the app first unless BENCH_NO_BUILD=1. BENCH_LIGHTHOUSE=0 skips
@@ -250,7 +251,7 @@ async function main() {
       const js = await measureJs(context, route.url, WATCH_MS);
       await context.close();
       const lh =
-        route.lighthouse && process.env.BENCH_LIGHTHOUSE !== "0"
+        (route.lighthouse || process.env.BENCH_LIGHTHOUSE_ALL === "1") && process.env.BENCH_LIGHTHOUSE !== "0"
           ? await runLighthouse(`${ORIGIN}${route.url}`, route.signedIn ? cookies : [])
           : null;
       const row = [
