@@ -1,6 +1,6 @@
-import type { Page } from "@playwright/test";
+import type { Page, WebSocketRoute } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { seedTeam } from "./product-fixtures";
+import { seedTeam, signedInClient } from "./product-fixtures";
 
 /**
  * PRODUCT.md §7: two people on one board, each in their own browser: what one
@@ -108,4 +108,45 @@ test("signing out closes the realtime socket", async ({ page, backend, login }) 
   await page.getByRole("button", { name: "Log out" }).click();
   await expect(page).toHaveURL(/\/login$/);
   await closed;
+});
+
+test("a change made while the connection was lost shows once it is back, without a reload", async ({
+  page,
+  backend,
+  login,
+}) => {
+  const team = await seedTeam(backend, { tasks: [{ title: "Survive a dropped line", status: "todo" }] });
+  await login(team.users.member);
+  // The page's Realtime socket passes through here to the stack. While the line is down, the open
+  // socket is closed and each reconnection the client tries is refused as it opens, as on a phone
+  // that lost its signal; realtime-js retries after 1, 2, 5 and then every 10 s.
+  let down = false;
+  const sockets: WebSocketRoute[] = [];
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, (ws) => {
+    if (down) return void ws.close({ code: 1001, reason: "line down" });
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+  const live = subscribedTo(page);
+  await page.goto(`/teams/${team.slug}/projects/WEB`);
+  await live;
+  const noReload = await markNoReload(page);
+
+  down = true;
+  await Promise.all(sockets.splice(0).map((ws) => ws.close({ code: 1001, reason: "line down" })));
+  // meanwhile Adam renames the task from his own session: no socket of this page is there to hear it
+  const adam = await signedInClient(backend, team.users.admin);
+  const { error } = await adam
+    .from("tasks")
+    .update({ title: "Renamed while you were away" })
+    .eq("id", team.tasks[0].id);
+  expect(error).toBeNull();
+  await expect(card(page, "todo", "Survive a dropped line")).toBeVisible();
+
+  // the line is back: the client's next try joins again, and the board reads what it missed
+  const back = subscribedTo(page);
+  down = false;
+  await back;
+  await expect(card(page, "todo", "Renamed while you were away")).toBeVisible();
+  await noReload();
 });
