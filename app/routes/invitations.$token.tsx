@@ -6,7 +6,7 @@ import { FormAlert, SubmitButton } from "~/components/form";
 import { getUser, needsSecondFactor, secondFactorUrl } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { backendError, notFound } from "~/lib/http.server";
-import { formatDate } from "~/lib/invitations";
+import { formatDate } from "~/lib/dates";
 import {
   acceptInvitation,
   declineInvitation,

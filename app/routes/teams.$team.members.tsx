@@ -12,7 +12,7 @@ import { writeFailure } from "~/lib/db-errors.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
 import { backendError, backendUnavailableResult, notFound } from "~/lib/http.server";
 import { membersActionSchema } from "~/lib/invitations.schemas";
-import { formatDate } from "~/lib/invitations";
+import { formatDate } from "~/lib/dates";
 import {
   findPendingInvitation,
   listPendingInvitations,

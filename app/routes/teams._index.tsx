@@ -8,7 +8,7 @@ import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
 import { parsePage } from "~/lib/paging";
 import { ROLE_LABELS } from "~/lib/teams";
-import { formatDate } from "~/lib/invitations";
+import { formatDate } from "~/lib/dates";
 import { listMyInvitations } from "~/lib/invitations.server";
 import { listMyTeams } from "~/lib/teams.server";
 import boardStyles from "~/styles/board.css?url";

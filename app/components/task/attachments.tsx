@@ -1,7 +1,7 @@
 import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { FormAlert, isFormFailure } from "~/components/form";
-import { formatDateTime } from "~/components/task/format";
+import { formatDateTime } from "~/lib/dates";
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_PER_TASK,

@@ -3,7 +3,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { SubmitButton, ValidatedForm, type FormFailure } from "~/components/form";
 import { commentsSearch } from "~/lib/comments";
 import { formState, TextAreaField } from "./fields";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "~/lib/dates";
 
 interface CommentItem {
   id: string;

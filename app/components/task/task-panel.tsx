@@ -5,7 +5,7 @@ import { boardSearch, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { Attachments } from "./attachments";
 import { CommentList } from "./comments";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "~/lib/dates";
 import { TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
