@@ -71,11 +71,14 @@ export function assignChunks(
   const routeIds = routes.files.map((file) => file.replace(/\.[jt]sx?$/, ""));
   const parentOf = (routeId: string) =>
     routeIds.filter((other) => routeId.startsWith(`${other}.`)).sort((a, b) => b.length - a.length)[0] ?? SHELL;
-  const lineage = (routeId: string) => {
+  // each route and the routes above it, up to the shell: worked out once per route
+  const lineages = new Map<string, string[]>();
+  for (const routeId of [SHELL, ...routeIds]) {
     const chain = [routeId];
     while (chain[chain.length - 1] !== SHELL) chain.push(parentOf(chain[chain.length - 1]));
-    return chain;
-  };
+    lineages.set(routeId, chain);
+  }
+  const lineage = (routeId: string) => lineages.get(routeId)!;
 
   const entries = new Map<string, string>([
     [path.join(routes.appDirectory, "entry.client.tsx"), SHELL],

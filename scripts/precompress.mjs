@@ -11,41 +11,51 @@ import zlib from "node:zlib";
 
 const COMPRESSIBLE = /\.(?:js|css|svg|json)$/;
 
-/** The copies made beside each file, in the order the server prefers them. */
+/**
+ * The copies made beside each file, in the order the server prefers them
+ * (server.mjs), each with how it is made.
+ */
 export const COPIES = [
-  { encoding: "br", suffix: ".br" },
-  { encoding: "gzip", suffix: ".gz" },
+  {
+    encoding: "br",
+    suffix: ".br",
+    compress: (body) =>
+      zlib.brotliCompressSync(body, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+  },
+  {
+    encoding: "gzip",
+    suffix: ".gz",
+    compress: (body) => zlib.gzipSync(body, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  },
 ];
 
+/** Writes the copies of every compressible file in `folder`; bytes in all: plain, Brotli, gzip. */
 export function precompress(folder) {
-  let plain = 0;
-  let br = 0;
-  let gz = 0;
+  const totals = { plain: 0, br: 0, gzip: 0 };
   for (const name of fs.readdirSync(folder)) {
     if (!COMPRESSIBLE.test(name)) continue;
     const file = path.join(folder, name);
     const body = fs.readFileSync(file);
-    const brotli = zlib.brotliCompressSync(body, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    });
-    const gzip = zlib.gzipSync(body, { level: zlib.constants.Z_BEST_COMPRESSION });
-    fs.writeFileSync(`${file}${COPIES[0].suffix}`, brotli);
-    fs.writeFileSync(`${file}${COPIES[1].suffix}`, gzip);
-    plain += body.length;
-    br += brotli.length;
-    gz += gzip.length;
+    totals.plain += body.length;
+    for (const { encoding, suffix, compress } of COPIES) {
+      const copy = compress(body);
+      fs.writeFileSync(`${file}${suffix}`, copy);
+      totals[encoding] += copy.length;
+    }
   }
-  return { plain, br, gz };
+  return totals;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const folder = path.resolve(process.argv[2] ?? "build/client/assets");
-  const { plain, br, gz } = precompress(folder);
+  const { plain, br, gzip } = precompress(folder);
   const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
   console.log(
-    `[precompress] ${path.relative(process.cwd(), folder)}: ${kib(plain)} → Brotli ${kib(br)}, gzip ${kib(gz)}`,
+    `[precompress] ${path.relative(process.cwd(), folder)}: ${kib(plain)} → Brotli ${kib(br)}, gzip ${kib(gzip)}`,
   );
 }

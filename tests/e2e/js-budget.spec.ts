@@ -13,7 +13,7 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
  * every page but the live ones (board, task page, new task) also in the gzip
  * copies that browsers without Brotli get. The live pages carry Realtime
  * (~14.4 KiB) beside Remix, React and the app's shell (~72.4 KiB, one file with
- * entry.client: vite.config.ts, chunksByRoute) and the auth client every page
+ * entry.client: scripts/chunks-by-route.ts) and the auth client every page
  * runs for the auth events (~19 KiB), so each has its own gzip budget, a
  * little above what it loads now.
  */
