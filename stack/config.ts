@@ -228,7 +228,12 @@ export function defaultConfig(): StackConfig {
       fileSizeLimit: 50 * 1024 * 1024,
     },
     realtime: {
-      maxConnections: 500,
+      maxConnections: 5000,
+      maxConnectionsPerClient: 200,
+      maxJoinsPerSecond: 100,
+      maxJoinsPerSecondPerClient: 200,
+      maxPresencesPerClient: 200,
+      accessRecheckMs: 10_000,
       maxChannelsPerClient: 100,
       maxEventsPerSecond: 100,
       maxPayloadBytes: 256 * 1024,
