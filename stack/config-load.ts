@@ -98,6 +98,9 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     storage: {
       fileSizeLimit: num(env.FILE_SIZE_LIMIT),
     },
+    functions: {
+      offline: bool(env.STACK_FUNCTIONS_OFFLINE),
+    },
     realtime: {
       maxConnections: num(env.REALTIME_MAX_CONNECTIONS),
       maxConnectionsPerClient: num(env.REALTIME_MAX_CONNECTIONS_PER_CLIENT),
