@@ -112,11 +112,19 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
 
   // private channels' access is read again now and then: a person removed from a team stops
   // receiving (and being seen in) its channels without waiting for a token refresh
+  // (a round still running when the next is due is not doubled up)
+  let rechecking = false;
   const rechecker = setInterval(() => {
-    for (const conn of connections)
-      for (const channel of conn.channels.values())
-        if (channel.isPrivate)
-          channel.recheckAccess().catch((error) => log(`access re-check: ${(error as Error).message}`));
+    if (rechecking) return;
+    rechecking = true;
+    const checks = [...connections].flatMap((conn) =>
+      [...conn.channels.values()]
+        .filter((channel) => channel.isPrivate)
+        .map((channel) =>
+          channel.recheckAccess().catch((error) => log(`access re-check: ${(error as Error).message}`)),
+        ),
+    );
+    void Promise.all(checks).finally(() => (rechecking = false));
   }, limits.accessRecheckMs);
   rechecker.unref();
 
