@@ -189,7 +189,7 @@ async function supabaseJs(work: string): Promise<Counts> {
       .filter((f) => f.endsWith(".test.ts"))
       .sort()
       .map((f) => path.join(denoDir, f));
-    const deno = await runDenoTests(project, files, importMap, path.join(work, "deno-cache"));
+    const deno = await runDenoTests(project, files, importMap, path.join(work, "deno-cache"), pkgDir);
     return add(node, deno);
   } finally {
     await stack.close();

@@ -175,7 +175,10 @@ export async function runJest(
       f[ok ? "serverPassed" : "serverFailed"]++;
       if (!ok && showFailures) printFailure(a.fullName, a.failureMessages.join("\n"));
     }
-    if (file.assertionResults.length === 0 && file.message) f.failed++;
+    if (file.assertionResults.length === 0 && file.message) {
+      f.failed++;
+      printFailure("(the file did not run)", file.message);
+    }
     printFile(path.relative(pkgDir, file.name), f);
     total = add(total, f);
   }
@@ -183,7 +186,13 @@ export async function runJest(
 }
 
 /** Runs Deno's test runner on `files`; every test and step counts as reaching the server. */
-export async function runDenoTests(cwd: string, files: string[], importMap: string, denoDir: string) {
+export async function runDenoTests(
+  cwd: string,
+  files: string[],
+  importMap: string,
+  denoDir: string,
+  labelBase: string,
+) {
   let total = zero();
   for (const file of files) {
     const args = ["test", "--allow-all", "--no-check", "--unstable-sloppy-imports", "--unstable-detect-cjs"];
@@ -197,24 +206,36 @@ export async function runDenoTests(cwd: string, files: string[], importMap: stri
       (text) => (output += text),
     );
     const f = zero();
-    // pretty reporter: "name ... ok (5ms)" / "name ... FAILED (5ms)", steps indented under their test
+    // pretty reporter: "name ... ok (5ms)" / "name ... FAILED (5ms)"; a test with steps opens with a bare
+    // "name ..." line, its steps indented below, and closes with its own result: it counts by its steps
+    const parents = new Set([...output.matchAll(/^(\s*)(.+?) \.\.\.$/gm)].map((m) => `${m[1]}|${m[2]}`));
     const results = [...output.matchAll(/^(\s*)(.+?) \.\.\. (ok|FAILED)\b/gm)];
-    for (const [i, m] of results.entries()) {
-      const hasSteps = results[i + 1] && results[i + 1][1].length > m[1].length;
-      if (hasSteps) continue; // a test with steps counts by its steps
+    for (const m of results) {
+      if (parents.has(`${m[1]}|${m[2]}`)) continue;
       const ok = m[3] === "ok";
       f[ok ? "passed" : "failed"]++;
       f[ok ? "serverPassed" : "serverFailed"]++;
-      if (!ok && showFailures) printFailure(m[2].trim(), "");
+      if (!ok && showFailures) printFailure(m[2].trim(), failureOf(output, m[2].trim()));
     }
     if (results.length === 0) {
       f.failed++;
       console.error(output.slice(-3000));
     }
-    printFile(path.relative(cwd, file), f);
+    printFile(path.relative(labelBase, file), f);
     total = add(total, f);
   }
   return total;
+}
+
+/** Deno's ERRORS section entry for a test or step: "name => file:line" and the error under it. */
+function failureOf(output: string, name: string): string {
+  const start = output.indexOf(`${name} => `);
+  if (start < 0) return "";
+  return output
+    .slice(start, start + 1200)
+    .split("\n")
+    .slice(1, 8)
+    .join("\n");
 }
 
 function child(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, onOut?: (t: string) => void) {
