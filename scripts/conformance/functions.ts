@@ -161,6 +161,7 @@ async function supabaseJs(work: string): Promise<Counts> {
     const node = await runJest(
       pkgDir,
       [
+        "test/integration.test.ts",
         "--config",
         "jest.config.ts",
         "--moduleNameMapper",
@@ -168,7 +169,9 @@ async function supabaseJs(work: string): Promise<Counts> {
           "^@supabase/(auth-js|functions-js|postgrest-js|realtime-js|storage-js)$": workspace("$1"),
           "^@supabase/tracing$": path.join(work, "packages/shared/tracing/src/index.ts"),
         }),
-        "test/integration.test.ts",
+        // last: an array option takes the arguments after it
+        "--setupFiles",
+        path.join(here, "node-websocket.cjs"),
       ],
       [stack.url],
     );

@@ -123,6 +123,7 @@ export async function runJest(
   stackPrefixes: string[],
   env: Record<string, string> = {},
 ) {
+  const tsconfig = fs.existsSync(path.join(pkgDir, "tsconfig.test.json")) ? "tsconfig.test.json" : "tsconfig.json";
   const out = path.join(pkgDir, "..", `jest-${path.basename(pkgDir)}.json`);
   const log = path.join(pkgDir, "..", `requests-${path.basename(pkgDir)}.jsonl`);
   fs.rmSync(log, { force: true });
@@ -137,7 +138,7 @@ export async function runJest(
     path.join(here, "setup.cjs"),
     // transpiled only, as in run.ts: type-checking tells nothing about the server
     "--transform",
-    JSON.stringify({ "^.+\\.tsx?$": ["ts-jest", { tsconfig: "<rootDir>/tsconfig.test.json", isolatedModules: true }] }),
+    JSON.stringify({ "^.+\\.tsx?$": ["ts-jest", { tsconfig: `<rootDir>/${tsconfig}`, isolatedModules: true }] }),
     ...args,
   ];
   const childEnv = {
