@@ -196,7 +196,14 @@ export async function runDenoTests(
 ) {
   let total = zero();
   for (const file of files) {
-    const args = ["test", "--allow-all", "--no-check", "--unstable-sloppy-imports", "--unstable-detect-cjs"];
+    const args = [
+      "test",
+      "--allow-all",
+      "--no-check",
+      "--no-lock",
+      "--unstable-sloppy-imports",
+      "--unstable-detect-cjs",
+    ];
     args.push("--node-modules-dir=manual", `--import-map=${importMap}`, file);
     let output = "";
     await child(

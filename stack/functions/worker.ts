@@ -106,6 +106,8 @@ export class FunctionWorker {
       ...(offline ? ["--cached-only"] : []),
       ...(importMap ? [`--import-map=${importMap}`] : []),
       "--node-modules-dir=manual",
+      // Deno would write a deno.lock beside package.json (the project) once a remote module loads
+      "--no-lock",
       "--no-check",
       // remote imports from any host, as the edge runtime loads them
       "--allow-import",

@@ -90,12 +90,30 @@ export class ChangeFeed {
     return this.nextRefresh;
   }
 
+  /**
+   * One catalog read; the capture triggers are made again (realtime.sync_capture_triggers)
+   * only when they and the publication differ: a published table without one, or one left
+   * on a table no longer published.
+   */
   private async refreshNow() {
-    await this.db.query("select realtime.sync_capture_triggers()");
-    const { rows } = await this.db.query<{ name: string }>(
-      "select schemaname || '.' || tablename as name from pg_publication_tables where pubname = 'supabase_realtime'",
-    );
-    this.published = new Set(rows.map((r) => r.name));
+    const read = async () =>
+      (
+        await this.db.query<{ tables: { name: string; captured: boolean }[]; triggers: number }>(
+          `select coalesce(json_agg(json_build_object(
+                    'name', p.schemaname || '.' || p.tablename,
+                    'captured', exists (select 1 from pg_trigger t
+                                         where t.tgrelid = format('%I.%I', p.schemaname, p.tablename)::regclass
+                                           and t.tgname = 'realtime_capture'))), '[]') as tables,
+                  (select count(*)::int from pg_trigger where tgname = 'realtime_capture') as triggers
+             from pg_publication_tables p where p.pubname = 'supabase_realtime'`,
+        )
+      ).rows[0];
+    let state = await read();
+    if (state.tables.some((t) => !t.captured) || state.triggers !== state.tables.length) {
+      await this.db.query("select realtime.sync_capture_triggers()");
+      state = await read();
+    }
+    this.published = new Set(state.tables.map((t) => t.name));
     this.tables.clear();
   }
 

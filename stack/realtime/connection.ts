@@ -70,6 +70,10 @@ export class WsConnection implements Connection {
       return;
     }
     this.queue = this.queue
+      // a turn of the event loop between frames: on PGlite a join's queries run on this thread
+      // and resolve as microtasks, so a socket's backlog would otherwise keep everyone else's
+      // requests waiting until it is all handled
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => this.handle(data, isBinary))
       .catch((error) => this.log(`connection ${this.id}: ${(error as Error).stack ?? error}`))
       .finally(() => this.pending--);
