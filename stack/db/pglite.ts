@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { acquireLock } from "./lock.ts";
+import { acquireLock, isAlive } from "./lock.ts";
 import { PARSE_AS } from "./parsers.ts";
 import { applyRequestContext } from "./request.ts";
 import type { Database, Queryable, QueryResult, RequestContext } from "./types.ts";
@@ -138,15 +138,6 @@ export interface PgliteOptions {
 /** Where scratch databases live: memory-backed where the system offers it. */
 const SCRATCH_ROOT = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
 const SCRATCH_PREFIX = "teamboard-pglite-";
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * A private (0700) folder for a database without a data folder. A thread that

@@ -113,7 +113,7 @@ async function execute(
   }
   // the 416 of readStatus (response.ts): a page that starts beyond the end
   if (total !== null && plan.offset > total) {
-    throw errors.invalidRange(`An offset of ${plan.offset} was requested, but there are only ${total ?? 0} rows.`);
+    throw errors.invalidRange(`An offset of ${plan.offset} was requested, but there are only ${total} rows.`);
   }
   return { ...result, total };
 }

@@ -13,7 +13,7 @@
  * in the order they are planned.
  */
 import { errors } from "./errors.ts";
-import type { Filter, LogicTree, OrderTerm as OrderItem } from "./parse-filters.ts";
+import type { Filter, OrderTerm as OrderItem } from "./parse-filters.ts";
 import type { SelectEmbed, SelectField, SelectItem } from "./parse-select.ts";
 import type { ParsedQuery, Range } from "./parser.ts";
 import { type Scope, planFilter, planLogic, resolveField, rowValue } from "./plan-fields.ts";
@@ -95,7 +95,7 @@ function planLevel(p: Planner, level: Level, page?: Range | null): ReadNode {
   const same = (q: string[]) => q.length === level.path.length && q.every((x, i) => x === level.path[i]);
   const where = [
     ...p.query.filters.filter((f) => same(f.path)).map((f) => levelFilter(level.scope, f.filter, byName)),
-    ...p.query.logic.filter((l) => same(l.path)).map((l) => planLogic(level.scope, l.tree as LogicTree)),
+    ...p.query.logic.filter((l) => same(l.path)).map((l) => planLogic(level.scope, l.tree)),
   ];
   const order = p.query.order
     .filter((o) => same(o.path))

@@ -78,15 +78,10 @@ function mutateResponse(
     if (kind === "upsert-put") status = representation ? (result.inserted ? 201 : 200) : 204;
     else status = result.inserted === 0 && prefs.resolution === "merge-duplicates" ? 200 : 201;
     const resolutionApplied = table.pk.length > 0 || req.query.onConflict !== null;
-    const pa = preferenceApplied(resolutionApplied ? prefs : { ...prefs, resolution: undefined }, [
-      "resolution",
-      "missing",
-      "return",
-      "count",
-      "tx",
-      "handling",
-      "timezone",
-    ]);
+    const pa = preferenceApplied(
+      resolutionApplied ? prefs : { ...prefs, resolution: undefined },
+      PREFERENCES.filter((k) => k !== "maxAffected"),
+    );
     if (pa) headers["Preference-Applied"] = pa;
   } else {
     headers["Content-Range"] =
@@ -116,19 +111,21 @@ export function readStatus(offset: number, pageTotal: number, total: number | nu
   return { status: 200, range };
 }
 
+/** The preferences Preference-Applied may name, in PostgREST's order. */
+const PREFERENCES: (keyof Prefs)[] = [
+  "resolution",
+  "missing",
+  "return",
+  "count",
+  "tx",
+  "handling",
+  "timezone",
+  "maxAffected",
+];
+
 export function preferenceApplied(p: Prefs, which: (keyof Prefs)[]): string | null {
   const out: string[] = [];
-  const order: (keyof Prefs)[] = [
-    "resolution",
-    "missing",
-    "return",
-    "count",
-    "tx",
-    "handling",
-    "timezone",
-    "maxAffected",
-  ];
-  for (const k of order) {
+  for (const k of PREFERENCES) {
     if (!which.includes(k) || p[k] === undefined) continue;
     if (k === "maxAffected") {
       if (p.handling === "strict") out.push(`max-affected=${p.maxAffected}`);

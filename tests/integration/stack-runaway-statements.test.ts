@@ -7,9 +7,11 @@
  * and the others are answered: a teammate's read, another user's read, Auth.
  * Every way the audit reached the regex engine is tried: match and imatch,
  * an `or=(…)` tree, a filter on an embedded resource, a function's argument
- * (POST and GET), and a long pattern without back-references.
+ * (POST and GET), a long pattern without back-references, and a seeded fuzz
+ * of random patterns through those routes (FUZZ_SEED=<n> for another).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../support/random.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const TIMEOUT_MS = 1000;
@@ -147,4 +149,58 @@ describe("a statement that would run for minutes", () => {
     const theirs = await rest(bystander, "/tasks?select=id");
     expect(theirs.status).toBe(200);
   });
+
+  it("fuzz: random regular expressions through every route answer 2xx, 400 or 57014 in time, and the others keep working", async () => {
+    const random = seededRandom(Number(process.env.FUZZ_SEED ?? 22));
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+    const pieces = [
+      "(.*)",
+      "(a|aa)*",
+      "(.+)+",
+      ".{0,50}",
+      "[a-z]+",
+      "(?=.*a)",
+      "(?!x)",
+      "\\d*",
+      "x*?",
+      "^",
+      "$",
+      "o",
+      "r",
+      " ",
+      "(",
+      ")",
+      "[",
+      "{2,1}",
+      "\\1",
+      "\\2",
+      "\\3",
+    ];
+    const failures: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const pattern = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pick(pieces)).join("");
+      const routes: [string, RequestInit?][] = [
+        [`/tasks?select=id&title=${pick(["match", "imatch"])}.${q(pattern)}`],
+        [
+          `/tasks?select=id&or=${q(`(title.imatch."${pattern.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}",id.is.null)`)}`,
+        ],
+        [`/tasks?select=id,comments!inner(id)&comments.body=match.${q(pattern)}`],
+        ["/rpc/tasks_matching", { method: "POST", body: JSON.stringify({ pattern }) }],
+      ];
+      const [path, init] = pick(routes);
+      const started = performance.now();
+      try {
+        const r = await rest(attacker, path, init);
+        const body = (await r.json()) as { code?: string };
+        const ok = r.status === 200 || r.status === 400 || (r.status === 500 && body.code === "57014");
+        if (!ok) failures.push(`${r.status} ${body.code} ${path}`);
+      } catch (error) {
+        failures.push(`${(error as Error).name} after ${Math.round(performance.now() - started)} ms: ${path}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    const theirs = await rest(bystander, "/tasks?select=id");
+    expect(theirs.status).toBe(200);
+    expect(await theirs.json()).toHaveLength(3);
+  }, 300_000);
 });
