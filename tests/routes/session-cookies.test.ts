@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +25,7 @@ let stack: TestStack;
 let team: RouteTeam;
 let vite: ViteDevServer;
 let origin: string;
+const cacheDir = path.join(os.tmpdir(), `teamboard-session-cookies-${process.pid}`);
 
 beforeAll(async () => {
   stack = await startRouteStack({ auth: { jwtExpiry: 30 } });
@@ -32,7 +34,7 @@ beforeAll(async () => {
   const port = await freePort();
   vite = await createServer({
     configFile: path.resolve("vite.config.ts"),
-    cacheDir: path.join(os.tmpdir(), `teamboard-session-cookies-${process.pid}`),
+    cacheDir,
     logLevel: "warn",
     clearScreen: false,
     optimizeDeps: { noDiscovery: true },
@@ -46,6 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await vite?.close();
   await stack?.close();
+  fs.rmSync(cacheDir, { recursive: true, force: true });
 });
 
 type Role = "owner" | "admin" | "member" | "viewer" | "outsider";
