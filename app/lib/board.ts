@@ -32,10 +32,6 @@ export const COLUMN_PAGE_SIZE = 200;
 /** A column never asks for more than this in one page view, whatever the URL says. */
 export const COLUMN_MAX_LIMIT = 2000;
 
-export function isStatus(value: unknown): value is Status {
-  return typeof value === "string" && (STATUSES as readonly string[]).includes(value);
-}
-
 /** The transitions of docs/product.md §4; staying in a column (reordering) is always allowed. */
 export function canMove(from: Status, to: Status): boolean {
   if (from === to) return true;
