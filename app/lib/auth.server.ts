@@ -1,3 +1,4 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { backendError, redirect, shedResponse } from "./http.server";
 import { isBackendUnavailable } from "./auth-errors.server";
 import { requestScope } from "./request-scope.server";
@@ -100,6 +101,21 @@ export async function requireUser(
     throw redirect(secondFactorUrl(pathWithSearch(request)));
   }
   return user;
+}
+
+/**
+ * The loader of a page that needs a signed-in person and nothing else
+ * (`export const loader = signedInPage;`): the guard, and their email.
+ */
+export async function signedInPage({ request }: Pick<LoaderFunctionArgs, "request">) {
+  const user = await requireUser(request);
+  return { email: user.email };
+}
+
+/** The loader of a page for signed-out people only (`export const loader = signedOutPage;`). */
+export async function signedOutPage() {
+  await requireAnonymous();
+  return null;
 }
 
 /** Signed-in people have no business on /login and /signup. */

@@ -1,18 +1,5 @@
 import type { SupabaseClient } from "./supabase-types";
-import { STATUSES, type BoardFilters, type Priority, type Status } from "./board";
-
-/** What a card shows, and nothing more (no description: it can be 10,000 characters). */
-export interface Card {
-  id: string;
-  number: number;
-  title: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-}
+import { STATUSES, type BoardFilters, type Card, type Status } from "./board";
 
 export interface BoardColumn {
   status: Status;

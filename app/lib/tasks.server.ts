@@ -5,25 +5,8 @@ import type { TaskComment } from "./comments.server";
 import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import type { Priority, Status } from "./board";
+import type { Priority, Status, TaskDetail } from "./board";
 import { backendError, notFound } from "./http.server";
-
-export interface TaskDetail {
-  id: string;
-  number: number;
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-  created_at: string;
-  updated_at: string;
-  created_by: string | null;
-  creator: { display_name: string } | null;
-}
 
 /**
  * Just enough to act on the task named in the URL: by the team's slug, the

@@ -1,18 +1,15 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { redirect } from "~/lib/http.server";
 import { requestClient } from "~/lib/supabase.server";
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
-}
+export const loader = signedInPage;
 
 export async function action({ request }: ActionFunctionArgs) {
   const supabase = requestClient();

@@ -1,14 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { requireUser } from "~/lib/auth.server";
+import { signedInPage } from "~/lib/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Teamboard" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  return { email: user.email };
-}
+export const loader = signedInPage;
 
 const SECTIONS = [
   { to: "/account", label: "Profile", end: true },

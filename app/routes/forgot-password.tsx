@@ -3,17 +3,14 @@ import { data } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireAnonymous } from "~/lib/auth.server";
+import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { ForgotPasswordSchema, parseForm } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot your password? · Teamboard" }];
 
-export async function loader() {
-  await requireAnonymous();
-  return null;
-}
+export const loader = signedOutPage;
 
 export async function action({ request }: ActionFunctionArgs) {
   const supabase = requestClient();

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { CodeForm } from "~/components/auth/code-form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireAnonymous } from "~/lib/auth.server";
+import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
 import { redirect } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
@@ -17,10 +17,7 @@ import { requestClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Enter your code · Teamboard" }];
 
-export async function loader() {
-  await requireAnonymous();
-  return null;
-}
+export const loader = signedOutPage;
 
 export async function action({ request }: ActionFunctionArgs) {
   const supabase = requestClient();

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { FormAlert } from "~/components/form";
 import { oauthProviders } from "~/lib/auth-settings.server";
-import { requireAnonymous } from "~/lib/auth.server";
+import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { redirect } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -17,10 +17,7 @@ import { requestClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Log in · Teamboard" }];
 
-export async function loader() {
-  await requireAnonymous();
-  return null;
-}
+export const loader = signedOutPage;
 
 export async function action({ request }: ActionFunctionArgs) {
   const supabase = requestClient();

@@ -1,8 +1,8 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
 import { redirect } from "~/lib/http.server";
@@ -15,10 +15,7 @@ import { createTeam } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Create a team · Teamboard" }];
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return null;
-}
+export const loader = signedInPage;
 
 export async function action({ request }: ActionFunctionArgs) {
   const supabase = requestClient();

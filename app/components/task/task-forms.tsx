@@ -1,18 +1,6 @@
 import { ValidatedForm, SubmitButton } from "~/components/form";
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type Priority, type Status } from "~/lib/board";
+import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
 import { formState, InputField, SelectField, TextAreaField } from "./fields";
-
-interface EditableTask {
-  id: string;
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-}
 
 type MemberOption = { id: string; name: string };
 
