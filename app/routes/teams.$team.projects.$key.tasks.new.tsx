@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLocation } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { SubmitButton, ValidatedForm } from "~/components/form";
-import { formState, SelectField } from "~/components/task/fields";
+import { SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { TaskFields } from "~/components/task/task-forms";
 import { useBoardData } from "~/components/task/use-route-data";
 import { ARCHIVED_MESSAGE, boardSearch, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";

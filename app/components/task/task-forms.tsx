@@ -1,6 +1,5 @@
-import { ValidatedForm, SubmitButton } from "~/components/form";
+import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
 import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
-import { formState, InputField, SelectField, TextAreaField } from "./fields";
 
 type MemberOption = { id: string; name: string };
 
@@ -26,13 +25,7 @@ export function TaskFields({
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
-      <InputField
-        name="title"
-        label="Title"
-        maxLength={200}
-        value={pick("title", task?.title ?? "")}
-        error={errors.title}
-      />
+      <Field name="title" label="Title" maxLength={200} value={pick("title", task?.title ?? "")} error={errors.title} />
       <TextAreaField
         name="description"
         label="Description"
@@ -59,7 +52,7 @@ export function TaskFields({
         />
       </div>
       <div className="field-row">
-        <InputField
+        <Field
           name="dueOn"
           label="Due date"
           type="date"
@@ -68,7 +61,7 @@ export function TaskFields({
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
         />
-        <InputField
+        <Field
           name="labels"
           label="Labels"
           hint="Comma-separated, up to 10."
@@ -139,7 +132,7 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
           value={values.status ?? task.status}
           error={errors.status}
         />
-        <InputField
+        <Field
           name="position"
           label="Place in column"
           type="number"
