@@ -212,6 +212,7 @@ function expected(c: Case) {
     status: c.status,
     refreshes: session === "untouched" ? 0 : 1,
     session: session === "untouched" ? "kept" : session,
+    setTwice: [],
   };
 }
 
@@ -247,7 +248,15 @@ async function send(c: Case, user: RouteUser) {
   const refreshes = stack.requests
     .list(since)
     .filter((r) => r.path === "/auth/v1/token" && r.search.includes("grant_type=refresh_token")).length;
-  return { status: response.status, refreshes, session: sessionChange(user.cookie, response.headers.getSetCookie()) };
+  const setCookies = response.headers.getSetCookie();
+  const names = setCookies.map((line) => line.slice(0, line.indexOf("=")));
+  return {
+    status: response.status,
+    refreshes,
+    session: sessionChange(user.cookie, setCookies),
+    // a cookie is set once per answer (a redirect carries the request's cookies and the door writes them again)
+    setTwice: names.filter((name, i) => names.indexOf(name) !== i),
+  };
 }
 
 function sessionChange(sent: string, setCookies: string[]): "refreshed" | "cleared" | "kept" {
