@@ -18,6 +18,10 @@ export type TestStack = RunningStack & {
  * migrated template (about 0.7 s), or, with TEST_DATABASE_URL, a new database
  * copied from a migrated template database on that native PostgreSQL.
  * Listens on a random port. Rate limits are lifted unless a test sets them.
+ * Scheduled jobs do not run on their own (the migrations schedule one every
+ * minute, which would call a function in the middle of unrelated tests):
+ * tests that want them pass `scheduler: { cron: true }`, or run a job with
+ * `stack.scheduler.cron.runNow()`. pg_net's requests are sent as usual.
  */
 export async function startTestStack(options: StartOptions = {}): Promise<TestStack> {
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -32,6 +36,7 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
     quiet: true,
     skipMigrations: true,
     ...options,
+    scheduler: { cron: false, ...options.scheduler },
     auth: {
       tokenRequestsPerMinute: 100_000,
       bcryptCost: 4,
