@@ -58,7 +58,7 @@ export class NetWorker {
   async start(): Promise<void> {
     this.unlisten = await this.options.db.listen("stack_net", () => this.wake());
     this.timers.push(setInterval(() => this.wake(), this.options.pollMs ?? 2_000));
-    this.timers.push(setInterval(() => void this.sweep(), TTL_SWEEP_MS));
+    this.timers.push(setInterval(() => void this.expire(), TTL_SWEEP_MS));
     for (const t of this.timers) t.unref();
     this.wake();
   }
@@ -168,7 +168,8 @@ export class NetWorker {
     return rows[0].ok;
   }
 
-  private async sweep(): Promise<void> {
+  /** Deletes the answers older than the TTL (every minute; tests call it). */
+  async expire(): Promise<void> {
     if (this.closed || !(await this.installed())) return;
     await this.options.db
       .query("delete from net._http_response where created < now() - make_interval(secs => $1)", [
