@@ -5,7 +5,7 @@ import { NetWorker } from "../net/worker.ts";
 import { putStackSecrets } from "../vault/secrets.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { cronRoutes } from "./routes.ts";
-import { CronScheduler } from "./scheduler.ts";
+import { CronScheduler, type SchedulerOptions as CronSchedulerOptions } from "./scheduler.ts";
 
 /**
  * The database's background work, as a hosted project's extensions do it:
@@ -21,6 +21,8 @@ export interface SchedulerServiceOptions {
   cron?: boolean;
   /** send pg_net's queued requests (default on) */
   net?: boolean;
+  /** told about every finished run (benchmarks) */
+  onRun?: CronSchedulerOptions["onRun"];
 }
 
 export interface SchedulerService {
@@ -39,6 +41,7 @@ export function createSchedulerService(ctx: ServiceContext, options: SchedulerSe
     clock: options.clock ?? systemClock,
     log: (m) => ctx.log("cron", m),
     maxRunning: config.cron.maxRunningJobs,
+    onRun: options.onRun,
   });
   const net = new NetWorker({
     db,

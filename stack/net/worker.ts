@@ -50,6 +50,8 @@ export class NetWorker {
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
   private listeners = new Set<(result: NetResult) => void>();
+  /** answers waiting to be written together */
+  private batch: { results: NetResult[]; written: Promise<void> } | null = null;
   /** whether net.http_request_queue exists (looked up until it does, and again after an error) */
   private ready = false;
 
@@ -130,35 +132,65 @@ export class NetWorker {
     const run = (async () => {
       const started = performance.now();
       const response = await sendRequest(request, this.options.allow);
-      const ms = Math.round(performance.now() - started);
-      try {
-        await this.options.db.query(
-          `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
-          [
-            request.id,
-            response.status_code,
-            response.content,
-            response.headers === null ? null : JSON.stringify(response.headers),
-            response.content_type,
-            response.timed_out,
-            response.error_msg,
-          ],
-        );
-      } catch (error) {
-        this.options.log(`could not record the answer to request ${request.id}: ${(error as Error).message}`);
-      }
-      const target = `${request.method} ${shown(request.url)}`;
-      if (response.refused) this.options.log(`refused ${target}: ${response.error_msg}`);
-      else if (response.error_msg) this.options.log(`${target} failed after ${ms} ms: ${response.error_msg}`);
-      else this.options.log(`${target} → ${response.status_code} in ${ms} ms`);
-      for (const listener of this.listeners) listener({ ...response, id: request.id, method: request.method, url: request.url, ms });
+      await this.record({
+        ...response,
+        id: request.id,
+        method: request.method,
+        url: request.url,
+        ms: Math.round(performance.now() - started),
+      });
     })();
     this.inFlight.add(run);
     void run.finally(() => {
       this.inFlight.delete(run);
       this.wake();
     });
+  }
+
+  /** Answers that arrive together are written in one statement (on PGlite every statement holds the event loop). */
+  private record(result: NetResult): Promise<void> {
+    if (!this.batch) {
+      const results: NetResult[] = [];
+      const written = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          this.batch = null;
+          void this.write(results).finally(resolve);
+        }),
+      );
+      this.batch = { results, written };
+    }
+    this.batch.results.push(result);
+    return this.batch.written;
+  }
+
+  private async write(results: NetResult[]): Promise<void> {
+    const rows = results.map((r) => ({
+      id: r.id,
+      status_code: r.status_code,
+      content: r.content,
+      headers: r.headers,
+      content_type: r.content_type,
+      timed_out: r.timed_out,
+      error_msg: r.error_msg,
+    }));
+    try {
+      await this.options.db.query(
+        `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
+         select id, status_code, content, headers, content_type, timed_out, error_msg
+         from jsonb_to_recordset($1::jsonb) as r(id bigint, status_code int, content text, headers jsonb,
+           content_type text, timed_out boolean, error_msg text)`,
+        [JSON.stringify(rows)],
+      );
+    } catch (error) {
+      this.options.log(`could not record ${rows.length} answer(s): ${(error as Error).message}`);
+    }
+    for (const result of results) {
+      const target = `${result.method} ${shown(result.url)}`;
+      if (result.refused) this.options.log(`refused ${target}: ${result.error_msg}`);
+      else if (result.error_msg) this.options.log(`${target} failed after ${result.ms} ms: ${result.error_msg}`);
+      else this.options.log(`${target} → ${result.status_code} in ${result.ms} ms`);
+      for (const listener of this.listeners) listener(result);
+    }
   }
 
   private async installed(): Promise<boolean> {
