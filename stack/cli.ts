@@ -164,8 +164,7 @@ else if (command === "cron" && (positionals[1] === undefined || (positionals[1] 
     console.error(error.message);
     process.exitCode = 1;
   }
-}
-else if (command === "gen" && positionals[1] === "types") {
+} else if (command === "gen" && positionals[1] === "types") {
   process.exitCode = await genTypesCommand({
     migrationsDir: config.migrationsDir,
     schemas: config.rest.schemas,

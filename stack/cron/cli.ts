@@ -13,7 +13,8 @@ interface Target {
 
 async function call(target: Target, method: "GET" | "POST", path: string): Promise<Response> {
   const keys = readStoredKeys(target.dataDir);
-  if (!keys) throw new CliError(`No local stack has been started with ${target.dataDir} yet. Start it with: npm run stack`);
+  if (!keys)
+    throw new CliError(`No local stack has been started with ${target.dataDir} yet. Start it with: npm run stack`);
   try {
     return await fetch(`${target.apiUrl}/_stack/cron${path}`, {
       method,
@@ -33,7 +34,14 @@ function when(iso: string | null | undefined): string {
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 export function formatJobs(jobs: JobListing[]): string {
@@ -70,6 +78,8 @@ export async function runJobCommand(target: Target, job: string): Promise<number
   const body = (await response.json()) as { message?: string } & Record<string, string | number>;
   if (!response.ok) throw new CliError(body.message ?? `The stack answered ${response.status}`);
   const ms = Date.parse(String(body.end_time)) - Date.parse(String(body.start_time));
-  console.log(`${body.name} (job #${body.jobid}, run ${body.runid}): ${body.status} in ${ms} ms: ${body.return_message}`);
+  console.log(
+    `${body.name} (job #${body.jobid}, run ${body.runid}): ${body.status} in ${ms} ms: ${body.return_message}`,
+  );
   return body.status === "succeeded" ? 0 : 1;
 }

@@ -20,7 +20,13 @@ export interface JobListing {
   active: boolean;
   running: boolean;
   next_run: string | null;
-  last_run: { runid: number; status: string; return_message: string | null; start_time: string; end_time: string | null } | null;
+  last_run: {
+    runid: number;
+    status: string;
+    return_message: string | null;
+    start_time: string;
+    end_time: string | null;
+  } | null;
 }
 
 export function cronRoutes(db: Database, keys: Keys, scheduler: CronScheduler): Hono {

@@ -85,7 +85,9 @@ export class CronScheduler {
 
   /** Reads cron.job again (the scheduler also does on every change and every minute). */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.load()).catch((error) => this.options.log(`reload failed: ${error}`));
+    this.reloading = this.reloading
+      .then(() => this.load())
+      .catch((error) => this.options.log(`reload failed: ${error}`));
     return this.reloading;
   }
 
@@ -214,7 +216,8 @@ export class CronScheduler {
     const passed = (minute - this.lastMinute) / MINUTE;
     // the clock went back: wait for it to catch up rather than run those minutes again
     if (passed < 1) return;
-    const minutes = passed <= 5 ? Array.from({ length: passed }, (_, i) => this.lastMinute + (i + 1) * MINUTE) : [minute];
+    const minutes =
+      passed <= 5 ? Array.from({ length: passed }, (_, i) => this.lastMinute + (i + 1) * MINUTE) : [minute];
     for (const m of minutes) {
       for (const t of active) {
         const s = t.schedule!;

@@ -108,7 +108,8 @@ async function createInstance(
 ): Promise<PGlite> {
   const pg = await PGlite.create({ dataDir: pgDir, extensions, parsers, loadDataDir });
   await pg.exec("set timezone to 'UTC'");
-  for (const [name, value] of Object.entries(settings)) await pg.query("select set_config($1, $2, false)", [name, value]);
+  for (const [name, value] of Object.entries(settings))
+    await pg.query("select set_config($1, $2, false)", [name, value]);
   return pg;
 }
 

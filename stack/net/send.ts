@@ -73,7 +73,8 @@ export async function sendRequest(request: QueuedRequest, allow: AllowList): Pro
   const timer = setTimeout(() => controller.abort(), request.timeout_milliseconds);
   let method = request.method.toUpperCase();
   // pg_net hands curl the body as a C string: its text
-  let body: string | undefined = request.body === null ? undefined : Buffer.from(request.body, "base64").toString("utf8");
+  let body: string | undefined =
+    request.body === null ? undefined : Buffer.from(request.body, "base64").toString("utf8");
   try {
     for (let hop = 0; ; hop++) {
       if (url.protocol !== "http:" && url.protocol !== "https:") return failure("Unsupported protocol");

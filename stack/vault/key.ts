@@ -16,7 +16,8 @@ export function loadOrCreateVaultKey(dataDir: string | null): string {
   const file = dataDir ? path.join(dataDir, "vault.key") : null;
   if (file && fs.existsSync(file)) {
     const key = fs.readFileSync(file, "utf8").trim();
-    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`${file} is not a Vault key (64 hex digits); move it away to make a new one`);
+    if (!/^[0-9a-f]{64}$/.test(key))
+      throw new Error(`${file} is not a Vault key (64 hex digits); move it away to make a new one`);
     return key;
   }
   const key = crypto.randomBytes(32).toString("hex");

@@ -15,7 +15,7 @@ describe("create extension for the extensions the stack supplies", () => {
   });
 
   it("fails as Postgres does when the extension is there and IF NOT EXISTS is not", () => {
-    expect(rewriteExtensionStatement("create extension pg_cron")).toContain("extension \"pg_cron\" already exists");
+    expect(rewriteExtensionStatement("create extension pg_cron")).toContain('extension "pg_cron" already exists');
     expect(rewriteExtensionStatement("create extension if not exists pg_cron")).not.toContain("already exists");
   });
 

@@ -35,7 +35,10 @@ const CREATE = new RegExp(
     `(?:\\s+with)?(?:\\s+schema\\s+(?:${IDENT}))?(?:\\s+version\\s+(?:${IDENT}|'[^']*'))?(?:\\s+cascade)?\\s*;?$`,
   "is",
 );
-const DROP = new RegExp(`^drop\\s+extension\\s+(if\\s+exists\\s+)?"?(${NAMES})"?(?:\\s+(?:cascade|restrict))?\\s*;?$`, "is");
+const DROP = new RegExp(
+  `^drop\\s+extension\\s+(if\\s+exists\\s+)?"?(${NAMES})"?(?:\\s+(?:cascade|restrict))?\\s*;?$`,
+  "is",
+);
 
 /** A statement without its leading comments and blank lines. */
 function stripLeadingComments(sql: string): string {
