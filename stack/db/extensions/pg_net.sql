@@ -116,11 +116,10 @@ begin
 end
 $$;
 
-create or replace function net.http_get(
-  url text,
-  params jsonb default '{}'::jsonb,
-  headers jsonb default '{}'::jsonb,
-  timeout_milliseconds int default 5000
+-- What the three request functions share: the parameters URL-encoded onto the
+-- URL, the row queued, the sender woken at commit.
+create or replace function net._enqueue(
+  method text, url text, params jsonb, headers jsonb, body jsonb, timeout_milliseconds int
 ) returns bigint
 language plpgsql as $$
 declare
@@ -129,12 +128,22 @@ declare
 begin
   select coalesce(array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
     into params_array from jsonb_each_text(params);
-  insert into net.http_request_queue (method, url, headers, timeout_milliseconds)
-  values ('GET', net._encode_url_with_params_array(url, params_array), headers, timeout_milliseconds)
+  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
+  values (method, net._encode_url_with_params_array(url, params_array), headers, convert_to(body::text, 'UTF8'), timeout_milliseconds)
   returning id into request_id;
   perform net.wake();
   return request_id;
 end
+$$;
+
+create or replace function net.http_get(
+  url text,
+  params jsonb default '{}'::jsonb,
+  headers jsonb default '{}'::jsonb,
+  timeout_milliseconds int default 5000
+) returns bigint
+language sql as $$
+  select net._enqueue('GET', url, params, headers, null, timeout_milliseconds)
 $$;
 
 create or replace function net.http_post(
@@ -146,8 +155,6 @@ create or replace function net.http_post(
 ) returns bigint
 language plpgsql as $$
 declare
-  request_id bigint;
-  params_array text[];
   content_type text;
 begin
   select header_value into content_type
@@ -160,13 +167,7 @@ begin
   if content_type <> 'application/json' then
     raise exception 'Content-Type header must be "application/json"';
   end if;
-  select coalesce(array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
-    into params_array from jsonb_each_text(params);
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values ('POST', net._encode_url_with_params_array(url, params_array), headers, convert_to(body::text, 'UTF8'), timeout_milliseconds)
-  returning id into request_id;
-  perform net.wake();
-  return request_id;
+  return net._enqueue('POST', url, params, headers, body, timeout_milliseconds);
 end
 $$;
 
@@ -177,19 +178,8 @@ create or replace function net.http_delete(
   timeout_milliseconds int default 5000,
   body jsonb default null
 ) returns bigint
-language plpgsql as $$
-declare
-  request_id bigint;
-  params_array text[];
-begin
-  select coalesce(array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
-    into params_array from jsonb_each_text(params);
-  insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
-  values ('DELETE', net._encode_url_with_params_array(url, params_array), headers, convert_to(body::text, 'UTF8'), timeout_milliseconds)
-  returning id into request_id;
-  perform net.wake();
-  return request_id;
-end
+language sql as $$
+  select net._enqueue('DELETE', url, params, headers, body, timeout_milliseconds)
 $$;
 
 -- Waiting inside a statement for the sender: on PGlite (one connection) the
