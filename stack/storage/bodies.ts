@@ -1,4 +1,6 @@
+import type { BucketListQuery, BucketRules, NewBucket } from "./buckets.ts";
 import type { ObjectTarget } from "./env.ts";
+import type { ListQuery, ListV2Query } from "./list.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { mustBeValidBucketName, mustBeValidKey } from "./names.ts";
 
@@ -64,17 +66,6 @@ function optionalInteger(value: unknown, path: string): number | undefined {
   return n;
 }
 
-export interface BucketRules {
-  public?: boolean;
-  fileSizeLimit?: number | null;
-  allowedMimeTypes?: string[] | null;
-}
-
-export interface NewBucket extends BucketRules {
-  id: string;
-  name: string;
-}
-
 export function newBucket(body: Body): NewBucket {
   if (typeof body.name !== "string") throw schemaError("body must have required property 'name'");
   // hosted refuses names with leading or trailing whitespace
@@ -90,14 +81,6 @@ export function bucketRules(body: Body): BucketRules {
     fileSizeLimit: sizeLimit(body.file_size_limit),
     allowedMimeTypes: mimeTypes(body.allowed_mime_types),
   };
-}
-
-export interface BucketListQuery {
-  limit: number | null;
-  offset: number;
-  sortColumn: "id" | "name" | "created_at" | "updated_at";
-  sortOrder: "asc" | "desc";
-  search: string;
 }
 
 export function bucketListQuery(query: Record<string, string>): BucketListQuery {
@@ -164,15 +147,6 @@ export function prefixes(body: Body): string[] {
   return list as string[];
 }
 
-export interface ListQuery {
-  prefix: string;
-  limit: number;
-  offset: number;
-  search: string;
-  column: "name" | "created_at" | "updated_at" | "last_accessed_at";
-  order: "asc" | "desc";
-}
-
 const LIST_COLUMNS = new Set(["name", "created_at", "updated_at", "last_accessed_at"]);
 
 /** `list`'s body (hosted's `storage.search`): one folder level under `prefix`. */
@@ -191,15 +165,6 @@ export function listQuery(body: Body): ListQuery {
         : "name",
     order: sortBy.order === "desc" ? "desc" : "asc",
   };
-}
-
-export interface ListV2Query {
-  prefix: string;
-  limit: number;
-  cursor: string | null;
-  withDelimiter: boolean;
-  sortColumn: "name" | "created_at" | "updated_at";
-  sortOrder: "asc" | "desc";
 }
 
 /** `list-v2`'s body, as hosted's schema takes it. */

@@ -1,4 +1,3 @@
-import type { BucketListQuery, BucketRules, NewBucket } from "./bodies.ts";
 import { allowDeletes, asCaller, iso, ownerOf, type Caller, type StorageEnv } from "./env.ts";
 import { storageErrors } from "./errors.ts";
 import type { ObjectRow } from "./serve-file.ts";
@@ -10,6 +9,28 @@ import type { ObjectRow } from "./serve-file.ts";
  * A bucket reads as hosted's JSON: its columns (no `owner_id`), timestamps in
  * ISO form; the list adds `type`, as hosted does for current clients.
  */
+
+/** What a create or an update sets (absent: left as it is; null: cleared). */
+export interface BucketRules {
+  public?: boolean;
+  fileSizeLimit?: number | null;
+  allowedMimeTypes?: string[] | null;
+}
+
+/** A new bucket, checked at the edge (bodies.ts). */
+export interface NewBucket extends BucketRules {
+  id: string;
+  name: string;
+}
+
+export interface BucketListQuery {
+  limit: number | null;
+  offset: number;
+  sortColumn: "id" | "name" | "created_at" | "updated_at";
+  sortOrder: "asc" | "desc";
+  search: string;
+}
+
 const BUCKET_COLUMNS = `id, name, owner, public, ${iso("created_at")} as created_at, ${iso("updated_at")} as updated_at,
   file_size_limit, allowed_mime_types`;
 

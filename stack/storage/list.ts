@@ -1,5 +1,4 @@
 import type { Queryable } from "../db/types.ts";
-import type { ListQuery, ListV2Query } from "./bodies.ts";
 import { asCaller, iso, type Caller, type StorageEnv } from "./env.ts";
 import { StorageError } from "./errors.ts";
 
@@ -13,6 +12,27 @@ import { StorageError } from "./errors.ts";
  *   (folders first met by name, or by their oldest object's time), without it
  *   every object under the prefix; paged by an opaque cursor.
  */
+
+/** `list`: one level under `prefix` (ends with `/` or is empty). */
+export interface ListQuery {
+  prefix: string;
+  limit: number;
+  offset: number;
+  search: string;
+  column: "name" | "created_at" | "updated_at" | "last_accessed_at";
+  order: "asc" | "desc";
+}
+
+/** `list-v2`. */
+export interface ListV2Query {
+  prefix: string;
+  limit: number;
+  cursor: string | null;
+  withDelimiter: boolean;
+  sortColumn: "name" | "created_at" | "updated_at";
+  sortOrder: "asc" | "desc";
+}
+
 function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
