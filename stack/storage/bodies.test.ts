@@ -78,5 +78,6 @@ describe("list-v2", () => {
     expect(decodeCursor(token)).toEqual(cursor);
     expect(decodeCursor(encodeCursor({ startAfter: "x" }))).toEqual({ startAfter: "x", sortOrder: "asc" });
     expect(() => decodeCursor(Buffer.from("z:1").toString("base64"))).toThrow("continuation token");
+    expect(() => decodeCursor(Buffer.from("l:x\na:yesterday").toString("base64"))).toThrow("continuation token");
   });
 });

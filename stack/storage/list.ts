@@ -84,14 +84,19 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(lines.join("\n")).toString("base64");
 }
 
+const badCursor = () => new StorageError(400, "InvalidParameter", "Invalid Parameter continuation token");
+
 export function decodeCursor(token: string): Cursor {
   const cursor: Cursor = { startAfter: "", sortOrder: "asc" };
   for (const part of Buffer.from(token, "base64").toString().split("\n")) {
     const m = /^(\S):(.*)/.exec(part);
     const field = m && CURSOR_PARTS.find(([key]) => key === m[1])?.[1];
-    if (!m || !field) throw new StorageError(400, "InvalidParameter", "Invalid Parameter continuation token");
+    if (!m || !field) throw badCursor();
     cursor[field] = m[2];
   }
+  // what reaches SQL as a time must be one (hosted's query would fail on it)
+  if (cursor.sortColumnAfter && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z$/.test(cursor.sortColumnAfter))
+    throw badCursor();
   return cursor;
 }
 
