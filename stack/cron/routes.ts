@@ -40,6 +40,8 @@ export function cronRoutes(db: Database, keys: Keys, scheduler: CronScheduler): 
   app.get("/jobs", async (c) => {
     await scheduler.reload();
     const jobs = scheduler.status();
+    // no jobs (or no pg_cron yet): nothing to look up
+    if (jobs.length === 0) return c.json([]);
     const { rows } = await db.query<{ jobid: number; last_run: JobListing["last_run"] }>(
       `select distinct on (jobid) jobid,
          jsonb_build_object('runid', runid, 'status', status, 'return_message', return_message,
