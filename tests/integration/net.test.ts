@@ -125,6 +125,26 @@ describe("net.http_get, http_post and http_delete", () => {
     expect(byPath["/del"]).toMatchObject({ method: "DELETE", body: '{"gone": true}' });
   });
 
+  it("give a recorded answer back through net._http_collect_response", async () => {
+    const id = await queue("select net.http_get($1) as id", [`${target.url}/collect`]);
+    await answer(stack, id);
+    const collect = async (requestId: number) =>
+      (
+        await stack.db.query(
+          `select (r).status, (r).message, ((r).response).status_code as code, ((r).response).body as body
+           from (select net._http_collect_response($1) as r) as x`,
+          [requestId],
+        )
+      ).rows[0];
+    expect(await collect(id)).toEqual({ status: "SUCCESS", message: "ok", code: 201, body: '{"got":"GET"}' });
+    expect(await collect(-99)).toEqual({
+      status: "ERROR",
+      message: "request matching request_id not found",
+      code: null,
+      body: null,
+    });
+  });
+
   it("refuse what pg_net refuses at the call", async () => {
     await expect(stack.db.query("select net.http_get('not a url')")).rejects.toThrow(
       'invalid URL "not a url": Malformed input to a URL function',
