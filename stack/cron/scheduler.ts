@@ -66,6 +66,8 @@ export class CronScheduler {
   private unlisten: (() => Promise<void>) | null = null;
   private reloading: Promise<void> = Promise.resolve();
   private closed = false;
+  /** the scheduler runs jobs on their schedules (start() was called) */
+  private ticking = false;
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -80,6 +82,7 @@ export class CronScheduler {
     await this.reload();
     this.unlisten = await db.listen("stack_cron", () => void this.reload());
     this.lastMinute = floorTo(clock.now(), MINUTE);
+    this.ticking = true;
     this.tick(floorTo(clock.now(), SECOND));
   }
 
@@ -190,6 +193,11 @@ export class CronScheduler {
       });
       if (!task.running) this.tasks.delete(jobid);
     }
+    // as pg_cron's launcher after a reload: a new 'N seconds' job starts now, not at the next tick
+    if (this.ticking) {
+      this.queueSecondsRuns(floorTo(this.options.clock.now(), SECOND));
+      this.startPending();
+    }
   }
 
   private tick(time: number): void {
@@ -200,18 +208,26 @@ export class CronScheduler {
     this.cancelTimer = this.options.clock.at(next, () => this.tick(floorTo(this.options.clock.now(), SECOND)));
   }
 
-  private queueDueRuns(now: number): void {
-    const active = [...this.tasks.values()].filter((t) => t.job.active && !t.removed && t.schedule);
-    if (!this.rebootsQueued) {
-      this.rebootsQueued = true;
-      for (const t of active) if (t.schedule!.kind === "reboot") t.pending.push({ due: now });
-    }
-    for (const t of active) {
+  private activeTasks(): Task[] {
+    return [...this.tasks.values()].filter((t) => t.job.active && !t.removed && t.schedule);
+  }
+
+  private queueSecondsRuns(now: number): void {
+    for (const t of this.activeTasks()) {
       const s = t.schedule!;
       if (s.kind !== "seconds" || t.pending.some((p) => p.due !== null)) continue;
       const due = t.lastStart + s.seconds * SECOND;
       if (now >= due) t.pending.push({ due: t.lastStart === 0 ? now : due });
     }
+  }
+
+  private queueDueRuns(now: number): void {
+    const active = this.activeTasks();
+    if (!this.rebootsQueued) {
+      this.rebootsQueued = true;
+      for (const t of active) if (t.schedule!.kind === "reboot") t.pending.push({ due: now });
+    }
+    this.queueSecondsRuns(now);
     const minute = floorTo(now, MINUTE);
     const passed = (minute - this.lastMinute) / MINUTE;
     // the clock went back: wait for it to catch up rather than run those minutes again
