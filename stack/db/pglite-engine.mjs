@@ -64,6 +64,7 @@ const ops = {
       rows: result.rows,
       rowCount: result.affectedRows ?? result.rows.length,
       fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+      command: result.command,
     };
   },
   async exec({ sql }) {
@@ -101,6 +102,10 @@ try {
   const loadDataDir = workerData.loadDataDir ? new Blob([workerData.loadDataDir]) : undefined;
   pg = await PGlite.create({ dataDir: workerData.dataDir, extensions, parsers, loadDataDir });
   await pg.exec("set timezone to 'UTC'");
+  // session settings the stack gives every connection (not stored in the database)
+  for (const [name, value] of Object.entries(workerData.settings ?? {})) {
+    await pg.query("select set_config($1, $2, false)", [name, value]);
+  }
   parentPort.postMessage({ ready: true });
 } catch (error) {
   parentPort.postMessage({ fatal: fields(error) });

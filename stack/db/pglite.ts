@@ -68,11 +68,12 @@ class Engine {
   static async start(
     dataDir: string,
     loadDataDir: Blob | undefined,
+    settings: Record<string, string>,
     onNotify: (channel: string, payload: string) => void,
   ): Promise<Engine> {
     const template = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
     const worker = new Worker(ENGINE, {
-      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS },
+      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS, settings },
       transferList: template ? [template.buffer] : [],
       // the stack size of the stack's own thread, so input that ran V8's stack out there still does here
       resourceLimits: { stackSizeMb: 1 },
@@ -133,6 +134,8 @@ export interface PgliteOptions {
   dataDir: string | null;
   /** a dump (from dump()) to start from instead of initialising */
   loadDataDir?: Blob;
+  /** session settings every connection gets (set_config, not stored in the database) */
+  settings?: Record<string, string>;
 }
 
 /** Where scratch databases live: memory-backed where the system offers it. */
@@ -175,6 +178,7 @@ export async function openPglite(
   const release = options.dataDir ? acquireLock(options.dataDir) : () => {};
   const scratch = options.dataDir ? null : scratchFolder();
   const folder = scratch ? scratch.dir : path.join(options.dataDir!, "pgdata");
+  const settings = options.settings ?? {};
   const listeners = new Map<string, Set<(payload: string) => void>>();
   const onNotify = (channel: string, payload: string) => {
     for (const cb of listeners.get(channel) ?? []) cb(payload);
@@ -186,7 +190,7 @@ export async function openPglite(
   let engine: Engine;
   try {
     const fresh = !fs.existsSync(path.join(folder, "PG_VERSION"));
-    engine = await Engine.start(folder, fresh ? options.loadDataDir : undefined, onNotify);
+    engine = await Engine.start(folder, fresh ? options.loadDataDir : undefined, settings, onNotify);
   } catch (error) {
     leave();
     throw error;
@@ -202,7 +206,7 @@ export async function openPglite(
         : `[db] the embedded database stopped answering properly (${String(why).slice(0, 300)}); reopening it`,
     );
     await engine.end(why);
-    engine = await Engine.start(folder, undefined, onNotify);
+    engine = await Engine.start(folder, undefined, settings, onNotify);
     recoveries++;
     for (const channel of listeners.keys()) await engine.call("listen", { channel });
   }
