@@ -14,7 +14,9 @@ export function assert(expr: unknown, msg = "Expected expression to be truthy"):
 
 export function assertEquals<T>(actual: T, expected: T, msg?: string): void {
   if (isDeepStrictEqual(actual, expected)) return;
-  throw new AssertionError(msg ?? `Values are not equal:\n  actual:   ${inspect(actual)}\n  expected: ${inspect(expected)}`);
+  throw new AssertionError(
+    msg ?? `Values are not equal:\n  actual:   ${inspect(actual)}\n  expected: ${inspect(expected)}`,
+  );
 }
 
 export function assertExists<T>(actual: T, msg?: string): asserts actual is NonNullable<T> {
