@@ -5,7 +5,7 @@ import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.
 import { mountDisabledFeatureRoutes } from "./disabled.ts";
 import { mountMfaRoutes } from "./mfa.ts";
 import { mountOAuthRoutes } from "./oauth.ts";
-import { FailureCounter, SlidingWindowLimiter } from "./rate-limit.ts";
+import { FailureCounter, SlidingWindowLimiter, TokenBucketLimiter } from "./rate-limit.ts";
 import { mountRoutes, type AuthDeps } from "./router.ts";
 import { oauthServerRoutes } from "./oauth-server.ts";
 import { passkeyRoutes } from "./passkeys.ts";
@@ -14,6 +14,7 @@ import { otpRoutes } from "./otp.ts";
 import { settingsRoutes } from "./settings.ts";
 import { signupRoutes } from "./signup.ts";
 import { tokenRoutes } from "./token.ts";
+import { UsedSteps } from "./totp.ts";
 
 /**
  * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
@@ -73,10 +74,15 @@ export function createAuthService(ctx: ServiceContext): Hono {
     tokenLimiter: limiter,
     otpFailures: new FailureCounter(auth.maxOtpAttempts, auth.otpExpiry * 1000),
     passwordFailures: new FailureCounter(auth.maxPasswordFailures, auth.passwordFailureWindow * 1000),
+    // hosted GoTrue's burst of 30 on each
+    mfaChallengeLimiter: new TokenBucketLimiter(auth.mfaRequestsPerMinute, 30),
+    mfaVerifyLimiter: new TokenBucketLimiter(auth.mfaRequestsPerMinute, 30),
+    mfaChallengeAttempts: new FailureCounter(auth.maxMfaAttemptsPerChallenge, auth.mfa.challengeExpiry * 1000),
+    usedTotpSteps: new UsedSteps(),
   };
   mountRoutes(app, deps, [...oauthServerRoutes, ...passkeyRoutes]);
   mountDisabledFeatureRoutes(app, ctx);
-  mountMfaRoutes(app, ctx);
+  mountMfaRoutes(app, deps);
   mountAdminRoutes(app, ctx);
   mountRoutes(app, deps, [...signupRoutes, ...tokenRoutes, ...otpRoutes, ...accountRoutes, ...settingsRoutes]);
   mountOAuthRoutes(app, ctx);

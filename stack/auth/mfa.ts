@@ -3,12 +3,13 @@ import type { Context, Hono } from "hono";
 import QRCode from "qrcode";
 import type { ServiceContext } from "../context.ts";
 import type { Queryable } from "../db/types.ts";
-import { AuthError, badRequest, forbidden, notFound, unprocessable } from "./errors.ts";
+import { AuthError, badRequest, forbidden, notFound, tooManyRequests, unprocessable } from "./errors.ts";
 import { clientIp } from "../http/client-ip.ts";
 import { requireAdmin, requireUser, type Caller } from "./guards.ts";
 import { readParams } from "./params.ts";
+import type { AuthDeps } from "./router.ts";
 import { reissueSession } from "./sessions.ts";
-import { newTotpSecret, totpUri, verifyTotp } from "./totp.ts";
+import { newTotpSecret, totpStep, totpUri } from "./totp.ts";
 import { factorJson, findUserById, isUuid, type FactorRow, type UserRow } from "./users.ts";
 
 /**
@@ -91,8 +92,21 @@ function requireSession(caller: Caller, what: string): string {
   return caller.sessionId;
 }
 
-export function mountMfaRoutes(app: Hono, ctx: ServiceContext) {
+function challengeExpired(id: string) {
+  return unprocessable(
+    "mfa_challenge_expired",
+    `MFA challenge ${id} has expired, verify against another challenge or create a new challenge.`,
+  );
+}
+
+export function mountMfaRoutes(app: Hono, deps: AuthDeps) {
+  const { ctx, mfaChallengeLimiter, mfaVerifyLimiter, mfaChallengeAttempts, usedTotpSteps } = deps;
   const cfg = ctx.config.auth;
+  /** GoTrue's limitHandler: per client IP, after the factor was found */
+  const rateLimit = (c: Context, limiter: typeof mfaVerifyLimiter) => {
+    if (!limiter.allow(clientIp(c, ctx.config.trustedProxies)))
+      throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
+  };
   const maxBody = ctx.config.maxBodyBytes;
 
   const factorCaller = async (c: Context) => {
@@ -148,6 +162,7 @@ export function mountMfaRoutes(app: Hono, ctx: ServiceContext) {
   app.post("/factors/:factor_id/challenge", async (c) => {
     const caller = await factorCaller(c);
     const factor = await loadFactor(ctx.db, caller.user, c.req.param("factor_id"));
+    rateLimit(c, mfaChallengeLimiter);
     await readParams(c, maxBody, "ChallengeFactorParams", { channel: "string" });
     if (factor.factor_type !== "totp") {
       const kind = factor.factor_type === "phone" ? "Phone" : "WebAuthn";
@@ -174,6 +189,7 @@ export function mountMfaRoutes(app: Hono, ctx: ServiceContext) {
     const caller = await factorCaller(c);
     const sessionId = requireSession(caller, "A valid session is required to verify a factor");
     const factor = await loadFactor(ctx.db, caller.user, c.req.param("factor_id"));
+    rateLimit(c, mfaVerifyLimiter);
     const p = await readParams(c, maxBody, "VerifyFactorParams", { challenge_id: "string", code: "string" });
     if (p.code === "" && factor.factor_type !== "webauthn")
       throw badRequest("validation_failed", "Code needs to be non-empty");
@@ -197,14 +213,16 @@ export function mountMfaRoutes(app: Hono, ctx: ServiceContext) {
     if (challenge.verified_at || challenge.ip_address !== normalizeIp(clientIp(c, ctx.config.trustedProxies))) {
       throw unprocessable("mfa_ip_address_mismatch", "Challenge and verify IP addresses mismatch.");
     }
-    if (Number(challenge.age) > cfg.mfa.challengeExpiry) {
+    // a challenge checks so many codes (counted before the check, so requests sent at once count too), then is void
+    const attempts = mfaChallengeAttempts.record(challenge.id);
+    const exhausted = mfaChallengeAttempts.limit > 0 && attempts > mfaChallengeAttempts.limit;
+    if (Number(challenge.age) > cfg.mfa.challengeExpiry || exhausted) {
       await ctx.db.query("delete from auth.mfa_challenges where id = $1", [challenge.id]);
-      throw unprocessable(
-        "mfa_challenge_expired",
-        `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
-      );
+      throw challengeExpired(challenge.id);
     }
-    if (!factor.secret || !verifyTotp(factor.secret, p.code)) {
+    // each code once per factor: claimed at once, before any await, so two requests with one code can't both pass
+    const step = factor.secret ? totpStep(factor.secret, p.code) : null;
+    if (step === null || !usedTotpSteps.claim(factor.id, step)) {
       throw unprocessable("mfa_verification_failed", "Invalid TOTP code entered");
     }
     const session = await ctx.db.transaction(async (tx) => {

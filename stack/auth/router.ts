@@ -3,7 +3,8 @@ import type { ServiceContext } from "../context.ts";
 import { clientIp } from "../http/client-ip.ts";
 import { AuthError, forbidden, tooManyRequests } from "./errors.ts";
 import { requireAdmin, requireUser, type Caller } from "./guards.ts";
-import type { FailureCounter, SlidingWindowLimiter } from "./rate-limit.ts";
+import type { FailureCounter, SlidingWindowLimiter, TokenBucketLimiter } from "./rate-limit.ts";
+import type { UsedSteps } from "./totp.ts";
 
 /**
  * The auth service's routes as a table: each endpoint family (a module)
@@ -30,6 +31,13 @@ export interface AuthDeps {
   otpFailures: FailureCounter;
   /** wrong passwords per address: too many lock it for a while */
   passwordFailures: FailureCounter;
+  /** MFA challenges and verifications per IP (GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY), one bucket each */
+  mfaChallengeLimiter: TokenBucketLimiter;
+  mfaVerifyLimiter: TokenBucketLimiter;
+  /** codes checked per MFA challenge: past the limit the challenge is void */
+  mfaChallengeAttempts: FailureCounter;
+  /** the last TOTP step each factor took a code for */
+  usedTotpSteps: UsedSteps;
 }
 
 export type Middleware = (c: Context, state: RouteState, deps: AuthDeps) => void | Promise<void>;

@@ -34,6 +34,7 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
     ...options,
     auth: {
       tokenRequestsPerMinute: 100_000,
+      mfaRequestsPerMinute: 0,
       bcryptCost: 4,
       ...options.auth,
     },
