@@ -1,3 +1,10 @@
+/**
+ * The middleware of the route table, as GoTrue's middleware.go names it:
+ * who may call (`user`, `notAnonymous`, `admin`), what the path names
+ * (`loadUser`, `loadFactor`), rate limits per client IP, and feature
+ * switches. The table lists them per route in GoTrue's order, which decides
+ * the error a caller sees first.
+ */
 import { localProviderEnabled } from "../config.ts";
 import type { ServiceContext } from "../context.ts";
 import { clientIp } from "../http/client-ip.ts";
@@ -7,14 +14,6 @@ import { findFactor } from "./mfa.ts";
 import type { SlidingWindowLimiter, TokenBucketLimiter } from "./rate-limit.ts";
 import { callerOf, type AuthDeps, type Middleware } from "./router.ts";
 import { findUserById, isUuid } from "./users.ts";
-
-/**
- * The middleware of the route table, as GoTrue's middleware.go names it:
- * who may call (`user`, `notAnonymous`, `admin`), what the path names
- * (`loadUser`, `loadFactor`), rate limits per client IP, and feature
- * switches. The table lists them per route in GoTrue's order, which decides
- * the error a caller sees first.
- */
 
 /** A signed-in user's Bearer token (GoTrue's requireAuthentication). */
 export const user: Middleware = async (c, state, { ctx }) => {
