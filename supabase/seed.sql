@@ -7,6 +7,11 @@
 --   viewer@teamboard.local  Victor Viewer  viewer
 -- One team "Acme" (/teams/acme) with projects WEB and OPS, 60 tasks, comments.
 --
+-- Dates are relative to the day the database is made, so the demo board never
+-- turns into a wall of overdue work: write `current_date + 3` for a day and
+-- `now() - interval '2 hours'` for a time, never a fixed date
+-- (tests/integration/db-rpc.test.ts checks there is none).
+--
 -- Users go into auth.users the way Supabase Auth writes them (empty strings,
 -- not NULL, in the token columns: GoTrue cannot scan NULL there); their
 -- profiles come from the on_auth_user_created trigger.
@@ -66,7 +71,8 @@ select
     'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
     'a1000000-0000-4000-8000-000000000003', null, 'a1000000-0000-4000-8000-000000000003'
   ])[1 + t.n % 5]::uuid,
-  case when t.n % 3 = 0 then null else date '2025-12-01' + (t.n * 3)::int end,
+  -- due from a week ago to six weeks ahead: a few overdue, most to come
+  case when t.n % 3 = 0 then null else current_date + ((t.n * 7) % 50 - 7) end,
   t.labels,
   (array[
     'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',

@@ -4,6 +4,7 @@
  * at sign-up, and the demo seed. Calls run as the user, as the REST API runs them.
  */
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "../../stack/db/migrate.ts";
@@ -815,6 +816,15 @@ describe("the demo seed (supabase/seed.sql)", () => {
         "select count(*)::int as n from auth.users where confirmation_token is null or recovery_token is null or email_change_token_new is null or email_change is null",
       );
       expect(tokens.rows).toEqual([{ n: 0 }]);
+      // due dates follow the day the database is made: a few overdue, most ahead, none a year away
+      const due = await db.query(
+        `select count(*) filter (where due_on < current_date)::int as overdue,
+                count(*) filter (where due_on >= current_date)::int as ahead,
+                count(*) filter (where due_on not between current_date - 14 and current_date + 60)::int as far
+         from tasks where due_on is not null`,
+      );
+      expect(due.rows).toEqual([{ overdue: 6, ahead: 34, far: 0 }]);
+      expect(fs.readFileSync("supabase/seed.sql", "utf8")).not.toMatch(/'\d{4}-\d{2}-\d{2}/);
     } finally {
       await cleanup();
     }
