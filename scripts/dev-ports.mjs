@@ -89,6 +89,8 @@ export async function whoAnswers(url, keys) {
  * `{ use: url }` (it already runs there), `{ start: port, note? }` or
  * `{ fail: message }`. `chosen` is STACK_PORT (a taken port is then an
  * error), `preferred` the default (a taken one gives way to a free one).
+ * @param {{ dataDir: string, preferred: number, chosen?: number | null, host?: string }} options
+ * @returns {Promise<{ use?: string, start?: number, note?: string, fail?: string }>}
  */
 export async function planStack({ dataDir, preferred, chosen = null, host = "127.0.0.1" }) {
   const keys = readKeys(dataDir);
@@ -115,7 +117,11 @@ export async function planStack({ dataDir, preferred, chosen = null, host = "127
   return { start: port, note: `${why}; the stack takes port ${port} instead` };
 }
 
-/** The app's port: `chosen` (PORT) if free, else a message; or the first free one from `preferred` on. */
+/**
+ * The app's port: `chosen` (PORT) if free, else a message; or the first free one from `preferred` on.
+ * @param {{ preferred: number, chosen?: number | null, host?: string }} options
+ * @returns {Promise<{ port?: number, note?: string, fail?: string }>}
+ */
 export async function planAppPort({ preferred, chosen = null, host = "localhost" }) {
   if (chosen !== null)
     return (await isPortFree(chosen, host))
