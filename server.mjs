@@ -22,7 +22,9 @@
 //   - a bounded pool of connections to the backend: at most
 //     BACKEND_MAX_CONNECTIONS (default 64) per origin, kept alive; requests
 //     beyond them wait for a free connection instead of opening more (Node's
-//     fetch opens as many as there are requests).
+//     fetch opens as many as there are requests), and a connection not made
+//     within BACKEND_CONNECT_TIMEOUT_MS (default 1000; undici's own is 10 s)
+//     counts as the backend unreachable, so a page says so within 2 s.
 // Like remix-serve it compresses responses and serves fingerprinted assets
 // with a one-year immutable cache; scripts and stylesheets go out as the
 // Brotli or gzip copies the build made of them (scripts/precompress.mjs) to
@@ -51,9 +53,15 @@ const HEALTH_TIMEOUT_MS = 3_000;
 const MAX_CONCURRENT_REQUESTS = Number(process.env.MAX_CONCURRENT_REQUESTS ?? 32);
 const QUEUE_TIMEOUT_MS = Number(process.env.QUEUE_TIMEOUT_MS ?? 2_000);
 const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64);
+const BACKEND_CONNECT_TIMEOUT_MS = Number(process.env.BACKEND_CONNECT_TIMEOUT_MS ?? 1_000);
 
 // every fetch of this process (the app's backend clients, the health check) goes through it
-setGlobalDispatcher(new Agent({ connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null }));
+setGlobalDispatcher(
+  new Agent({
+    connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null,
+    connect: { timeout: BACKEND_CONNECT_TIMEOUT_MS },
+  }),
+);
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
 const { serverHeaders, serveInRequestScope, createAdmission, shedPageHtml } = build.entry.module;

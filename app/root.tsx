@@ -17,6 +17,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
+import { formWasRejected } from "~/lib/revalidation";
 import {
   announceSignIn,
   announceUserUpdate,
@@ -54,7 +55,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 /** A live page's refresh (someone else changed a task) leaves the root's data alone: see live-refresh.ts. */
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  !isLiveRefresh(args) && args.defaultShouldRevalidate;
+  !isLiveRefresh(args) && !formWasRejected(args) && args.defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();

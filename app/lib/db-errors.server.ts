@@ -56,7 +56,7 @@ export function writeFailure<I extends string | undefined = undefined>(
   }: { intent?: I; values: FormValues; field?: string; messages?: Partial<Record<string, string>> },
 ) {
   const { status, message } = classifyDbError(error);
-  if (status === 503) return backendUnavailableResult(values);
+  if (status === 503) return backendUnavailableResult(values, intent);
   if (status === 404) throw notFound();
   if (status === 500) throw backendError(error);
   const text = (error.code && messages[error.code]) || message;

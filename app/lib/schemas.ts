@@ -113,7 +113,7 @@ export type FieldErrors = Record<string, string>;
 export type FormValues = Record<string, string>;
 
 /** Fields whose values are never sent back to the page. */
-const SECRET_FIELDS = new Set(["password", "confirm", "token"]);
+export const SECRET_FIELDS = new Set(["password", "confirm", "token"]);
 
 export type FormResult<T> =
   { success: true; data: T; values: FormValues } | { success: false; errors: FieldErrors; values: FormValues };

@@ -15,7 +15,7 @@ import {
   verifyTotp,
   type Enrolment,
 } from "~/lib/mfa.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 
@@ -36,7 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { factors: factors.verified };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
   const form = await request.formData();

@@ -6,12 +6,14 @@ import { FormAlert } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { requestClient } from "~/lib/supabase.server";
 
 export const loader = signedInPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
   const scope = (await request.formData()).get("scope") === "global" ? "global" : "others";

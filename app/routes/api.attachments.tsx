@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { attachFiles } from "~/lib/attachments.server";
 import { requireUser } from "~/lib/auth.server";
+import { MESSAGES } from "~/lib/messages";
 import { chosenFiles } from "~/lib/storage.server";
 import { requestClient } from "~/lib/supabase.server";
 
@@ -15,7 +16,18 @@ import { requestClient } from "~/lib/supabase.server";
 const MAX_BODY_BYTES = 11 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action(args: ActionFunctionArgs) {
+  try {
+    return await attach(args);
+  } catch (thrown) {
+    // the session check found the backend down: said as the script reads it, not as a page
+    if (thrown instanceof Response && thrown.status === 503)
+      return Response.json({ ok: false, message: MESSAGES.backendDown }, { status: 503 });
+    throw thrown;
+  }
+}
+
+async function attach({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
@@ -27,10 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await attachFiles(supabase, taskId, chosenFiles(form, "files"));
   if (!result.ok) {
     if (result.status === 503) console.error("[attachments] upload failed:", result.message);
-    const message =
-      result.status === 503
-        ? "Teamboard can't reach its backend right now. Your changes were not saved; try again."
-        : result.message;
+    const message = result.status === 503 ? MESSAGES.backendDown : result.message;
     return Response.json({ ok: false, message }, { status: result.status });
   }
   return Response.json({ ok: true, message: null });

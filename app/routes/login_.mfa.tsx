@@ -4,7 +4,7 @@ import { ErrorPage } from "~/components/error-page";
 import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
 import { needsSecondFactor, requireUser } from "~/lib/auth.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { failurePage, listTotpFactors, verifyTotp } from "~/lib/mfa.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MfaCodeSchema, parseForm } from "~/lib/schemas";
@@ -26,7 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { next, email: user.email, factors };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { aal: "any" });
   const form = await request.formData();
   const next = safeRedirect(form.get("next"));

@@ -5,14 +5,18 @@ import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/co
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent } from "~/lib/schemas";
 import { requireTeamContext } from "~/lib/team-context.server";
 import { settingsActionSchema } from "~/lib/teams.schemas";
 import { deleteTeam, listMemberNames, renameTeam, transferOwnership } from "~/lib/teams.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [{ title: "Team settings · Teamboard" }];
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   const { supabase, user, team } = await requireTeamContext(args, { need: "renameTeam" });
@@ -25,7 +29,9 @@ export async function loader(args: LoaderFunctionArgs) {
   return { team, others };
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);
   const { request } = args;
   const parsed = parseIntent(settingsActionSchema(team.slug), await request.formData());

@@ -5,7 +5,7 @@ import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { parseForm } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 import { SLUG_RULE, slugify } from "~/lib/teams";
@@ -17,7 +17,9 @@ export const meta: MetaFunction = () => [{ title: "Create a team · Teamboard" }
 
 export const loader = signedInPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
   const result = parseForm(CreateTeamSchema, await request.formData());
