@@ -177,12 +177,18 @@ export default function BoardLayout() {
               </Link>
             ) : null}
             {can.manageProjects ? (
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
-                <button type="submit" className="button button-small button-secondary">
-                  {project.archived ? "Unarchive project" : "Archive project"}
-                </button>
-              </Form>
+              // rare and hard to undo by accident: out of the row, behind "More" (a <details>: no script needed)
+              <details className="board-more">
+                <summary className="button button-small button-secondary">More</summary>
+                <div className="board-more-menu">
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
+                    <button type="submit" className="button button-small button-secondary">
+                      {project.archived ? "Unarchive project" : "Archive project"}
+                    </button>
+                  </Form>
+                </div>
+              </details>
             ) : null}
           </div>
         </div>
