@@ -2,7 +2,8 @@
 export const MESSAGES = {
   invalidCredentials: "Email or password is incorrect.",
   emailNotConfirmed: "Confirm your email first. We can send the link again.",
-  userAlreadyExists: "An account with this email already exists. Log in instead?",
+  /** followed by a "Log in instead?" link on the sign-up form */
+  userAlreadyExists: "An account with this email already exists.",
   linkExpired: "This link has expired or was already used. Send a new one.",
   otherBrowser: "Open the link in the browser where you asked for it, or request a new one here.",
   tooManyRequests: (seconds: number) => `Too many attempts. Try again in ${seconds} seconds.`,
