@@ -33,6 +33,7 @@ const SCHEMAS = {
   FactorNameSchema: "auth",
   CreateTeamSchema: "teams",
   RenameTeamSchema: "teams",
+  TeamAddressSchema: "teams",
   CommentSchema: "tasks",
   CreateProjectSchema: "tasks",
   CreateTaskSchema: "tasks",

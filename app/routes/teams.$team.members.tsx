@@ -237,7 +237,14 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
   return (
     <section aria-labelledby="invite-title" className="invitations">
       <h2 id="invite-title">Invite someone</h2>
-      <ValidatedForm schema="InviteSchema" intent="invite" result={result} className="invite-form">
+      {/* keyed by the pending invitations: one more (sent) starts an empty form; a refused one keeps what was typed */}
+      <ValidatedForm
+        key={invitations.map((i) => i.id).join()}
+        schema="InviteSchema"
+        intent="invite"
+        result={result}
+        className="invite-form"
+      >
         <Field name="email" label="Email address" type="email" autoComplete="off" maxLength={254} />
         <div className="field">
           <label htmlFor="invite-role">Role</label>
