@@ -79,9 +79,11 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { user, flash, env } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
+  // the two-factor code page: signed in halfway (only /login/mfa is reached that way)
+  const halfway = useLocation().pathname.startsWith("/login/mfa");
   return (
     <>
-      <SiteHeader user={user} />
+      <SiteHeader user={user} halfway={halfway} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />

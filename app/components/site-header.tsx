@@ -10,7 +10,11 @@ export interface HeaderUser {
   avatarPath?: string | null;
 }
 
-export function SiteHeader({ user }: { user: HeaderUser | null }) {
+/**
+ * `halfway`: signed in with a password but the second factor not entered yet
+ * (/login/mfa): only the way out, not the pages the code opens.
+ */
+export function SiteHeader({ user, halfway = false }: { user: HeaderUser | null; halfway?: boolean }) {
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -20,7 +24,15 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
         <img src="/favicon.svg" alt="" width={24} height={24} />
         <span>Teamboard</span>
       </Link>
-      {user ? (
+      {user && halfway ? (
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <LogoutButton />
+            </li>
+          </ul>
+        </nav>
+      ) : user ? (
         <Fold className="site-menu" summary={<MenuLabel />}>
           <nav aria-label="Main">
             <ul>

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -134,7 +135,7 @@ export default function Security() {
               />
             </li>
             <li>
-              Or type this key into it: <code className="totp-secret">{enrolment.secret}</code>
+              Or type this key into it: <code className="totp-secret">{groupsOfFour(enrolment.secret)}</code>
             </li>
             <li>Enter the 6-digit code the app shows for Teamboard.</li>
           </ol>
@@ -177,4 +178,16 @@ export default function Security() {
 
 export function ErrorBoundary() {
   return <ErrorPage compact />;
+}
+
+/** "ABCDEFGH…" as "ABCD EFGH …": read and typed in groups, a line breaks only between them. */
+function groupsOfFour(key: string) {
+  const groups = key.match(/.{1,4}/g) ?? [];
+  // the spaces sit between the groups (a line may break there), never inside one
+  return groups.map((group, i) => (
+    <Fragment key={i}>
+      {i > 0 ? " " : null}
+      <span>{group}</span>
+    </Fragment>
+  ));
 }
