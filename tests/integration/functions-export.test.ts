@@ -65,8 +65,8 @@ beforeAll(async () => {
   ).rows[0].id;
   for (const [i, title] of AWKWARD.entries()) {
     await stack.db.query(
-      `insert into tasks (project_id, number, title, status, priority, assignee_id, due_on, labels, position, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z')`,
+      `insert into tasks (project_id, number, title, status, priority, assignee_id, due_on, labels, position, description, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z')`,
       [
         projectId,
         i + 1,
@@ -77,6 +77,7 @@ beforeAll(async () => {
         i === 0 ? "2026-02-01" : null,
         i === 0 ? ["ui", "=bad"] : [],
         i,
+        i === 0 ? "First line\nsecond, with a comma" : "",
       ],
     );
   }
@@ -130,30 +131,35 @@ describe("export-project", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="EXP-tasks-\d{4}-\d{2}-\d{2}\.csv"$/);
-    const text = await res.text();
+    const bytes = await res.arrayBuffer();
+    // decoding drops the byte order mark
+    const text = new TextDecoder().decode(bytes);
     const rows = parseCsv(text);
     expect(rows[0]).toEqual([
-      "number",
-      "title",
-      "status",
-      "priority",
-      "assignee",
-      "due_date",
-      "labels",
-      "created_at",
-      "updated_at",
+      "Task",
+      "Title",
+      "Description",
+      "Status",
+      "Priority",
+      "Assignee",
+      "Due date",
+      "Labels",
+      "Created (UTC)",
+      "Updated (UTC)",
     ]);
     expect(rows[1]).toEqual([
       "EXP-1",
       "Plain title",
-      "done",
-      "urgent",
+      "First line\nsecond, with a comma",
+      "Done",
+      "Urgent",
       'Olive, "the" Owner',
       "2026-02-01",
       "ui, =bad",
-      "2026-01-02T03:04:05.000Z",
-      "2026-01-03T00:00:00.000Z",
+      "2026-01-02 03:04",
+      "2026-01-03 00:00",
     ]);
+    expect(rows[2][3]).toBe("To do");
     expect(rows.slice(1).map((r) => r[1])).toEqual([
       "Plain title",
       "Commas, everywhere, here",
@@ -166,7 +172,9 @@ describe("export-project", () => {
       "Ünïcödé ✓",
     ]);
     expect(text).toContain('"She said ""ship it"""');
-    expect(rows.every((r) => r.length === 9)).toBe(true);
+    expect(rows.every((r) => r.length === 10)).toBe(true);
+    // a byte order mark first, so spreadsheet apps read the file as UTF-8 ("Ünïcödé", "Zoë")
+    expect([...new Uint8Array(bytes.slice(0, 3))]).toEqual([0xef, 0xbb, 0xbf]);
   });
 
   it("through functions.invoke too", async () => {
@@ -178,7 +186,8 @@ describe("export-project", () => {
   it("an empty project gives the header line only", async () => {
     expect(await exportAs(owner.client, emptyProjectId)).toEqual({
       status: 200,
-      body: "number,title,status,priority,assignee,due_date,labels,created_at,updated_at\r\n",
+      // (read as text: the byte order mark is dropped)
+      body: "Task,Title,Description,Status,Priority,Assignee,Due date,Labels,Created (UTC),Updated (UTC)\r\n",
     });
   });
 
