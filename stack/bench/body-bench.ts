@@ -1,0 +1,142 @@
+/**
+ * What a large request body costs the stack (no thresholds; it prints): for
+ * every endpoint that reads a body, a 300 MB body sent with the public key,
+ * once with Content-Length and once chunked, and for each the answer, how
+ * much had been sent when it came, and the stack process's resident memory
+ * before and at its peak. A body over the limit must be refused without
+ * being read, so the memory must not grow by the body's size.
+ *
+ *   npm run bench:bodies [-- --mb 300]
+ *
+ * The stack runs as its own process (as `npm run stack` does), so the memory
+ * measured is its own; the client sends the same 256 KiB buffer again and again.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { readStoredKeys } from "../keys.ts";
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const MB = 1024 * 1024;
+const BODY_BYTES = arg("mb", 300) * MB;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+/** Sends `total` bytes (declared or chunked); resolves with the answer and how much had been sent by then. */
+function send(url: string, method: string, headers: Record<string, string>, total: number, declared: boolean) {
+  return new Promise<{ status: number; sent: number; ms: number }>((resolve) => {
+    const started = performance.now();
+    let sent = 0;
+    let done = false;
+    const finish = (status: number) => {
+      if (done) return;
+      done = true;
+      resolve({ status, sent, ms: performance.now() - started });
+      req.destroy();
+    };
+    const req = http.request(url, {
+      method,
+      headers: { ...headers, ...(declared ? { "content-length": String(total) } : {}) },
+    });
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const pump = () => {
+      while (!done && sent < total) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once("drain", pump);
+      }
+      if (!done) req.end();
+    };
+    req.on("response", (res) => {
+      res.resume();
+      finish(res.statusCode ?? 0);
+    });
+    // the stack cut the connection without an answer (0)
+    req.on("error", () => finish(0));
+    pump();
+  });
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "body-bench-"));
+  const dataDir = path.join(work, "data");
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "stack/cli.ts", "--port", String(port), "--data-dir", dataDir],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      if (i > 900) throw new Error("the stack did not start");
+      const up = await fetch(base).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const keys = readStoredKeys(dataDir)!;
+    const anon = { apikey: keys.anonKey, authorization: `Bearer ${keys.anonKey}`, "content-type": "application/json" };
+    const service = { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}` };
+    const endpoints: [string, string, Record<string, string>][] = [
+      ["POST", "/auth/v1/signup", anon],
+      ["POST", "/rest/v1/tasks", anon],
+      ["POST", "/rest/v1/rpc/search_tasks", anon],
+      ["POST", "/storage/v1/object/list/avatars", anon],
+      ["POST", "/storage/v1/object/sign/avatars", anon],
+      ["POST", "/storage/v1/object/move", anon],
+      ["POST", "/storage/v1/object/avatars/bench.png", { ...anon, "content-type": "image/png" }],
+      ["POST", "/realtime/v1/api/broadcast", anon],
+      ["POST", "/realtime/v1/api/broadcast/room/events/e", anon],
+      ["POST", "/functions/v1/send-invitation", anon],
+      ["DELETE", "/inbox/api/v1/messages", { ...service, "content-type": "application/json" }],
+    ];
+    console.log(`${BODY_BYTES / MB} MB request bodies, node ${process.version}, ${os.cpus().length} CPUs\n`);
+    console.log("endpoint                                        | body     | answer | sent MB | ms     | stack RSS MB before → peak");
+    const first = rssOf(child.pid!);
+    let highest = first;
+    for (const [method, target, headers] of endpoints) {
+      for (const declared of [true, false]) {
+        const before = rssOf(child.pid!);
+        let peak = before;
+        const timer = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!))), 5);
+        const r = await send(`${base}${target}`, method, headers, BODY_BYTES, declared);
+        // what the stack may still be holding once the answer is out
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        clearInterval(timer);
+        peak = Math.max(peak, rssOf(child.pid!));
+        highest = Math.max(highest, peak);
+        console.log(
+          `${`${method} ${target}`.padEnd(47)} | ${(declared ? "length" : "chunked").padEnd(8)} | ${String(r.status || "cut").padEnd(6)} | ${(r.sent / MB).toFixed(1).padStart(7)} | ${r.ms.toFixed(0).padStart(6)} | ${(before / MB).toFixed(0)} → ${(peak / MB).toFixed(0)}`,
+        );
+      }
+    }
+    console.log(`\nstack RSS: ${(first / MB).toFixed(0)} MB at start, highest ${(highest / MB).toFixed(0)} MB`);
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
