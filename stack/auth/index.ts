@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { mountAdminRoutes } from "./admin.ts";
 import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.ts";
 import { mountDisabledFeatureRoutes } from "./disabled.ts";
@@ -36,7 +36,7 @@ import { tokenRoutes } from "./token.ts";
  *   templates.ts  email templates
  *   errors.ts     GoTrue's error shapes (both API versions) and its error codes (ErrorCode)
  */
-export function createAuthService(ctx: ServiceContext): Hono {
+export function createAuthService(ctx: ServiceContext): StackService {
   const app = new Hono();
   const limiter = new SlidingWindowLimiter(ctx.config.auth.tokenRequestsPerMinute, 60_000);
 
@@ -82,5 +82,5 @@ export function createAuthService(ctx: ServiceContext): Hono {
   mountOAuthRoutes(app, ctx);
 
   app.all("*", (c) => errorResponse(c, new AuthError(404, "not_found", "404 page not found")));
-  return app;
+  return { name: "auth", http: { mount: "/auth/v1", app, access: "api", maxBodyBytes: ctx.config.maxBodyBytes } };
 }

@@ -54,7 +54,8 @@ function send(url: string, method: string, headers: Record<string, string>, tota
     };
     const req = http.request(url, {
       method,
-      headers: { ...headers, ...(declared ? { "content-length": String(total) } : {}) },
+      // chunked is set, not left to Node: its client frames only POST, PUT and PATCH bodies that way by default
+      headers: { ...headers, ...(declared ? { "content-length": String(total) } : { "transfer-encoding": "chunked" }) },
     });
     const chunk = Buffer.alloc(256 * 1024, 0x20);
     const pump = () => {
@@ -112,7 +113,9 @@ async function main() {
       ["DELETE", "/inbox/api/v1/messages", { ...service, "content-type": "application/json" }],
     ];
     console.log(`${BODY_BYTES / MB} MB request bodies, node ${process.version}, ${os.cpus().length} CPUs\n`);
-    console.log("endpoint                                        | body     | answer | sent MB | ms     | stack RSS MB before → peak");
+    console.log(
+      "endpoint                                        | body     | answer | sent MB | ms     | stack RSS MB before → peak",
+    );
     const first = rssOf(child.pid!);
     let highest = first;
     for (const [method, target, headers] of endpoints) {

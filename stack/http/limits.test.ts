@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   BodyTooLargeError,
+  boundBody,
   DEFAULT_LIMITS,
   bracketDepth,
   checkQueryParam,
@@ -118,5 +119,37 @@ describe("reading a body stops at the limit", () => {
     const s = streamOf(1024 * 1024, 1000);
     const request = new Request("http://x/", { method: "POST", body: s.body, duplex: "half" } as RequestInit);
     expect((await readBodyLimited(request, 1024 * 1024)).byteLength).toBe(1024 * 1024);
+  });
+});
+
+describe("a body bounded by the gateway", () => {
+  const stream = (total: number) => {
+    let sent = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= total) return controller.close();
+        sent += 1000;
+        controller.enqueue(new Uint8Array(1000));
+      },
+    });
+  };
+  const post = (total: number, headers: Record<string, string> = {}) =>
+    new Request("http://x/", { method: "POST", body: stream(total), headers, duplex: "half" } as RequestInit);
+
+  it("can't be read past the limit, by any reader", async () => {
+    await expect(boundBody(post(10_000), 5_000).arrayBuffer()).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(boundBody(post(10_000, { "content-length": "10000" }), 5_000).text()).rejects.toBeInstanceOf(
+      BodyTooLargeError,
+    );
+    // a reader with a higher limit of its own still stops at the gateway's
+    await expect(readBodyLimited(boundBody(post(10_000), 5_000), 20_000)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it("leaves a body within the limit, and requests without one, as they are", async () => {
+    const within = post(4_000, { "content-length": "4000" });
+    expect(boundBody(within, 5_000)).toBe(within);
+    expect((await boundBody(post(5_000), 5_000).arrayBuffer()).byteLength).toBe(5_000);
+    const get = new Request("http://x/");
+    expect(boundBody(get, 0)).toBe(get);
   });
 });

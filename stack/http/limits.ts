@@ -240,11 +240,34 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   return out;
 }
 
-/** Strict UTF-8 decoding: invalid bytes are a client error, not replacement characters in the database. */
-export function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
+/**
+ * The request with a body that no reader can take past `maxBytes` (as Go's
+ * http.MaxBytesReader wraps every body in supabase/auth): a body whose
+ * Content-Length is within the limit is left as it is (Node's parser never
+ * delivers more than declared); any other body fails its reader with
+ * BodyTooLargeError once it passes the limit. A declared length over the
+ * limit is refused by readBodyLimited before a byte is read.
+ */
+export function boundBody(request: Request, maxBytes: number): Request {
+  if (request.method === "GET" || request.method === "HEAD") return request;
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes) return request;
+  if (!request.body) return request;
+  let seen = 0;
+  const bounded = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: bounded,
+    signal: request.signal,
+    duplex: "half",
+  } as RequestInit);
 }

@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
+import { BodyTooLargeError, readBodyLimited } from "../http/limits.ts";
 import { isSameOriginBrowserRequest } from "../http/same-origin.ts";
 
 /**
@@ -138,7 +139,7 @@ function layout(title: string, body: string) {
 <body><header><a href="/inbox">Local inbox</a></header><main>${body}</main></body></html>`;
 }
 
-export function createInbox(ctx: ServiceContext): Hono {
+export function createInboxService(ctx: ServiceContext): StackService {
   const app = new Hono();
   const COLUMNS = `id, message_id, to_json(created_at)#>>'{}' as created_at, from_address, to_addresses, subject, text_body, html_body, read`;
 
@@ -186,7 +187,13 @@ export function createInbox(ctx: ServiceContext): Hono {
 
   app.delete("/api/v1/messages", async (c) => {
     if (!(await serviceRole(c))) return c.text("the service role key is required to delete mail", 401);
-    const text = await c.req.text();
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await readBodyLimited(c.req.raw, ctx.config.maxBodyBytes));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return c.text("the request body is too large", 413);
+      throw error;
+    }
     let ids: string[] | null = null;
     if (text.trim()) {
       try {
@@ -255,7 +262,7 @@ export function createInbox(ctx: ServiceContext): Hono {
   });
 
   app.post("/clear", async (c) => {
-    if (!isSameOriginBrowserRequest(c) && !(await serviceRole(c)))
+    if (!isSameOriginBrowserRequest(c.req.raw) && !(await serviceRole(c)))
       return c.text("only the inbox page itself can clear the inbox", 403);
     await ctx.db.query("delete from _stack.mail_messages");
     return c.redirect("/inbox", 303);
@@ -279,5 +286,5 @@ export function createInbox(ctx: ServiceContext): Hono {
     return c.html(layout(row.subject, body));
   });
 
-  return app;
+  return { name: "inbox", http: { mount: "/inbox", app, access: "local", maxBodyBytes: ctx.config.maxBodyBytes } };
 }

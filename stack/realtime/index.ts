@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import type { ChannelAuth } from "./auth.ts";
 import { isAuthFailure, verifyChannelToken } from "./auth.ts";
 import type { Policies } from "./channel.ts";
@@ -14,11 +14,13 @@ import type { RealtimeCore } from "./types.ts";
 
 export const WEBSOCKET_PATH = "/realtime/v1/websocket";
 
-export interface RealtimeService {
-  /** the HTTP routes, to mount at /realtime/v1 */
-  app: ReturnType<typeof broadcastRoutes>;
+/** Plug.Parsers' default length, which hosted Realtime keeps for its REST endpoints */
+const MAX_BODY_BYTES = 8_000_000;
+/** a REST broadcast's JSON goes to JSON.stringify (which fails near 5,000 levels), never to SQL */
+const MAX_JSON_DEPTH = 1_000;
+
+export interface RealtimeService extends StackService {
   stats(): { connections: number; channels: number; subscriptions: number; delivered: number };
-  close(): Promise<void>;
 }
 
 /**
@@ -26,11 +28,10 @@ export interface RealtimeService {
  * channels: postgres_changes, broadcast, presence) on the stack's own HTTP
  * server, and its REST broadcast endpoints.
  */
-export async function createRealtimeService(ctx: ServiceContext, server: Server): Promise<RealtimeService> {
+export function createRealtimeService(ctx: ServiceContext): RealtimeService {
   const limits = ctx.config.realtime;
   const log = (message: string) => ctx.log("realtime", message);
   const changes = new ChangeFeed(ctx.db, log);
-  await changes.start();
   const hub = new Hub();
 
   async function channelAccess(subTopic: string, auth: ChannelAuth, presence: boolean): Promise<Policies> {
@@ -81,20 +82,38 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
       socket.destroy();
     });
   };
-  server.on("upgrade", upgradeListener);
-
-  // a client that stopped sending heartbeats is dropped
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - limits.heartbeatTimeoutMs;
-      for (const conn of connections) if (conn.lastSeen < cutoff) conn.drop(1000, "heartbeat timeout");
-    },
-    Math.max(250, Math.min(5000, limits.heartbeatTimeoutMs / 4)),
-  );
-  sweeper.unref();
+  let server: Server | null = null;
+  let sweeper: NodeJS.Timeout | undefined;
 
   return {
-    app: broadcastRoutes({ keys: ctx.keys, hub, limits, channelAccess }),
+    name: "realtime",
+    http: {
+      mount: "/realtime/v1",
+      app: broadcastRoutes({
+        keys: ctx.keys,
+        hub,
+        limits,
+        channelAccess,
+        maxBodyBytes: MAX_BODY_BYTES,
+        jsonDepth: MAX_JSON_DEPTH,
+      }),
+      access: "api",
+      maxBodyBytes: MAX_BODY_BYTES,
+    },
+    async start(listening) {
+      await changes.start();
+      server = listening;
+      server.on("upgrade", upgradeListener);
+      // a client that stopped sending heartbeats is dropped
+      sweeper = setInterval(
+        () => {
+          const cutoff = Date.now() - limits.heartbeatTimeoutMs;
+          for (const conn of connections) if (conn.lastSeen < cutoff) conn.drop(1000, "heartbeat timeout");
+        },
+        Math.max(250, Math.min(5000, limits.heartbeatTimeoutMs / 4)),
+      );
+      sweeper.unref();
+    },
     stats: () => ({
       connections: connections.size,
       channels: [...connections].reduce((n, c) => n + c.channels.size, 0),
@@ -103,7 +122,7 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
     }),
     async close() {
       clearInterval(sweeper);
-      server.off("upgrade", upgradeListener);
+      server?.off("upgrade", upgradeListener);
       for (const conn of connections) conn.drop(1001, "server shutting down");
       await changes.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

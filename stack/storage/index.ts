@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
 import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from "./buckets.ts";
 import type { Caller, StorageEnv } from "./env.ts";
@@ -24,7 +24,7 @@ import { copyObject, moveObject, removeObjects, uploadObject } from "./objects-w
  * storage-js calls. Paths are matched here by hand on the raw (still encoded)
  * path, so object keys are decoded once and checked before use.
  */
-export function createStorageService(ctx: ServiceContext): { app: Hono; store: FileStore; close(): void } {
+export function createStorageService(ctx: ServiceContext): StackService & { store: FileStore } {
   const store = FileStore.open(ctx.config.dataDir);
   store.sweepTemp();
   const env: StorageEnv = { ctx, store };
@@ -42,7 +42,14 @@ export function createStorageService(ctx: ServiceContext): { app: Hono; store: F
       return c.json(storageErrors.internal().body(), 500);
     }
   });
-  return { app, store, close: () => store.close() };
+  // an upload may carry a multipart envelope around a file of the largest size
+  const maxBodyBytes = ctx.config.storage.fileSizeLimit + 1024 * 1024;
+  return {
+    name: "storage",
+    http: { mount: "/storage/v1", app, access: "api", maxBodyBytes },
+    store,
+    close: () => store.close(),
+  };
 }
 
 async function callerOf(env: StorageEnv, c: Context): Promise<Caller> {
