@@ -4,6 +4,7 @@ import {
   boundBody,
   DEFAULT_LIMITS,
   bracketDepth,
+  checkFormField,
   checkQueryParam,
   jsonTextDepth,
   parseJsonWithLimits,
@@ -61,13 +62,17 @@ describe("JSON nesting is counted on the text", () => {
     expect(parseJsonWithLimits("{nope", DEFAULT_LIMITS)).toEqual({ ok: false, syntax: true });
   });
 
-  it("checks string lengths, array lengths and brackets nested inside strings and keys", () => {
+  it("checks string and array lengths, and never counts brackets inside strings or keys", () => {
     const limits = { ...DEFAULT_LIMITS, stringLength: 10, arrayLength: 3, bracketDepth: 2 };
     expect(parseJsonWithLimits(JSON.stringify({ a: "x".repeat(11) }), limits).ok).toBe(false);
     expect(parseJsonWithLimits(JSON.stringify({ a: [1, 2, 3, 4] }), limits).ok).toBe(false);
-    expect(parseJsonWithLimits(JSON.stringify({ a: "(((x)))" }), limits).ok).toBe(false);
-    expect(parseJsonWithLimits(JSON.stringify({ "[[[": 1 }), limits).ok).toBe(false);
-    expect(parseJsonWithLimits(JSON.stringify({ a: "((x))", b: [1, 2, 3] }), limits).ok).toBe(true);
+    expect(parseJsonWithLimits(JSON.stringify({ a: "(((x", "[[[": "{{{{" }), limits).ok).toBe(true);
+    // a description with 200 unclosed brackets of each kind is text
+    const text = `${"(".repeat(200)}${"[".repeat(200)}${"{".repeat(200)}`;
+    expect(parseJsonWithLimits(JSON.stringify({ description: text }), DEFAULT_LIMITS)).toEqual({
+      ok: true,
+      value: { description: text },
+    });
   });
 });
 
@@ -79,6 +84,15 @@ describe("query parameters", () => {
     );
     expect(checkQueryParam("title", `match.${"(".repeat(128)}`, DEFAULT_LIMITS)).toBeNull();
     expect(checkQueryParam("x".repeat(20_000), "eq.1", DEFAULT_LIMITS)?.message).toBe("A query parameter is too long");
+  });
+
+  it("bounds a form field's length and NULs, not its brackets (a form value is a string value)", () => {
+    expect(checkFormField("description", "(".repeat(10_000), DEFAULT_LIMITS)).toBeNull();
+    expect(checkFormField("description", "x".repeat(20_000), DEFAULT_LIMITS)).toBeNull();
+    expect(checkFormField("description", "x".repeat(DEFAULT_LIMITS.stringLength + 1), DEFAULT_LIMITS)?.message).toBe(
+      "A form field is too long",
+    );
+    expect(checkFormField("a\u0000", "1", DEFAULT_LIMITS)?.message).toBe("A form field contains a NUL character");
   });
 });
 

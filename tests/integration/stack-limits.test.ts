@@ -113,6 +113,73 @@ describe("limits at the REST edge", () => {
   });
 });
 
+describe("string values are text, whatever brackets they hold", () => {
+  const unclosed = `Paste: ${"(".repeat(200)} ${"[".repeat(200)} ${"{".repeat(200)} and nothing closed`;
+
+  it("stores a task description with 200 unclosed brackets of each kind, as JSON and as a form", async () => {
+    const email = `brackets-${Date.now()}@example.com`;
+    const admin = stack.adminClient();
+    expect(
+      (await admin.auth.admin.createUser({ email, password: "brackets-pass-1", email_confirm: true })).error,
+    ).toBeNull();
+    const user = stack.anonClient();
+    const { data: session } = await user.auth.signInWithPassword({ email, password: "brackets-pass-1" });
+    const token = session.session!.access_token;
+    const { data: team, error: teamError } = await user.rpc("create_team", {
+      name: "Brackets",
+      slug: `brackets-${Date.now()}`,
+    });
+    expect(teamError).toBeNull();
+    const { data: project } = await user
+      .from("projects")
+      .insert({ team_id: (team as { id: string }).id, key: "BRA", name: "Brackets" })
+      .select("id")
+      .single();
+    const { data: task, error } = await user
+      .from("tasks")
+      .insert({ project_id: project!.id, title: "((( unclosed", description: unclosed })
+      .select("description")
+      .single();
+    expect(error).toBeNull();
+    expect(task!.description).toBe(unclosed);
+
+    const form = await fetch(`${stack.url}/rest/v1/tasks`, {
+      method: "POST",
+      headers: {
+        apikey: stack.anonKey,
+        authorization: `Bearer ${token}`,
+        "content-type": "application/x-www-form-urlencoded",
+        prefer: "return=representation",
+      },
+      body: new URLSearchParams({ project_id: project!.id, title: "[[[ form", description: unclosed }),
+    });
+    expect(form.status).toBe(201);
+    expect(((await form.json()) as { description: string }[])[0].description).toBe(unclosed);
+
+    // a search for such text, and account data holding it
+    const search = await user.rpc("search_tasks", { query: unclosed });
+    expect(search.error).toBeNull();
+    const update = await user.auth.updateUser({ data: { bio: unclosed } });
+    expect(update.error).toBeNull();
+    expect(update.data.user?.user_metadata.bio).toBe(unclosed);
+  });
+
+  it("still bounds nesting where it is nesting: JSON structure and the query grammar", async () => {
+    const deepJson = await rest(stack, "/rpc/search_tasks", {
+      method: "POST",
+      body: `{"query":"x","extra":${nested(65, "[", "]", "1")}}`,
+    });
+    expect(deepJson.status).toBe(400);
+    expect(await deepJson.json()).toMatchObject({ message: "The request body is nested too deeply" });
+    const deepSelect = await rest(
+      stack,
+      `/tasks?select=id&or=${encodeURIComponent(nested(129, "or(", ")", "id.eq.1"))}`,
+    );
+    expect(deepSelect.status).toBe(400);
+    expect(await deepSelect.json()).toMatchObject({ message: "A query parameter is nested too deeply" });
+  });
+});
+
 describe("a database that is never left wedged", () => {
   let open: TestStack;
   beforeAll(async () => {
