@@ -3,6 +3,7 @@ import type { ServiceContext, StackService } from "../context.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
 import { BodyTooLargeError, readBodyLimited } from "../http/limits.ts";
 import { isSameOriginBrowserRequest } from "../http/same-origin.ts";
+import { listUnsubscribe, parseHeaders } from "./headers.ts";
 
 /**
  * The local inbox: a page for people (/inbox, /inbox/<id>) and Mailpit's
@@ -19,6 +20,8 @@ interface MailRow {
   text_body: string;
   html_body: string;
   read: boolean;
+  /** the source as sent; null for mail kept before the inbox kept sources */
+  raw: Buffer | null;
 }
 
 interface Address {
@@ -74,7 +77,7 @@ function message(r: MailRow) {
     ReplyTo: [],
     ReturnPath: parseAddress(r.from_address).Address,
     Subject: r.subject,
-    ListUnsubscribe: { Header: "", Links: [], Errors: "", HeaderPost: "" },
+    ListUnsubscribe: listUnsubscribe(r.raw ? parseHeaders(r.raw) : {}),
     Date: iso(r.created_at),
     Tags: [],
     Username: "",
@@ -141,12 +144,13 @@ function layout(title: string, body: string) {
 
 export function createInboxService(ctx: ServiceContext): StackService {
   const app = new Hono();
-  const COLUMNS = `id, message_id, to_json(created_at)#>>'{}' as created_at, from_address, to_addresses, subject, text_body, html_body, read`;
+  const SUMMARY = `id, message_id, to_json(created_at)#>>'{}' as created_at, from_address, to_addresses, subject, text_body, html_body, read`;
+  const COLUMNS = `${SUMMARY}, raw`;
 
   async function list(where: string[], params: unknown[], start: number, limit: number) {
     const cond = where.length ? `where ${where.join(" and ")}` : "";
     const { rows } = await ctx.db.query<MailRow>(
-      `select ${COLUMNS} from _stack.mail_messages ${cond} order by created_at desc, id desc limit ${limit} offset ${start}`,
+      `select ${SUMMARY}, null as raw from _stack.mail_messages ${cond} order by created_at desc, id desc limit ${limit} offset ${start}`,
       params,
     );
     const counts = await ctx.db.query<{ total: number; unread: number; matched: number }>(
@@ -232,7 +236,9 @@ export function createInboxService(ctx: ServiceContext): StackService {
       : await ctx.db.query<MailRow>(
           `select ${COLUMNS} from _stack.mail_messages order by created_at desc, id desc limit 1`,
         );
-    return rows[0] ?? null;
+    const row = rows[0];
+    // bytea: a Buffer from pg, a Uint8Array from PGlite
+    return row ? { ...row, raw: row.raw ? Buffer.from(row.raw) : null } : null;
   }
 
   app.get("/api/v1/message/:id", async (c) => {
@@ -241,6 +247,19 @@ export function createInboxService(ctx: ServiceContext): StackService {
     // Mailpit marks a message read when it is fetched.
     await ctx.db.query("update _stack.mail_messages set read = true where id = $1", [row.id]);
     return c.json(message({ ...row, read: true }));
+  });
+
+  // Mailpit's headers (as Go's mail.Header) and source; neither marks the message read
+  app.get("/api/v1/message/:id/headers", async (c) => {
+    const row = await byId(c.req.param("id"));
+    if (!row?.raw) return c.text("message not found", 404);
+    return c.json(parseHeaders(row.raw));
+  });
+  app.get("/api/v1/message/:id/raw", async (c) => {
+    const row = await byId(c.req.param("id"));
+    if (!row?.raw) return c.text("message not found", 404);
+    if (c.req.query("dl") === "1") c.header("content-disposition", `attachment; filename="${row.id}.eml"`);
+    return c.body(new Uint8Array(row.raw), 200, { "content-type": "text/plain; charset=utf-8" });
   });
 
   app.get("/", async (c) => {
