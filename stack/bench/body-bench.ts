@@ -58,13 +58,14 @@ function send(url: string, method: string, headers: Record<string, string>, tota
       headers: { ...headers, ...(declared ? { "content-length": String(total) } : { "transfer-encoding": "chunked" }) },
     });
     const chunk = Buffer.alloc(256 * 1024, 0x20);
+    // one chunk per turn of the event loop, so an early answer is read before a write fails on a closed socket
     const pump = () => {
-      while (!done && sent < total) {
-        const n = Math.min(chunk.length, total - sent);
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void req.once("drain", pump);
-      }
-      if (!done) req.end();
+      if (done) return;
+      if (sent >= total) return void req.end();
+      const n = Math.min(chunk.length, total - sent);
+      sent += n;
+      if (req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) setImmediate(pump);
+      else req.once("drain", pump);
     };
     req.on("response", (res) => {
       res.resume();
