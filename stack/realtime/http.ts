@@ -33,6 +33,17 @@ interface Message {
 export function broadcastRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  /** Whether the caller may broadcast to a private topic; one Postgres can't hold as text (a NUL) has no policy letting it. */
+  async function mayWrite(topic: string, auth: ChannelAuth): Promise<boolean> {
+    try {
+      return (await deps.channelAccess(topic, auth, false)).broadcast.write;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === "22021" || code === "22P05") return false;
+      throw error;
+    }
+  }
+
   /** The body, read no further than `limit`: null when it is longer (answered 413). */
   async function bodyOf(c: Context, limit: number): Promise<Buffer | null> {
     try {
@@ -66,8 +77,7 @@ export function broadcastRoutes(deps: Deps): Hono {
     const allowed = new Map<string, boolean>();
     for (const m of messages) {
       if (m.private) {
-        if (!allowed.has(m.topic))
-          allowed.set(m.topic, (await deps.channelAccess(m.topic, auth, false)).broadcast.write);
+        if (!allowed.has(m.topic)) allowed.set(m.topic, await mayWrite(m.topic, auth));
         if (!allowed.get(m.topic)) continue;
       }
       const data = binary ?? Buffer.from(JSON.stringify(m.payload), "utf8");
