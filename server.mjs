@@ -203,6 +203,8 @@ async function bodyArrived(req, res, gone) {
     return false;
   }
   try {
+    // it may have arrived while this waited: then it lies in the stream, unread
+    if (req.complete) return true;
     return await new Promise((resolve) => {
       const chunks = [];
       let size = 0;
@@ -210,20 +212,22 @@ async function bodyArrived(req, res, gone) {
         req.off("readable", onReadable);
         req.off("aborted", onGone);
         req.off("error", onGone);
-        if (arrived) req.unshift(Buffer.concat(chunks));
+        if (arrived && chunks.length > 0) req.unshift(Buffer.concat(chunks));
         resolve(arrived);
       };
       const onGone = () => finish(false);
       const onReadable = () => {
-        for (let chunk = req.read(); chunk !== null; chunk = req.read()) {
-          size += chunk.length;
+        // exactly what is buffered: reading for more at the end would have the stream end before the app reads it
+        const n = req.readableLength;
+        if (n > 0) {
+          size += n;
           if (size > MAX_BODY_BYTES) {
             res.status(413).set("Connection", "close").type("text").send("Payload Too Large");
             return finish(false);
           }
-          chunks.push(chunk);
+          chunks.push(req.read(n));
         }
-        // complete: the parser has seen the end; the stream says so only once its buffer is empty, after the unshift
+        // the parser has seen the end; the stream says so once the app has read what is put back
         if (req.complete) finish(true);
       };
       req.on("readable", onReadable);
