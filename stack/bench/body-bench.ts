@@ -11,13 +11,10 @@
  * The stack runs as its own process (as `npm run stack` does), so the memory
  * measured is its own; the client sends the same 256 KiB buffer again and again.
  */
-import { spawn } from "node:child_process";
-import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { readStoredKeys } from "../keys.ts";
+import { startStackProcess } from "./stack-process.ts";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,20 +22,6 @@ function arg(name: string, fallback: number): number {
 }
 const MB = 1024 * 1024;
 const BODY_BYTES = arg("mb", 300) * MB;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) * 1024 : 0;
-}
 
 /** Sends `total` bytes (declared or chunked); resolves with the answer and how much had been sent by then. */
 function send(url: string, method: string, headers: Record<string, string>, total: number, declared: boolean) {
@@ -78,26 +61,10 @@ function send(url: string, method: string, headers: Record<string, string>, tota
 }
 
 async function main() {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "body-bench-"));
-  const dataDir = path.join(work, "data");
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "stack/cli.ts", "--port", String(port), "--data-dir", dataDir],
-    { stdio: ["ignore", "ignore", "inherit"] },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const stack = await startStackProcess("body-bench");
+  const { base } = stack;
   try {
-    for (let i = 0; ; i++) {
-      if (i > 900) throw new Error("the stack did not start");
-      const up = await fetch(base).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const keys = readStoredKeys(dataDir)!;
+    const keys = readStoredKeys(stack.dataDir)!;
     const anon = { apikey: keys.anonKey, authorization: `Bearer ${keys.anonKey}`, "content-type": "application/json" };
     const service = { apikey: keys.serviceRoleKey, authorization: `Bearer ${keys.serviceRoleKey}` };
     const endpoints: [string, string, Record<string, string>][] = [
@@ -115,31 +82,41 @@ async function main() {
     ];
     console.log(`${BODY_BYTES / MB} MB request bodies, node ${process.version}, ${os.cpus().length} CPUs\n`);
     console.log(
-      "endpoint                                        | body     | answer | sent MB | ms     | stack RSS MB before → peak",
+      "endpoint                                        | body     | answer    | sent MB | ms     | stack RSS MB before → peak",
     );
-    const first = rssOf(child.pid!);
+    /** The status the stack logged for the last such request since `since` (/_stack/requests). */
+    const logged = async (since: number, method: string, target: string) => {
+      const entries = (await (await fetch(`${base}/_stack/requests?since=${since}`, { headers: service })).json()) as {
+        method: string;
+        path: string;
+        status: number;
+      }[];
+      return entries.filter((e) => e.method === method && e.path === target).at(-1)?.status ?? "none";
+    };
+    const first = stack.rss();
     let highest = first;
     for (const [method, target, headers] of endpoints) {
       for (const declared of [true, false]) {
-        const before = rssOf(child.pid!);
+        const before = stack.rss();
         let peak = before;
-        const timer = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!))), 5);
+        const timer = setInterval(() => (peak = Math.max(peak, stack.rss())), 5);
+        const since = Date.now();
         const r = await send(`${base}${target}`, method, headers, BODY_BYTES, declared);
         // what the stack may still be holding once the answer is out
         await new Promise((resolve) => setTimeout(resolve, 200));
         clearInterval(timer);
-        peak = Math.max(peak, rssOf(child.pid!));
+        peak = Math.max(peak, stack.rss());
         highest = Math.max(highest, peak);
+        // cut: the connection was reset under a client still sending; the stack's log says how it answered
+        const answer = r.status ? String(r.status) : `cut (${await logged(since, method, target)})`;
         console.log(
-          `${`${method} ${target}`.padEnd(47)} | ${(declared ? "length" : "chunked").padEnd(8)} | ${String(r.status || "cut").padEnd(6)} | ${(r.sent / MB).toFixed(1).padStart(7)} | ${r.ms.toFixed(0).padStart(6)} | ${(before / MB).toFixed(0)} → ${(peak / MB).toFixed(0)}`,
+          `${`${method} ${target}`.padEnd(47)} | ${(declared ? "length" : "chunked").padEnd(8)} | ${answer.padEnd(9)} | ${(r.sent / MB).toFixed(1).padStart(7)} | ${r.ms.toFixed(0).padStart(6)} | ${(before / MB).toFixed(0)} → ${(peak / MB).toFixed(0)}`,
         );
       }
     }
     console.log(`\nstack RSS: ${(first / MB).toFixed(0)} MB at start, highest ${(highest / MB).toFixed(0)} MB`);
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
-    fs.rmSync(work, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 
