@@ -23,7 +23,7 @@ export interface ServiceContext {
  * API if it has one (the gateway, stack/http/gateway.ts, resolves requests to
  * it and applies CORS, guards, latency, the request log and the body limit),
  * and its life cycle. `startStack` builds the services in order, starts them
- * in that order once the server listens, and closes them in the reverse
+ * in that order once the gateway serves them, and closes them in the reverse
  * order, so shutdown follows construction. A background piece (a scheduler)
  * is a service without `http`.
  */
@@ -31,7 +31,7 @@ export interface StackService {
   /** for logs: "auth", "rest", … */
   readonly name: string;
   readonly http?: ServiceHttp;
-  /** once every service is built and the HTTP server listens (a WebSocket upgrade, a timer, a LISTEN) */
+  /** once every service is built and the gateway serves them (a WebSocket upgrade, a timer, a LISTEN) */
   start?(server: Server): void | Promise<void>;
   /** at shutdown, before the services built ahead of it */
   close?(): void | Promise<void>;

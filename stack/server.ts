@@ -5,6 +5,7 @@ import { serve } from "@hono/node-server";
 import type { JWK } from "jose";
 import { createAuthService } from "./auth/index.ts";
 import { resolveConfig, type StackConfig, type StackConfigOverrides } from "./config.ts";
+import { createSchedulerService, type SchedulerService, type SchedulerServiceOptions } from "./cron/index.ts";
 import type { ServiceContext } from "./context.ts";
 import { createControlService } from "./control.ts";
 import { migrate, type MigrationReport } from "./db/migrate.ts";
@@ -23,6 +24,7 @@ import { createFunctionsService, type FunctionsService } from "./functions/index
 import { RequestLog } from "./request-log.ts";
 import { createRestService } from "./rest/index.ts";
 import { createStorageService } from "./storage/index.ts";
+import { loadOrCreateVaultKey, vaultSettings } from "./vault/key.ts";
 
 export interface RunningStack {
   url: string;
@@ -44,6 +46,8 @@ export interface RunningStack {
   migrations: MigrationReport;
   /** the folder holding the Storage API's files (inside the data folder, or a temporary one) */
   storageRoot: string;
+  /** Supabase Cron's scheduler, pg_net's sender and the stack's Vault secrets (stack/cron/index.ts) */
+  scheduler: SchedulerService;
   close(): Promise<void>;
 }
 
@@ -53,10 +57,12 @@ export interface StartOptions extends StackConfigOverrides {
   /** skip migrations (the template already has them) */
   skipMigrations?: boolean;
   quiet?: boolean;
+  /** the scheduler's clock, and whether jobs run on their schedules and queued requests are sent */
+  scheduler?: SchedulerServiceOptions;
 }
 
 export async function startStack(options: StartOptions = {}): Promise<RunningStack> {
-  const { template, skipMigrations, quiet, ...overrides } = options;
+  const { template, skipMigrations, quiet, scheduler: schedulerOptions, ...overrides } = options;
   const config = resolveConfig(overrides);
   const log = (service: string, message: string) => {
     if (!quiet) console.log(`[${service}] ${message}`);
@@ -65,9 +71,11 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   try {
     // the data folder holds password hashes, refresh tokens and signing keys: readable by its owner only
     if (config.dataDir) ensurePrivateDir(config.dataDir);
+    // Vault's key lives in the data folder, never in the database; each session is handed it (stack/vault/key.ts)
+    const settings = vaultSettings(loadOrCreateVaultKey(config.dataDir));
     const db: Database = config.databaseUrl
-      ? await openPostgres(config.databaseUrl)
-      : await openPglite({ dataDir: config.dataDir, loadDataDir: template });
+      ? await openPostgres(config.databaseUrl, 10, settings)
+      : await openPglite({ dataDir: config.dataDir, loadDataDir: template, settings });
     lifecycle.add({ name: "database", close: () => db.close() });
     const migrations: MigrationReport = skipMigrations
       ? { applied: [], seeded: false }
@@ -102,10 +110,12 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     const functions = lifecycle.add(createFunctionsService(ctx, { smtp: { host: config.host, port: smtp.port } }));
     lifecycle.add(createInboxService(ctx));
     lifecycle.add(createControlService(ctx));
+    // pg_cron, pg_net and Vault (issue 31); its jobs may call the API, so it starts after the gateway opens
+    const scheduler = lifecycle.add(createSchedulerService(ctx, schedulerOptions));
 
-    await lifecycle.start(server);
     const mounts = lifecycle.services.flatMap((s) => (s.http ? [s.http.mount] : []));
     gateway.open(lifecycle.services, { name: "Teamboard local stack", services: mounts, api_url: apiUrl });
+    await lifecycle.start(server);
     // what the database, the keys and storage created before umask or mode could reach them
     if (config.dataDir) makePrivate(config.dataDir);
 
@@ -125,6 +135,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       realtime,
       migrations,
       storageRoot: storage.store.root,
+      scheduler,
       setLatency: (ms: number) => gateway.setLatency(ms),
       close: () => lifecycle.close(),
     };

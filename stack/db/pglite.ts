@@ -83,6 +83,7 @@ function wrap(q: PGlite | Transaction, health: Health, timeoutMs = 0): Queryable
         rows: result.rows,
         rowCount: result.affectedRows ?? result.rows.length,
         fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+        command: result.command,
       };
     },
     async exec(sql: string) {
@@ -96,11 +97,19 @@ export interface PgliteOptions {
   dataDir: string | null;
   /** a dump (from dumpDataDir) to start from instead of initialising */
   loadDataDir?: Blob;
+  /** session settings every connection gets (set_config, not stored in the database) */
+  settings?: Record<string, string>;
 }
 
-async function createInstance(pgDir: string | undefined, loadDataDir: Blob | undefined): Promise<PGlite> {
+async function createInstance(
+  pgDir: string | undefined,
+  loadDataDir: Blob | undefined,
+  settings: Record<string, string> = {},
+): Promise<PGlite> {
   const pg = await PGlite.create({ dataDir: pgDir, extensions, parsers, loadDataDir });
   await pg.exec("set timezone to 'UTC'");
+  for (const [name, value] of Object.entries(settings))
+    await pg.query("select set_config($1, $2, false)", [name, value]);
   return pg;
 }
 
@@ -119,7 +128,7 @@ export async function openPglite(
   let pg: PGlite;
   try {
     const fresh = pgDir ? !fs.existsSync(path.join(pgDir, "PG_VERSION")) : true;
-    pg = await createInstance(pgDir, fresh ? options.loadDataDir : undefined);
+    pg = await createInstance(pgDir, fresh ? options.loadDataDir : undefined, options.settings);
   } catch (error) {
     release();
     throw error;
@@ -143,7 +152,7 @@ export async function openPglite(
     );
     const dump = pgDir ? undefined : await broken.dumpDataDir("none");
     await broken.close().catch(() => {});
-    pg = await createInstance(pgDir, dump);
+    pg = await createInstance(pgDir, dump, options.settings);
     health = { wedged: null };
     recoveries++;
     unlistens.clear();

@@ -1,6 +1,5 @@
 import type { ServiceContext } from "../context.ts";
 import type { JwtClaims, Queryable } from "../db/types.ts";
-import { BodyTooLargeError, readBodyLimited } from "../http/limits.ts";
 import { fromPgError, storageErrors } from "./errors.ts";
 import type { FileStore } from "./files.ts";
 import type { ObjectRow } from "./serve-file.ts";
@@ -11,11 +10,18 @@ export interface StorageEnv {
   store: FileStore;
 }
 
-/** The caller, from its JWT (or the apikey header), as the REST service resolves it. */
+/** The caller, from its JWT (or the apikey header), as the REST service resolves it, and its request line (for `request.method` / `request.path`). */
 export interface Caller {
   role: string;
   claims: JwtClaims;
-  request: Request;
+  method: string;
+  path: string;
+}
+
+/** An object named by a path: its bucket and its key, decoded and checked at the edge. */
+export interface ObjectTarget {
+  bucket: string;
+  name: string;
 }
 
 export interface Bucket {
@@ -39,16 +45,9 @@ export function ownerOf(claims: JwtClaims): string | null {
  * errors come back in Storage's words.
  */
 export async function asCaller<T>(env: StorageEnv, caller: Caller, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  const url = new URL(caller.request.url);
   try {
     return await env.ctx.db.asRequest(
-      {
-        claims: caller.claims,
-        role: caller.role,
-        method: caller.request.method,
-        path: url.pathname.replace(/^.*\/storage\/v1/, "") || "/",
-        headers: {},
-      },
+      { claims: caller.claims, role: caller.role, method: caller.method, path: caller.path, headers: {} },
       fn,
     );
   } catch (error) {
@@ -71,8 +70,13 @@ export async function findBucket(env: StorageEnv, id: string): Promise<Bucket> {
   return rows[0];
 }
 
-export const OBJECT_COLUMNS =
-  "id, bucket_id, name, version, metadata, user_metadata, owner_id, created_at, updated_at, last_accessed_at";
+/** A timestamp column as hosted's JSON prints it (JavaScript's toISOString: UTC, milliseconds, Z). */
+export function iso(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+export const OBJECT_COLUMNS = `id, bucket_id, name, version, metadata, user_metadata, owner_id,
+  ${iso("created_at")} as created_at, ${iso("updated_at")} as updated_at, ${iso("last_accessed_at")} as last_accessed_at`;
 
 export async function findObject(tx: Queryable, bucket: string, name: string): Promise<ObjectRow> {
   const { rows } = await tx.query<ObjectRow>(
@@ -81,25 +85,4 @@ export async function findObject(tx: Queryable, bucket: string, name: string): P
   );
   if (!rows[0]) throw storageErrors.noSuchKey();
   return rows[0];
-}
-
-/** Fastify's default body limit, which hosted Storage keeps for its JSON endpoints */
-const MAX_JSON_BODY_BYTES = 1024 * 1024;
-
-/** Reads a JSON body, no further than 1 MiB (413 past it, as hosted); a broken one is Storage's 400. */
-export async function jsonBody<T>(request: Request): Promise<T> {
-  let text: string;
-  try {
-    text = new TextDecoder().decode(await readBodyLimited(request, MAX_JSON_BODY_BYTES));
-  } catch (error) {
-    if (error instanceof BodyTooLargeError) throw storageErrors.bodyTooLarge();
-    throw error;
-  }
-  try {
-    const value = JSON.parse(text || "{}") as unknown;
-    if (value && typeof value === "object") return value as T;
-  } catch {
-    /* fall through */
-  }
-  throw storageErrors.invalidRequest("Body is not valid JSON");
 }

@@ -37,8 +37,6 @@ export const storageErrors = {
   bucketNotEmpty: () => new StorageError(409, "ResourceNotEmpty", "The bucket you tried to delete is not empty"),
   tooLarge: (limit = "the maximum allowed size") =>
     new StorageError(413, "EntityTooLarge", `The object exceeded ${limit}`, "Payload too large"),
-  /** a JSON body over the limit: hosted answers Fastify's error with its own status */
-  bodyTooLarge: () => new StorageError(413, "EntityTooLarge", "Request body is too large", "FastifyError", 413),
   invalidMimeType: (type: string) =>
     new StorageError(415, "InvalidMimeType", `mime type ${type} is not supported`, "invalid_mime_type"),
   invalidSignature: (message = "Invalid signature") => new StorageError(400, "InvalidSignature", message),
