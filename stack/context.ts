@@ -48,6 +48,8 @@ export interface ServiceHttp {
    * /_stack: no CORS, cross-site requests refused; stack/http/same-origin.ts)
    */
   readonly access: "api" | "local";
+  /** true: the service answers CORS itself, preflights included (Edge Functions, as on hosted) */
+  readonly ownCors?: boolean;
   /**
    * the largest request body any of its endpoints reads: a longer body can't
    * be read past it, whoever reads it (endpoints read with readBodyLimited

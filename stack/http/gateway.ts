@@ -17,7 +17,7 @@ import { crossSiteRefusal } from "./same-origin.ts";
  *  3. the latency setting delays it (a hosted backend's round trip);
  *  4. a local-only service (the inbox, /_stack) refuses cross-site requests and
  *     sends no CORS; every other answer carries open CORS, and preflights are
- *     answered here;
+ *     answered here, unless the service answers CORS itself (functions);
  *  5. the body can't be read past the service's `maxBodyBytes`;
  *  6. the service answers; an answer given before the body was read closes
  *     the connection; the request log records it.
@@ -75,7 +75,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         const message = `Refused: ${refused}. The local inbox and /_stack answer this machine's own tools and pages only.`;
         return Response.json({ message }, { status: 403 });
       }
-    } else if (request.method === "OPTIONS") return preflight(request);
+    } else if (request.method === "OPTIONS" && !route?.http.ownCors) return preflight(request);
     if (route) return route.fetch(boundBody(request, route.http.maxBodyBytes), env);
     if (path === "/" && (request.method === "GET" || request.method === "HEAD")) return Response.json(index);
     return Response.json(NO_ROUTE, { status: 404 });
@@ -111,7 +111,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         console.error("[stack] unhandled error:", error);
         response = Response.json({ message: "An unexpected error occurred" }, { status: 500 });
       }
-      response = finish(response, request, env, route?.http.access !== "local");
+      response = finish(response, request, env, route?.http.access !== "local" && !route?.http.ownCors);
       if (measured) {
         const end = preciseNow();
         options.requests.record({
