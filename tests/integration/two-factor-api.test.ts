@@ -182,21 +182,9 @@ describe("RPC: security definer functions refuse aal1 themselves", () => {
     }
   });
 
-  it("the role helpers the policies use answer no at aal1", async () => {
-    const asks: [string, Record<string, unknown>][] = [
-      ["is_member", { team_id: ids.team }],
-      ["has_role", { team_id: ids.team, min_role: "viewer" }],
-      ["has_project_role", { project_id: ids.project, min_role: "viewer" }],
-      ["has_task_role", { task_id: ids.task, min_role: "viewer" }],
-      ["shares_team_with", { user_id: ids.uma }],
-    ];
-    for (const [name, args] of asks) {
-      for (const who of ["aal1", "aal2"] as const) {
-        const { data } = await clients[who].rpc(name, args);
-        expect(data, `${name} as ${who}`).toBe(who === "aal2");
-      }
-    }
+  it("my_project_ids(), the tasks policy's list, is empty at aal1", async () => {
     expect((await clients.aal1.rpc("my_project_ids")).data).toEqual([]);
+    expect((await clients.stale.rpc("my_project_ids")).data).toEqual([]);
     expect((await clients.aal2.rpc("my_project_ids")).data).toEqual([ids.project]);
   });
 
@@ -328,6 +316,15 @@ describe("the catalog: nothing added later can forget the rule", () => {
       // the rule itself
       ["has_required_aal", "the rule"],
       ["require_aal", "the rule"],
+      // per-row role helpers: a yes/no about the caller's own role for an id they pass; the
+      // rows they guard are refused by the restrictive policies (checking here too costs per row)
+      ["is_member", "per-row role helper"],
+      ["has_role", "per-row role helper"],
+      ["shares_team_with", "per-row role helper"],
+      ["has_project_role", "per-row role helper"],
+      ["has_task_role", "per-row role helper"],
+      // the way past the authenticator app when it is lost: called at aal1 on purpose
+      ["redeem_recovery_code", "the recovery code itself is the second factor"],
     ]);
     const { rows } = await stack.db.query<{ name: string }>(
       `select p.proname as name
