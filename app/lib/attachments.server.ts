@@ -119,6 +119,8 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     }
     attached++;
   }
+  // an upload may have queued files left behind in the task's folder (a database trigger does)
+  await removeQueuedFiles();
   return { ok: true, count: attached };
 }
 

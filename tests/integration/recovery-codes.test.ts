@@ -94,7 +94,9 @@ describe("recovery codes", () => {
     expect((await erin.aal2.rpc("recovery_codes_left")).data).toBe(9);
     // a retry soon after (the factor's removal failed halfway) still works; later it doesn't
     expect((await erin.aal1.rpc("redeem_recovery_code", { code: codes[0] })).data).toBe(true);
-    await stack.db.query("update mfa_recovery_codes set used_at = now() - interval '16 minutes' where used_at is not null");
+    await stack.db.query(
+      "update mfa_recovery_codes set used_at = now() - interval '16 minutes' where used_at is not null",
+    );
     expect((await erin.aal1.rpc("redeem_recovery_code", { code: codes[0] })).data).toBe(false);
 
     // what the app server does next: remove the account's factors with the service role
