@@ -18,6 +18,8 @@ export interface SessionUser {
   aal: "aal1" | "aal2";
   /** the account has a verified second factor (a claim kept by a trigger on auth.mfa_factors) */
   mfaEnrolled: boolean;
+  /** when this session last proved who it is (the newest `amr` timestamp, seconds since the epoch) */
+  signedInAt: number | null;
 }
 
 interface ClaimsSource {
@@ -63,9 +65,13 @@ async function readClaims({ supabase, headers, shed }: ClaimsSource): Promise<Se
   const claims = data.claims as Record<string, unknown> & { sub: string; email?: string; session_id?: string };
   const meta = (claims.user_metadata ?? {}) as Record<string, unknown>;
   const appMeta = (claims.app_metadata ?? {}) as Record<string, unknown>;
-  const amr = Array.isArray(claims.amr)
-    ? (claims.amr as Array<{ method?: string } | string>).map((a) => (typeof a === "string" ? a : (a.method ?? "")))
+  const amrEntries = Array.isArray(claims.amr)
+    ? (claims.amr as Array<{ method?: string; timestamp?: number } | string>)
     : [];
+  const amr = amrEntries.map((a) => (typeof a === "string" ? a : (a.method ?? "")));
+  const times = amrEntries.flatMap((a) =>
+    typeof a === "object" && typeof a.timestamp === "number" ? [a.timestamp] : [],
+  );
   return {
     id: claims.sub,
     email: claims.email ?? "",
@@ -75,6 +81,7 @@ async function readClaims({ supabase, headers, shed }: ClaimsSource): Promise<Se
     amr,
     aal: claims.aal === "aal2" ? "aal2" : "aal1",
     mfaEnrolled: appMeta.mfa_enrolled === true,
+    signedInAt: times.length ? Math.max(...times) : null,
   };
 }
 

@@ -6,6 +6,7 @@
 --   new_recovery_codes()        aal2 only: replaces the account's codes with ten
 --                               new ones and returns them (the only time they
 --                               exist in plain text); only their SHA-256 is kept
+--                               (core sha256() and gen_random_uuid(): no extension)
 --   recovery_codes_left()       how many are left (the security page)
 --   redeem_recovery_code(code)  at aal1 (that is the point): is this one of the
 --                               account's codes? The app server then removes the
@@ -45,7 +46,7 @@ immutable
 set search_path = ''
 as $$
   select encode(
-    extensions.digest(person::text || ':' || lower(regexp_replace(coalesce(code, ''), '[\s-]', '', 'g')), 'sha256'),
+    sha256(convert_to(person::text || ':' || lower(regexp_replace(coalesce(code, ''), '[\s-]', '', 'g')), 'UTF8')),
     'hex'
   )
 $$;
@@ -65,6 +66,7 @@ declare
   codes text[] := '{}';
   bytes bytea;
   code text;
+  j integer;
 begin
   perform public.require_aal();
   if me is null or coalesce((select auth.jwt()) ->> 'aal', '') <> 'aal2' then
@@ -76,9 +78,10 @@ begin
   end if;
   delete from public.mfa_recovery_codes r where r.user_id = me;
   for i in 1 .. 10 loop
-    bytes := extensions.gen_random_bytes(10);
+    -- a v4 uuid's bytes 0-5 and 10-15 are random (6 and 8 carry its version and variant)
+    bytes := uuid_send(gen_random_uuid());
     code := '';
-    for j in 0 .. 9 loop
+    foreach j in array array[0, 1, 2, 3, 4, 5, 10, 11, 12, 13] loop
       code := code || substr(alphabet, 1 + (get_byte(bytes, j) & 31), 1);
     end loop;
     code := substr(code, 1, 5) || '-' || substr(code, 6, 5);
