@@ -17,6 +17,7 @@ import { NonceContext } from "~/lib/nonce";
 import { shedPage } from "~/lib/admission.server";
 import { MESSAGES } from "~/lib/messages";
 import { errorIdForThisRequest, runWithRequestId } from "~/lib/request-id.server";
+import { isRemixCsrfRefusal } from "~/lib/same-origin.server";
 import { applySecurityHeaders, BASELINE_HEADERS, STATIC_FILE_HEADERS } from "~/lib/security-headers.server";
 
 const ABORT_DELAY = 5_000;
@@ -90,6 +91,13 @@ export { runWithRequestId };
 export { createAdmission } from "~/lib/admission.server";
 /** For the production server: the page a shed page view gets, without the app. */
 export const shedPageHtml = shedPage(MESSAGES.backendDown);
+/**
+ * For the production server: whether a post comes from another site (or
+ * another port of this host), to answer 403 before Remix does (Remix refuses
+ * such posts to page routes with a bare 500). The app's actions check the same
+ * themselves (same-origin.server.ts).
+ */
+export { CROSS_SITE_MESSAGE, isCrossSite } from "~/lib/same-origin.server";
 
 /** Ids of unexpected errors per request (the load context is one object per request). */
 const errorIds = new WeakMap<object, string>();
@@ -102,6 +110,13 @@ const errorIds = new WeakMap<object, string>();
  */
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  // a refused cross-site post is not the app failing
+  if (isRemixCsrfRefusal(error)) {
+    console.warn(
+      `[csrf] refused ${request.method} ${new URL(request.url).pathname} from ${request.headers.get("Origin")}`,
+    );
+    return;
+  }
   const id = errorIdForThisRequest();
   if (context) errorIds.set(context, id);
   console.error(`[error ${id}] ${request.method} ${new URL(request.url).pathname}`, error);

@@ -8,6 +8,7 @@ import type { Database, SupabaseClient } from "./supabase-types";
 import WebSocket from "ws";
 import { isShed } from "./admission.server";
 import { env } from "./env.server";
+import { crossSiteRefusal } from "./same-origin.server";
 
 export interface RequestClient {
   supabase: SupabaseClient;
@@ -25,10 +26,16 @@ export interface RequestClient {
  * server passes none), so it is. Sharing means the parallel loaders of a
  * nested page await one token refresh instead of racing three with the same
  * refresh token, and they all return the same `headers`.
+ *
+ * Every action starts here, resource routes included, so a post sent from
+ * another site (or another port of this host) is refused here with 403,
+ * before anything reads the session (same-origin.server.ts).
  */
 const clients = new WeakMap<object, RequestClient>();
 
 export function createServerClient({ request, context }: { request: Request; context: AppLoadContext }): RequestClient {
+  const refused = crossSiteRefusal(request);
+  if (refused) throw refused;
   const key = (context ?? request) as object;
   const existing = clients.get(key);
   if (existing) return existing;
