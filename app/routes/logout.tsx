@@ -2,7 +2,14 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { endSessions } from "~/lib/sign-out.server";
 import { clearAuthCookies, createServerClient } from "~/lib/supabase.server";
+
+function withText(headers: Headers) {
+  const h = new Headers(headers);
+  h.set("Content-Type", "text/plain; charset=utf-8");
+  return h;
+}
 
 /** GET /logout does nothing (signing out is a POST, so a link or prefetch can't do it). */
 export function loader() {
@@ -10,18 +17,30 @@ export function loader() {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+  const client = createServerClient({ request, context });
+  const { supabase, headers } = client;
   const form = await request.formData();
-  const scope = form.get("scope") === "global" ? "global" : "local";
-  // Cookies are cleared even when the backend can't be told (the session then simply expires).
-  const { error } = await supabase.auth.signOut({ scope });
-  if (error) {
-    console.error("[logout] backend sign-out failed:", error.message);
-    clearAuthCookies(request, headers);
+  const global = form.get("scope") === "global";
+  if (global) {
+    // every device: only when the backend says it ended them (never "done" while nothing was revoked)
+    const failure = await endSessions(client, request, "global");
+    if (failure) {
+      return new Response(`Nothing was signed out, you are still signed in. ${failure.message}`, {
+        status: failure.status,
+        headers: withText(headers),
+      });
+    }
+  } else {
+    // this browser: cookies are cleared even when the backend can't be told (the session then simply expires)
+    const { error } = await supabase.auth.signOut({ scope: "local" });
+    if (error) {
+      console.error("[logout] backend sign-out failed:", error.message);
+      clearAuthCookies(request, headers);
+    }
   }
   await setFlash(request, headers, {
     kind: "info",
-    message: scope === "global" ? "You're logged out on every device." : "You're logged out.",
+    message: global ? "You're logged out on every device." : "You're logged out.",
   });
   // `next`: log in again and go back there (an invitation opened while signed in as someone else)
   const next = form.get("next");
