@@ -14,7 +14,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { env } from "~/lib/env.server";
 import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
-import { shedPage } from "~/lib/admission.server";
+import { isShed, shedPage, unsentFormPage } from "~/lib/admission.server";
 import { MESSAGES } from "~/lib/messages";
 import { errorIdForThisRequest, runWithRequestId } from "~/lib/request-id.server";
 import { isRemixCsrfRefusal } from "~/lib/same-origin.server";
@@ -24,13 +24,36 @@ const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 const dev = env.NODE_ENV === "development";
 
-const handleRequest: HandleDocumentRequestFunction = (
+const handleRequest: HandleDocumentRequestFunction = async (
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) => {
+  // a signed-in form post the server shed: its page can't be drawn without the backend, so the
+  // answer holds what was typed in a form that sends it again (admission.server.ts)
+  if (isShed(loadContext) && request.method === "POST" && responseStatusCode === 503) {
+    const page = await unsentFormPage(request, MESSAGES.backendDown);
+    if (page !== null) {
+      const headers = new Headers(STATIC_FILE_HEADERS);
+      headers.set("Content-Type", "text/html; charset=utf-8");
+      headers.set("Cache-Control", "no-store");
+      headers.set("Retry-After", "1");
+      return new Response(page, { status: 503, headers });
+    }
+  }
+  return renderDocument(request, responseStatusCode, responseHeaders, remixContext, loadContext);
+};
+export default handleRequest;
+
+function renderDocument(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+  loadContext: AppLoadContext,
+): Promise<Response> {
   const errorId = errorIds.get(loadContext) ?? null;
   const nonce = crypto.randomBytes(16).toString("base64");
   applySecurityHeaders(responseHeaders, { nonce, backendUrl: env.SUPABASE_URL, dev });
@@ -70,8 +93,7 @@ const handleRequest: HandleDocumentRequestFunction = (
     );
     setTimeout(abort, ABORT_DELAY + 1_000);
   });
-};
-export default handleRequest;
+}
 
 /** Data responses (single fetch `.data` requests) get the same headers as documents. */
 export function handleDataRequest(response: Response, _args: LoaderFunctionArgs | ActionFunctionArgs) {

@@ -89,3 +89,33 @@ describe("a shed request", () => {
     expect((page.data as { user: unknown }).user).toBeNull();
   });
 });
+
+describe("a shed form post of a signed-in person, without JavaScript (issue 22 L12)", () => {
+  it("answers a page that says it wasn't sent and holds what was typed, to send again", async () => {
+    const { default: handleRequest } = await import("~/entry.server");
+    const body = new URLSearchParams({
+      intent: "comment",
+      body: 'Ship it on Friday <b>"really"</b>',
+      password: "never-shown-1",
+    });
+    const url = `http://app.test/teams/${team.slug}/projects/WEB/tasks/1/comments?index`;
+    const request = new Request(url, {
+      method: "POST",
+      headers: { Cookie: team.member.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    // as Remix calls it for a document request whose action and loaders answered 503 (shed)
+    const answer = await handleRequest(request, 503, new Headers(), {} as never, { shed: true } as never);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("1");
+    expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const page = await answer.text();
+    expect(page).toContain(MESSAGES.backendDown.replace(/'/g, "&#39;"));
+    expect(page).toContain(`<form method="post" action="/teams/${team.slug}/projects/WEB/tasks/1/comments?index">`);
+    expect(page).toContain('name="body" value="Ship it on Friday &lt;b&gt;&quot;really&quot;&lt;/b&gt;"');
+    expect(page).toContain('name="intent" value="comment"');
+    expect(page).not.toContain("never-shown-1");
+    expect(page).toContain("Passwords, codes and files are not kept");
+    expect(page).toContain("Send again");
+  });
+});
