@@ -117,7 +117,9 @@ $$;
 -- (20251122000005_rpc.sql, 20251123000100_invitation_flow.sql), each first
 -- asking require_aal(), so a password-only token gets 403 and a reason.
 -- invitation_preview() is left open on purpose: anon may call it with the
--- link, and it shows only what the link's holder may see.
+-- link, and it shows only what the link's holder may see. accept_invitation()
+-- and decline_invitation() get the check in …_invitations_final.sql, which
+-- restates them anyway (the invited address).
 create or replace function public.create_team(name text, slug text) returns public.teams
 language plpgsql
 security definer
@@ -233,46 +235,6 @@ begin
 end;
 $$;
 
-create or replace function public.accept_invitation(token text) returns public.teams
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  me uuid := auth.uid();
-  invitation public.invitations;
-  team public.teams;
-begin
-  perform public.require_aal();
-  if me is null then
-    raise exception 'Sign in first.' using errcode = '42501';
-  end if;
-  select * into invitation
-  from public.invitations i
-  where i.token_hash = encode(extensions.digest(coalesce($1, ''), 'sha256'), 'hex')
-  for update;
-  if not found then
-    raise exception 'This invitation link is not valid.' using errcode = 'PT404';
-  end if;
-  if invitation.accepted_at is not null then
-    raise exception 'This invitation was already used.' using errcode = 'P0001';
-  end if;
-  if invitation.revoked_at is not null then
-    raise exception 'This invitation was withdrawn.' using errcode = 'P0001';
-  end if;
-  if invitation.expires_at <= now() then
-    raise exception 'This invitation has expired. Ask for a new one.' using errcode = 'P0001';
-  end if;
-
-  insert into public.team_members (team_id, user_id, role)
-  values (invitation.team_id, me, invitation.role)
-  on conflict on constraint team_members_pkey do nothing;
-  update public.invitations i set accepted_at = now() where i.id = invitation.id;
-  select * into team from public.teams t where t.id = invitation.team_id;
-  return team;
-end;
-$$;
-
 create or replace function public.transfer_ownership(team_id uuid, new_owner_id uuid) returns void
 language plpgsql
 security definer
@@ -316,35 +278,6 @@ begin
     raise exception 'The owner can''t leave the team. Transfer ownership first.' using errcode = 'P0001';
   end if;
   delete from public.team_members m where m.team_id = $1 and m.user_id = me;
-end;
-$$;
-
-create or replace function public.decline_invitation(token text) returns void
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  invitation public.invitations;
-begin
-  perform public.require_aal();
-  if auth.uid() is null then
-    raise exception 'Sign in first.' using errcode = '42501';
-  end if;
-  select * into invitation
-  from public.invitations i
-  where i.token_hash = encode(extensions.digest(coalesce($1, ''), 'sha256'), 'hex')
-  for update;
-  if not found then
-    raise exception 'This invitation link is not valid.' using errcode = 'PT404';
-  end if;
-  if invitation.accepted_at is not null then
-    raise exception 'This invitation was already used.' using errcode = 'P0001';
-  end if;
-  if invitation.revoked_at is not null then
-    raise exception 'This invitation was withdrawn.' using errcode = 'P0001';
-  end if;
-  update public.invitations i set revoked_at = now() where i.id = invitation.id;
 end;
 $$;
 

@@ -7,7 +7,8 @@
 -- did not, so a direct call did. Now accepting and declining both compare the
 -- caller's account address (auth.users, not the token's copy) with the
 -- invited one, ignoring case, after the link's own state (used, withdrawn,
--- expired: those the link's holder may already see in its preview).
+-- expired: those the link's holder may already see in its preview). Both
+-- ask require_aal() first, as every definer RPC (…_aal2_everywhere.sql).
 --
 -- Admins could also PATCH revoked_at back to null and reopen a withdrawn or
 -- declined invitation. Accepted and withdrawn are final now: the revoke
