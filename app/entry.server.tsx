@@ -2,7 +2,6 @@ import { PassThrough } from "node:stream";
 import crypto from "node:crypto";
 import type {
   ActionFunctionArgs,
-  AppLoadContext,
   EntryContext,
   HandleDocumentRequestFunction,
   LoaderFunctionArgs,
@@ -14,9 +13,9 @@ import { renderToPipeableStream } from "react-dom/server";
 import { env } from "~/lib/env.server";
 import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
-import { isShed, shedPage, unsentFormPage } from "~/lib/admission.server";
+import { shedPage, unsentFormPage } from "~/lib/admission.server";
 import { MESSAGES } from "~/lib/messages";
-import { errorIdForThisRequest, runWithRequestId } from "~/lib/request-id.server";
+import { currentScope, errorIdForThisRequest } from "~/lib/request-scope.server";
 import { isRemixCsrfRefusal } from "~/lib/same-origin.server";
 import { applySecurityHeaders, BASELINE_HEADERS, STATIC_FILE_HEADERS } from "~/lib/security-headers.server";
 
@@ -29,11 +28,10 @@ const handleRequest: HandleDocumentRequestFunction = async (
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  loadContext: AppLoadContext,
 ) => {
   // a signed-in form post the server shed: its page can't be drawn without the backend, so the
   // answer holds what was typed in a form that sends it again (admission.server.ts)
-  if (isShed(loadContext) && request.method === "POST" && responseStatusCode === 503) {
+  if (currentScope()?.shed && request.method === "POST" && responseStatusCode === 503) {
     const page = await unsentFormPage(request, MESSAGES.backendDown);
     if (page !== null) {
       const headers = new Headers(STATIC_FILE_HEADERS);
@@ -43,7 +41,7 @@ const handleRequest: HandleDocumentRequestFunction = async (
       return new Response(page, { status: 503, headers });
     }
   }
-  return renderDocument(request, responseStatusCode, responseHeaders, remixContext, loadContext);
+  return renderDocument(request, responseStatusCode, responseHeaders, remixContext);
 };
 export default handleRequest;
 
@@ -52,9 +50,8 @@ function renderDocument(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  loadContext: AppLoadContext,
 ): Promise<Response> {
-  const errorId = errorIds.get(loadContext) ?? null;
+  const errorId = currentScope()?.errorId ?? null;
   const nonce = crypto.randomBytes(16).toString("base64");
   applySecurityHeaders(responseHeaders, { nonce, backendUrl: env.SUPABASE_URL, dev });
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
@@ -107,22 +104,15 @@ export function handleDataRequest(response: Response, _args: LoaderFunctionArgs 
 
 /** For the production server (server.mjs reads them from the build): headers of static files and of every other response. */
 export const serverHeaders = { static: STATIC_FILE_HEADERS, baseline: BASELINE_HEADERS };
-/** For the production server: handles a request under its id (see request-id.server). */
-export { runWithRequestId };
+/**
+ * For the servers (server.mjs; vite.config.ts's dev server; the page benchmarks): every request is
+ * handled inside its request scope, whose cookies go out with whatever the app answers (request-scope.server).
+ */
+export { handleInRequestScope, serveInRequestScope } from "~/lib/request-scope.server";
 /** For the production server: how many requests run at once, and shedding the rest (see admission.server). */
 export { createAdmission } from "~/lib/admission.server";
 /** For the production server: the page a shed page view gets, without the app. */
 export const shedPageHtml = shedPage(MESSAGES.backendDown);
-/**
- * For the production server: whether a post comes from another site (or
- * another port of this host), to answer 403 before Remix does (Remix refuses
- * such posts to page routes with a bare 500). The app's actions check the same
- * themselves (same-origin.server.ts).
- */
-export { CROSS_SITE_MESSAGE, isCrossSite } from "~/lib/same-origin.server";
-
-/** Ids of unexpected errors per request (the load context is one object per request). */
-const errorIds = new WeakMap<object, string>();
 
 /**
  * Unexpected errors: logged with an id; a server-rendered error page shows
@@ -130,7 +120,7 @@ const errorIds = new WeakMap<object, string>();
  * request's id when the server gives one (server.mjs: its access log line
  * and X-Request-Id carry it too). Aborted requests are not errors.
  */
-export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   // a refused cross-site post is not the app failing
   if (isRemixCsrfRefusal(error)) {
@@ -140,6 +130,7 @@ export function handleError(error: unknown, { request, context }: LoaderFunction
     return;
   }
   const id = errorIdForThisRequest();
-  if (context) errorIds.set(context, id);
+  const scope = currentScope();
+  if (scope) scope.errorId = id;
   console.error(`[error ${id}] ${request.method} ${new URL(request.url).pathname}`, error);
 }

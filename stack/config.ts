@@ -143,11 +143,32 @@ export interface StackConfig {
   };
   /** the Realtime service's bounds (stack/realtime/types.ts) */
   realtime: RealtimeLimits;
+  /** Supabase Cron (pg_cron) as the stack runs it (stack/cron) */
+  cron: {
+    /** runs going at once at most (pg_cron's cron.max_running_jobs; Supabase advises no more than 8) */
+    maxRunningJobs: number;
+  };
+  /** pg_net's requests as the stack sends them (stack/net) */
+  net: {
+    /**
+     * hosts requests may go to besides loopback and the stack itself: `name`,
+     * `name:port`, `*.domain` or `*` (stack/net/allow-list.ts); others are refused and recorded
+     */
+    allowedHosts: string[];
+    /** requests under way at once */
+    concurrency: number;
+    /** rows read from the queue at a time (pg_net.batch_size) */
+    batchSize: number;
+    /** answers kept this long in net._http_response (pg_net.ttl, 6 hours) */
+    ttlSeconds: number;
+  };
 }
 
 export type StackConfigOverrides = Partial<
-  Omit<StackConfig, "auth" | "rest" | "functions" | "storage" | "limits" | "realtime">
+  Omit<StackConfig, "auth" | "rest" | "functions" | "storage" | "limits" | "realtime" | "cron" | "net">
 > & {
+  cron?: Partial<StackConfig["cron"]>;
+  net?: Partial<StackConfig["net"]>;
   auth?: Partial<StackConfig["auth"]>;
   rest?: Partial<StackConfig["rest"]>;
   functions?: Partial<StackConfig["functions"]>;
@@ -236,6 +257,8 @@ export function defaultConfig(): StackConfig {
       maxBufferedBytes: 4 * 1024 * 1024,
       heartbeatTimeoutMs: 60_000,
     },
+    cron: { maxRunningJobs: 5 },
+    net: { allowedHosts: [], concurrency: 32, batchSize: 200, ttlSeconds: 6 * 3600 },
   };
 }
 
@@ -250,6 +273,8 @@ export function mergeConfig(base: StackConfig, over: StackConfigOverrides): Stac
     functions: { ...base.functions, ...stripUndefined(over.functions ?? {}) },
     storage: { ...base.storage, ...stripUndefined(over.storage ?? {}) },
     realtime: { ...base.realtime, ...stripUndefined(over.realtime ?? {}) },
+    cron: { ...base.cron, ...stripUndefined(over.cron ?? {}) },
+    net: { ...base.net, ...stripUndefined(over.net ?? {}) },
   } as StackConfig;
 }
 

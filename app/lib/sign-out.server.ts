@@ -1,6 +1,7 @@
 import { describeAuthError, type AuthFailure } from "./auth-errors.server";
 import { MESSAGES } from "./messages";
-import { clearAuthCookies, type RequestClient } from "./supabase.server";
+import { requestScope } from "./request-scope.server";
+import { clearAuthCookies, requestClient } from "./supabase.server";
 
 export type SignOutScope = "local" | "others" | "global";
 
@@ -13,23 +14,20 @@ export type SignOutScope = "local" | "others" | "global";
  * backend's own answer decides; on success the cookies of this browser go
  * too, unless only the others were meant. null when it worked.
  */
-export async function endSessions(
-  client: RequestClient,
-  request: Request,
-  scope: SignOutScope,
-): Promise<AuthFailure | null> {
-  if (client.shed) return { status: 503, field: null, message: MESSAGES.backendDown, code: "shed" };
-  const { data, error } = await client.supabase.auth.getSession();
+export async function endSessions(scope: SignOutScope): Promise<AuthFailure | null> {
+  if (requestScope().shed) return { status: 503, field: null, message: MESSAGES.backendDown, code: "shed" };
+  const supabase = requestClient();
+  const { data, error } = await supabase.auth.getSession();
   if (error) return describeAuthError(error);
   const token = data.session?.access_token;
   if (!token) return { status: 400, field: null, message: NOT_SIGNED_IN, code: "session_missing" };
-  const { error: refused } = await client.supabase.auth.admin.signOut(token, scope);
+  const { error: refused } = await supabase.auth.admin.signOut(token, scope);
   if (refused) {
     const failure = describeAuthError(refused);
     if (failure.status === 503 || failure.status === 429) return failure;
     return { status: 400, field: null, message: NOT_SIGNED_IN, code: refused.code ?? "session_not_found" };
   }
-  if (scope !== "others") clearAuthCookies(request, client.headers);
+  if (scope !== "others") clearAuthCookies();
   return null;
 }
 

@@ -5,26 +5,8 @@ import type { TaskComment } from "./comments.server";
 import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import type { Priority, Status } from "./board";
+import type { Priority, Status, TaskDetail } from "./board";
 import { backendError, notFound } from "./http.server";
-import type { RequestClient } from "./supabase.server";
-
-export interface TaskDetail {
-  id: string;
-  number: number;
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-  created_at: string;
-  updated_at: string;
-  created_by: string | null;
-  creator: { display_name: string } | null;
-}
 
 /**
  * Just enough to act on the task named in the URL: by the team's slug, the
@@ -33,17 +15,17 @@ export interface TaskDetail {
  * task the person can see.
  */
 export async function findTaskRef(
-  client: RequestClient,
+  supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
 ): Promise<TaskRef | null> {
-  const { data, error } = await client.supabase
+  const { data, error } = await supabase
     .from("tasks")
     .select("id, status, project:projects!inner(key, team:teams!inner(slug))")
     .eq("number", names.number)
     .eq("project.key", names.projectKey)
     .eq("project.team.slug", names.teamSlug)
     .maybeSingle<TaskRef & { project: unknown }>();
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   return data ? { id: data.id, status: data.status } : null;
 }
 
@@ -72,11 +54,11 @@ export interface TaskPanel {
  * created_at, so the id keeps the order total — shown oldest first.
  */
 export async function requireTaskPanel(
-  client: RequestClient,
+  supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
   before: CommentCursor | null,
 ): Promise<TaskPanel> {
-  const { data, error } = await client.supabase.rpc(
+  const { data, error } = await supabase.rpc(
     "task_panel",
     {
       team_slug: names.teamSlug,
@@ -89,14 +71,14 @@ export async function requireTaskPanel(
     },
     { get: true },
   );
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   const row = data as unknown as {
     task: TaskDetail;
     comments: TaskComment[];
     reached: number;
     attachments: AttachmentRow[];
   } | null;
-  if (!row) throw notFound(client.headers);
+  if (!row) throw notFound();
   const comments = [...row.comments].reverse();
   const reached = Number(row.reached);
   return {
@@ -104,7 +86,7 @@ export async function requireTaskPanel(
     comments,
     reached,
     hasOlder: reached > comments.length,
-    attachments: await signAttachments(client.supabase, row.attachments),
+    attachments: await signAttachments(supabase, row.attachments),
   };
 }
 

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import {
   checkPassword,
   enrolmentFromForm,
@@ -19,7 +20,7 @@ import {
 } from "~/lib/mfa.server";
 import { makeRecoveryCodes, recoveryCodesLeft } from "~/lib/recovery-codes.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 /**
  * /account/security: two-factor sign-in with an authenticator app. Adding
@@ -33,74 +34,68 @@ import { createServerClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const factors = await listTotpFactors(client.supabase);
-  if ("status" in factors) throw failurePage(factors, client.headers);
-  const codesLeft = factors.verified.length > 0 ? await recoveryCodesLeft(client.supabase) : null;
-  return data(
-    {
-      factors: factors.verified,
-      codesLeft,
-      passwordNeeded: needsPasswordToEnrol(user, factors.verified.length),
-    },
-    { headers: client.headers },
-  );
+export async function loader({ request }: LoaderFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
+  const factors = await listTotpFactors(supabase);
+  if ("status" in factors) throw failurePage(factors);
+  const codesLeft = factors.verified.length > 0 ? await recoveryCodesLeft(supabase) : null;
+  return {
+    factors: factors.verified,
+    codesLeft,
+    passwordNeeded: needsPasswordToEnrol(user, factors.verified.length),
+  };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
   const form = await request.formData();
   const parsed = parseIntent(SecurityActionSchema, form);
-  if (!parsed)
-    return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) }, client.headers);
+  if (!parsed) return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) });
 
   switch (parsed.intent) {
     case "enroll": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const factors = await listTotpFactors(client.supabase);
-      if ("status" in factors) return authFailure(factors, parsed, client.headers);
+      if (!parsed.success) return formFailure(parsed);
+      const factors = await listTotpFactors(supabase);
+      if ("status" in factors) return authFailure(factors, parsed);
       if (needsPasswordToEnrol(user, factors.verified.length)) {
         const failure = parsed.data.password
           ? await checkPassword(user.email, parsed.data.password)
           : { status: 400 as const, field: "password", message: "Enter your password to turn this on.", code: "" };
-        if (failure) return authFailure(failure, parsed, client.headers);
+        if (failure) return authFailure(failure, parsed);
       }
-      const enrolment = await startEnrolment(client.supabase, parsed.data.friendlyName, factors);
-      if ("status" in enrolment)
-        return authFailure(enrolment, { intent: parsed.intent, values: parsed.values }, client.headers);
-      return data({ intent: parsed.intent, enrolment }, { headers: client.headers });
+      const enrolment = await startEnrolment(supabase, parsed.data.friendlyName, factors);
+      if ("status" in enrolment) return authFailure(enrolment, { intent: parsed.intent, values: parsed.values });
+      return data({ intent: parsed.intent, enrolment });
     }
     case "confirm": {
       // the QR code and secret travel in the form so a wrong code can show them again
       const factorId = typeof form.get("factorId") === "string" ? String(form.get("factorId")) : "";
       const enrolment = enrolmentFromForm(form, factorId);
       const { code: _code, qrCode: _qr, secret: _secret, ...values } = parsed.values;
-      if (!parsed.success) return formFailure({ ...parsed, values, extra: { enrolment } }, client.headers);
-      const failure = await verifyTotp(client.supabase, parsed.data.factorId, parsed.data.code);
-      if (failure) return authFailure(failure, { intent: parsed.intent, values, extra: { enrolment } }, client.headers);
+      if (!parsed.success) return formFailure({ ...parsed, values, extra: { enrolment } });
+      const failure = await verifyTotp(supabase, parsed.data.factorId, parsed.data.code);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values, extra: { enrolment } });
       // the session is at aal2 now; an account without unused recovery codes gets ten, shown once
-      if ((await recoveryCodesLeft(client.supabase)) === 0) {
-        const made = await makeRecoveryCodes(client.supabase);
-        if ("codes" in made)
-          return data({ intent: "confirm" as const, recoveryCodes: made.codes }, { headers: client.headers });
+      if ((await recoveryCodesLeft(supabase)) === 0) {
+        const made = await makeRecoveryCodes(supabase);
+        if ("codes" in made) return data({ intent: "confirm" as const, recoveryCodes: made.codes });
       }
-      await setFlash(request, client.headers, { kind: "success", message: TURNED_ON });
-      throw redirect("/account/security", { headers: client.headers });
+      await setFlash({ kind: "success", message: TURNED_ON });
+      throw redirect("/account/security");
     }
     case "codes": {
-      const made = await makeRecoveryCodes(client.supabase);
-      if ("failure" in made) return authFailure(made.failure, { intent: parsed.intent, values: {} }, client.headers);
-      return data({ intent: "codes" as const, recoveryCodes: made.codes }, { headers: client.headers });
+      const made = await makeRecoveryCodes(supabase);
+      if ("failure" in made) return authFailure(made.failure, { intent: parsed.intent, values: {} });
+      return data({ intent: "codes" as const, recoveryCodes: made.codes });
     }
     case "remove": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const failure = await removeFactor(client.supabase, parsed.data.factorId);
-      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values }, client.headers);
-      await setFlash(request, client.headers, { kind: "success", message: "The authenticator app is removed." });
-      throw redirect("/account/security", { headers: client.headers });
+      if (!parsed.success) return formFailure(parsed);
+      const failure = await removeFactor(supabase, parsed.data.factorId);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values });
+      await setFlash({ kind: "success", message: "The authenticator app is removed." });
+      throw redirect("/account/security");
     }
   }
 }

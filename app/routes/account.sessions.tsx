@@ -1,39 +1,34 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert } from "~/components/form";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
+import { redirect } from "~/lib/http.server";
 import { endSessions } from "~/lib/sign-out.server";
-import { createServerClient } from "~/lib/supabase.server";
 
 /**
  * /account/sessions: sign out every other session, or every session this
  * one included. One form, so a refusal (the backend down or busy) comes back
  * with the person's choice still chosen and says that nothing was signed out.
  */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
-  return data(null, { headers: client.headers });
-}
+export const loader = signedInPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  await requireUser(request);
   const scope = (await request.formData()).get("scope") === "global" ? "global" : "others";
-  const failure = await endSessions(client, request, scope);
+  const failure = await endSessions(scope);
   if (failure) {
     const message = `Nothing was signed out. ${failure.message}`;
-    return data({ errors: { form: message }, values: { scope } }, { status: failure.status, headers: client.headers });
+    return data({ errors: { form: message }, values: { scope } }, { status: failure.status });
   }
   if (scope === "global") {
-    await setFlash(request, client.headers, { kind: "info", message: "You're logged out on every device." });
-    throw redirect("/login", { headers: client.headers });
+    await setFlash({ kind: "info", message: "You're logged out on every device." });
+    throw redirect("/login");
   }
-  await setFlash(request, client.headers, { kind: "success", message: "Your other sessions are signed out." });
-  throw redirect("/account/sessions", { headers: client.headers });
+  await setFlash({ kind: "success", message: "Your other sessions are signed out." });
+  throw redirect("/account/sessions");
 }
 
 export default function Sessions() {

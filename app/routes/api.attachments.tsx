@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { attachFiles } from "~/lib/attachments.server";
 import { getUser, needsSecondFactor } from "~/lib/auth.server";
 import { MESSAGES } from "~/lib/messages";
 import { chosenFiles } from "~/lib/storage.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 /**
  * One file at a time from the task panel's script (so each file gets its own
@@ -12,16 +11,16 @@ import { createServerClient } from "~/lib/supabase.server";
  * a status that says what happened; never a redirect, which the script's
  * request would follow to a page and read as a success. Row-level security
  * and the bucket's policies decide who may attach; the panel's own form does
- * the same without JavaScript.
+ * the same without JavaScript. A resource route answers with a Response of
+ * its own: Remix would send what data() holds with 200 whatever its status.
  */
 const MAX_BODY_BYTES = 11 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const answer = (status: number, message: string | null) =>
-    data({ ok: status < 300, message }, { status, headers: client.headers });
-  const user = await getUser(client).catch((thrown: unknown) => {
+const answer = (status: number, message: string | null) => Response.json({ ok: status < 300, message }, { status });
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await getUser().catch((thrown: unknown) => {
     // the backend is down or this request was shed: the same answer, in JSON
     if (thrown instanceof Response && thrown.status === 503) return "unavailable" as const;
     throw thrown;
@@ -40,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const taskId = String(form.get("taskId") ?? "");
   if (!UUID.test(taskId)) return answer(404, "Not found");
-  const result = await attachFiles(client.supabase, taskId, chosenFiles(form, "files"));
+  const result = await attachFiles(requestClient(), taskId, chosenFiles(form, "files"));
   if (result.ok) return answer(200, null);
   if (result.status === 503) console.error("[attachments] upload failed:", result.message);
   return answer(result.status, result.status === 503 ? MESSAGES.backendDown : result.message);

@@ -14,6 +14,8 @@ export interface QueryResult<T = Record<string, unknown>> {
   /** rows affected by INSERT/UPDATE/DELETE, or returned by SELECT */
   rowCount: number;
   fields: { name: string; dataTypeID: number }[];
+  /** the statement's command (the first word of its tag: SELECT, INSERT, CREATE…), when the driver reports it */
+  command?: string;
 }
 
 export interface Queryable {

@@ -76,7 +76,7 @@ describe("signing out every session", () => {
       user: person,
       params: {},
       form: { scope: "global" },
-      context: { shed: true },
+      shed: true,
     });
     expect(viaLogout.status).toBe(503);
     expect(viaLogout.text).toContain("Nothing was signed out");
@@ -85,7 +85,7 @@ describe("signing out every session", () => {
       user: person,
       params: {},
       form: { scope: "global" },
-      context: { shed: true },
+      shed: true,
     });
     expect(viaPage.status).toBe(503);
     expect(await liveSessions(person.id)).toBe(1);
