@@ -50,10 +50,12 @@ async function answer(run: () => Promise<unknown>): Promise<{ status: number; js
   } catch (thrown) {
     result = thrown;
   }
-  if (result instanceof Response) {
-    const text = await result.text();
-    const type = result.headers.get("Content-Type");
-    return { status: result.status, json: type?.includes("json") ? JSON.parse(text) : text, type };
+  // a Response (the app's may come from another realm's class than this file's)
+  if (result && typeof (result as Response).headers?.get === "function" && "status" in (result as Response)) {
+    const response = result as Response;
+    const text = await response.text();
+    const type = response.headers.get("Content-Type");
+    return { status: response.status, json: type?.includes("json") ? JSON.parse(text) : text, type };
   }
   const { data, init } = result as { data: unknown; init: ResponseInit | null };
   return { status: init?.status ?? 200, json: data, type: "application/json" };
