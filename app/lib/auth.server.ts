@@ -37,8 +37,16 @@ export interface SessionUser {
  * would otherwise try to refresh an expiring session and, finding the
  * backend "unreachable", retry for up to 30 s.
  */
-export function getUser(): Promise<SessionUser | null> {
-  return requestScope().remember("claims", readClaims);
+export async function getUser(): Promise<SessionUser | null> {
+  try {
+    return await requestScope().remember("claims", readClaims);
+  } catch (thrown) {
+    // the page's loaders share this answer, so a 503 page thrown by it goes to each of them:
+    // each throws its own copy, as Remix reads the body of every thrown page (issue 22 L12)
+    if (!(thrown instanceof Response)) throw thrown;
+    const copy = thrown.clone();
+    throw new Response(copy.body, { status: copy.status, statusText: copy.statusText, headers: copy.headers });
+  }
 }
 
 async function readClaims(): Promise<SessionUser | null> {
