@@ -9,9 +9,9 @@
 -- each folder within its cap, counting every object in it, with or without
 -- a row:
 --   attachments/<task id>/   20 (the task's attachment cap)
---   avatars/<user id>/       5  (the avatar, its replacement on the way in,
+--   avatars/<user id>/       10 (the avatar, its replacement on the way in,
 --                               the replaced one until it is removed, and room
---                               for a retry or two)
+--                               to spare: 20 MB at most)
 -- An object that is older than ten minutes and described by no row (no
 -- attachments.object_path, not the profile's avatar_path) was left behind
 -- (an upload whose row never came): it is queued in storage_cleanup, which
@@ -46,7 +46,7 @@ begin
     cap := 20;
     perform 1 from public.tasks t where t.id = folder::uuid for update;
   elsif new.bucket_id = 'avatars' then
-    cap := 5;
+    cap := 10;
     perform 1 from public.profiles p where p.id = folder::uuid for update;
   else
     return new;

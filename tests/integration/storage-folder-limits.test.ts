@@ -1,7 +1,7 @@
 /**
  * Files uploaded straight into a folder with the Storage API (issue 22 L3,
  * migration …_storage_folder_limits.sql): a task's folder holds at most 20
- * objects and a person's avatar folder 5, whether or not a row describes
+ * objects and a person's avatar folder 10, whether or not a row describes
  * them; objects left behind (no row after ten minutes) are queued for removal
  * and stop counting; deleting a task or a profile queues its whole folder.
  * Each call is made with the person's own token through supabase-js.
@@ -116,24 +116,28 @@ describe("a task's folder", () => {
 });
 
 describe("a person's avatar folder", () => {
-  it("takes 5 files, frees the ones left behind after ten minutes, and goes with the profile", async () => {
+  it("takes 10 files, frees the ones left behind after ten minutes, and goes with the profile", async () => {
     const person = await makePerson(stack, "avatar");
     const client: SupabaseClient = clientFor(stack, person.token);
     const bucket = client.storage.from("avatars");
-    for (let i = 0; i < 5; i++) expect((await bucket.upload(`${person.id}/a${i}.png`, png())).error).toBeNull();
-    expect((await bucket.upload(`${person.id}/a5.png`, png())).error).toMatchObject({ statusCode: "403" });
+    for (let i = 0; i < 10; i++) expect((await bucket.upload(`${person.id}/a${i}.png`, png())).error).toBeNull();
+    expect((await bucket.upload(`${person.id}/a10.png`, png())).error).toMatchObject({ statusCode: "403" });
     // writing one of them again is not one more
-    expect((await bucket.upload(`${person.id}/a4.png`, png(), { upsert: true })).error).toBeNull();
+    expect((await bucket.upload(`${person.id}/a9.png`, png(), { upsert: true })).error).toBeNull();
     // the profile's own avatar is never "left behind", however old
     await client
       .from("profiles")
       .update({ avatar_path: `${person.id}/a0.png` })
       .eq("id", person.id);
     await ageObjects("avatars", person.id);
-    expect((await bucket.upload(`${person.id}/a5.png`, png())).error).toBeNull();
-    expect(await queued("avatars", person.id)).toEqual([1, 2, 3, 4].map((i) => `${person.id}/a${i}.png`));
+    expect((await bucket.upload(`${person.id}/a10.png`, png())).error).toBeNull();
+    expect(await queued("avatars", person.id)).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `${person.id}/a${i}.png`),
+    );
 
     await stack.db.query("delete from auth.users where id = $1", [person.id]);
-    expect(await queued("avatars", person.id)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `${person.id}/a${i}.png`));
+    expect(await queued("avatars", person.id)).toEqual(
+      [0, 1, 10, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `${person.id}/a${i}.png`),
+    );
   });
 });
