@@ -33,7 +33,7 @@ it("every loader of the page throws a readable 503 of its own", async () => {
     Promise.all(
       [root.loader, layout.loader, profile.loader].map((loader) =>
         Promise.resolve()
-          .then(() => loader({ request, params: {}, context: {} as AppLoadContext }))
+          .then((): Promise<unknown> => loader({ request, params: {}, context: {} as AppLoadContext }))
           .then(
             () => null,
             (error: unknown) => error,
