@@ -99,12 +99,7 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     // storage-js sends a Blob's own type, so the bytes go as a Blob of the type they were found to have
     const body = file.slice(0, file.size, contentType);
     const uploaded = await supabase.storage.from("attachments").upload(objectPath, body, { contentType });
-    if (uploaded.error) {
-      const status = storageStatus(uploaded.error);
-      if (status === 413) return { ok: false, status: 400, field: "files", message: tooLargeMessage(file.name) };
-      if (status === 403) return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
-      return { ok: false, status: 503, field: "form", message: uploaded.error.message };
-    }
+    if (uploaded.error) return uploadRefusal(uploaded.error, file.name);
     const { error } = await supabase.from("attachments").insert({
       task_id: taskId,
       object_path: objectPath,
@@ -122,6 +117,8 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     }
     attached++;
   }
+  // an upload may have queued files left behind in the task's folder (a database trigger does)
+  await removeQueuedFiles();
   return { ok: true, count: attached };
 }
 
@@ -139,6 +136,22 @@ export function storedType(declared: string, bytes: Uint8Array): string {
   return declared;
 }
 const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"]);
+
+/**
+ * What Storage's refusal of an upload means for the person: too large, too
+ * many (the folder's cap, migration …_storage_folder_limits.sql), not their
+ * role, or another refusal with Storage's own words. Only a failure on the
+ * backend's side (or no answer) is "can't reach the backend".
+ */
+function uploadRefusal(error: unknown, fileName: string): AttachResult {
+  const status = storageStatus(error);
+  const message = (error as { message?: string }).message ?? "";
+  if (status === 413) return { ok: false, status: 400, field: "files", message: tooLargeMessage(fileName) };
+  if (/at most 20/.test(message)) return { ok: false, status: 400, field: "files", message: TOO_MANY_MESSAGE };
+  if (status === 401 || status === 403) return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
+  if (status >= 400 && status < 500) return { ok: false, status: 400, field: "files", message };
+  return { ok: false, status: 503, field: "form", message };
+}
 
 /** Deletes one attachment (row-level security decides who may); its object follows through the cleanup queue. */
 export async function deleteAttachment(supabase: SupabaseClient, taskId: string, attachmentId: string) {

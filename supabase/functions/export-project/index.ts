@@ -7,7 +7,7 @@
 // priorities in the words the app shows, the description included, times as
 // "2026-01-02 03:04" in UTC (said in the header), and a UTF-8 byte order mark
 // first, without which Excel reads "Zoë" as "ZoÃ«".
-import { callerClient, callerId, corsHeaders, refuse } from "../_shared/http.ts";
+import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
 const COLUMNS = [
@@ -94,7 +94,8 @@ Deno.serve(async (req) => {
     return refuse(400, "invalid_project", "Which project? project_id must be the project's id.");
   }
   const caller = callerClient(req);
-  if (!(await callerId(req, caller))) return refuse(401, "not_signed_in", "Sign in first.");
+  const signedIn = await signedInCaller(req, caller);
+  if (signedIn instanceof Response) return signedIn;
 
   const { data: project, error } = await caller
     .from("projects")
