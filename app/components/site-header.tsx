@@ -113,8 +113,11 @@ export function LogoutButton({
     const form = event.currentTarget.form;
     if (!form) return;
     event.preventDefault();
-    // On success the SIGNED_OUT listener in root.tsx takes this tab to /login.
-    if (await signOutInBrowser(scope ?? "local")) return;
+    // The browser client signs out first (other tabs hear it); the post then
+    // clears what is left on the server and lands on /login saying "You're
+    // logged out." (it takes over from the SIGNED_OUT listener's navigation,
+    // which alone arrived without a word).
+    await signOutInBrowser(scope ?? "local");
     submit(form);
   }
   return (
