@@ -1,4 +1,5 @@
 import { isBackendUnavailable } from "./auth-errors.server";
+import { STATUS_LABELS, type Status } from "./board";
 import { formFailure } from "./forms.server";
 import { backendError, backendUnavailableResult, notFound } from "./http.server";
 import { FORBIDDEN_MESSAGE } from "./permissions";
@@ -27,7 +28,7 @@ export function classifyDbError(error: DbError): { status: 400 | 403 | 404 | 500
     case "22P02":
     case "22007":
     case "22008":
-      return { status: 400, message: error.message ?? "That isn't allowed." };
+      return { status: 400, message: inWords(error.message ?? "That isn't allowed.") };
     case "23505":
       return { status: 400, message: error.message?.startsWith("That ") ? error.message : "That name is taken." };
     case "42501":
@@ -39,6 +40,14 @@ export function classifyDbError(error: DbError): { status: 400 | 403 | 404 | 500
     default:
       return { status: 500, message: "" };
   }
+}
+
+/**
+ * A database message in the words the app shows: the statuses' names
+ * (`in_progress` → "In progress"), never the identifiers a person never sees.
+ */
+export function inWords(message: string): string {
+  return message.replace(/\b(backlog|todo|in_progress|done|canceled)\b/g, (status) => STATUS_LABELS[status as Status]);
 }
 
 /**

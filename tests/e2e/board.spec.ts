@@ -55,7 +55,7 @@ for (const mode of MODES) {
       // an illegal transition comes back with the rule's words
       await panel.getByLabel("Status", { exact: true }).selectOption("done");
       await page.getByRole("button", { name: "Move", exact: true }).click();
-      await expect(page.getByText("A task can't move from todo to done.")).toBeVisible();
+      await expect(page.getByText("A task can't move from To do to Done.")).toBeVisible();
       await expect(card(page, "todo", "Write the launch blog post")).toBeVisible();
 
       // comments: post, edit, delete
@@ -194,7 +194,7 @@ test.describe("board with JavaScript", () => {
     await page.keyboard.press("ArrowRight");
     await expect(card(page, "done", "Plan the sprint")).toBeVisible();
     await page.keyboard.press("Enter");
-    await expect(page.getByRole("alert")).toContainText("Couldn't move WEB-1: A task can't move from todo to done.");
+    await expect(page.getByRole("alert")).toContainText("Couldn't move WEB-1: A task can't move from To do to Done.");
     await expect(card(page, "todo", "Plan the sprint")).toBeVisible();
     await expect(column(page, "done").locator("li[data-task-id]")).toHaveCount(0);
   });

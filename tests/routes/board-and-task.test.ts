@@ -78,7 +78,7 @@ describe("the board", () => {
       form: { intent: "move", taskId: first, status: "done", position: "0" },
     });
     expect(illegal.status).toBe(400);
-    expect(errorsOf(illegal.data).form).toBe("A task can't move from todo to done.");
+    expect(errorsOf(illegal.data).form).toBe("A task can't move from To do to Done.");
 
     const badPlace = await call(board.action, {
       url: boardUrl(),
@@ -242,7 +242,7 @@ describe("the task panel", () => {
     expect(illegal.status).toBe(400);
     expect(illegal.data).toMatchObject({
       intent: "move",
-      errors: { status: "A task can't move from in_progress to backlog." },
+      errors: { status: "A task can't move from In progress to Backlog." },
     });
   });
 
