@@ -180,7 +180,7 @@ cross join unnest(t.labels) as x (name)
 join public.labels lb on lb.team_id = p.team_id and lb.name = x.name;
 
 -- WEB-23 (the accessibility audit): a checklist and two sub-tasks; WEB-1 a
--- checklist too; WEB-11 is blocked by WEB-28, and WEB-26 relates to OPS-22.
+-- checklist too; WEB-11 is blocked by WEB-12 (open), and WEB-26 relates to OPS-22.
 insert into public.checklist_items (task_id, title, done, created_by)
 select tk.id, c.title, c.done, 'a1000000-0000-4000-8000-000000000003'
 from (values
@@ -206,7 +206,7 @@ order by c.ord;
 
 insert into public.task_relations (from_task_id, to_task_id, kind, created_by)
 select f.id, t.id, r.kind::public.relation_kind, 'a1000000-0000-4000-8000-000000000002'
-from (values ('WEB', 28, 'WEB', 11, 'blocks'), ('WEB', 26, 'OPS', 22, 'relates')) as r (from_key, from_number, to_key, to_number, kind)
+from (values ('WEB', 12, 'WEB', 11, 'blocks'), ('WEB', 26, 'OPS', 22, 'relates')) as r (from_key, from_number, to_key, to_number, kind)
 join public.projects fp on fp.key = r.from_key and fp.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks f on f.project_id = fp.id and f.number = r.from_number
 join public.projects tp on tp.key = r.to_key and tp.team_id = 'b1000000-0000-4000-8000-000000000001'

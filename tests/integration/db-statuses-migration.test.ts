@@ -61,7 +61,10 @@ async function freshDatabase(): Promise<{ db: Database; cleanup: () => Promise<v
 }
 
 function as<T>(userId: string, fn: (tx: Queryable) => Promise<T>) {
-  return db.asRequest({ role: "authenticated", claims: { sub: userId, role: "authenticated", aud: "authenticated" } }, fn);
+  return db.asRequest(
+    { role: "authenticated", claims: { sub: userId, role: "authenticated", aud: "authenticated" } },
+    fn,
+  );
 }
 
 interface OldTask {
@@ -97,9 +100,10 @@ beforeAll(async () => {
   await as(me, async (tx) => {
     const team = (await tx.query<{ id: string }>("select id from teams where slug = 'side'")).rows[0].id;
     const project = (
-      await tx.query<{ id: string }>("insert into projects (team_id, key, name) values ($1, 'APP', 'App') returning id", [
-        team,
-      ])
+      await tx.query<{ id: string }>(
+        "insert into projects (team_id, key, name) values ($1, 'APP', 'App') returning id",
+        [team],
+      )
     ).rows[0].id;
     await tx.query("insert into projects (team_id, key, name) values ($1, 'EMPTY', 'Nothing yet')", [team]);
     const labels = [["Bug", "urgent"], ["bug"], ["Design "], ["design", "UX"], [], ["ux", "Urgent"], ["bug"], ["docs"]];
