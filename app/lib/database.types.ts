@@ -57,6 +57,74 @@ export type Database = {
           },
         ]
       }
+      checklist_items: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position?: number
+          project_id?: string
+          task_id?: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "checklist_items_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_ticked_by_fkey"
+            columns: ["ticked_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       comments: {
         Row: {
           author_id: string | null
@@ -153,6 +221,48 @@ export type Database = {
           },
         ]
       }
+      labels: {
+        Row: {
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          team_id: string
+        }
+        Insert: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          team_id: string
+        }
+        Update: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "labels_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "labels_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           avatar_path: string | null
@@ -179,6 +289,47 @@ export type Database = {
           username?: string
         }
         Relationships: []
+      }
+      project_statuses: {
+        Row: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+        Insert: {
+          category: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit?: number | null
+        }
+        Update: {
+          category?: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name?: string
+          position?: number
+          project_id?: string
+          wip_limit?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "project_statuses_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       projects: {
         Row: {
@@ -227,55 +378,160 @@ export type Database = {
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_labels: {
+        Row: {
+          created_at: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          created_at?: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          created_at?: string
+          label_id?: string
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_labels_label_id_fkey"
+            columns: ["label_id"]
+            isOneToOne: false
+            referencedRelation: "labels"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_relations: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          from_task_id: string
+          id: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id: string
+          id?: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id?: string
+          id?: string
+          kind?: Database["public"]["Enums"]["relation_kind"]
+          team_id?: string
+          to_task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_relations_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_from_task_id_fkey"
+            columns: ["from_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_to_task_id_fkey"
+            columns: ["to_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tasks: {
         Row: {
           assignee_id: string | null
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
-          labels: string[]
           number: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
           title: string
           updated_at: string
         }
         Insert: {
           assignee_id?: string | null
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
-          labels?: string[]
           number: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id: string
           title: string
           updated_at?: string
         }
         Update: {
           assignee_id?: string | null
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
-          labels?: string[]
           number?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id?: string
           title?: string
           updated_at?: string
         }
@@ -295,11 +551,25 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
+            foreignKeyName: "tasks_parent_in_project_fkey"
+            columns: ["project_id", "parent_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["project_id", "id"]
+          },
+          {
             foreignKeyName: "tasks_project_id_fkey"
             columns: ["project_id"]
             isOneToOne: false
             referencedRelation: "projects"
             referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_status_in_project_fkey"
+            columns: ["project_id", "status_id"]
+            isOneToOne: false
+            referencedRelation: "project_statuses"
+            referencedColumns: ["project_id", "id"]
           },
         ]
       }
@@ -404,6 +674,18 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      checklist_items_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       comments_mark_edited: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -449,23 +731,60 @@ export type Database = {
         }[]
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      lock_status_project: {
+        Args: { status_id: string; min_role: string }
+        Returns: string
+      }
+      move_checklist_item: {
+        Args: { item_id: string; position: number }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+      }
+      move_status: {
+        Args: { status_id: string; position: number }
+        Returns: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+      }
       move_task: {
-        Args: { task_id: string; status: string; position?: number }
+        Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
-          labels: string[]
           number: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
           title: string
           updated_at: string
         }
@@ -482,6 +801,18 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      project_statuses_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      project_statuses_check_bounds: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      projects_after_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -490,6 +821,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      remove_status: {
+        Args: { status_id: string; move_to?: string }
+        Returns: undefined
+      }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -497,7 +832,9 @@ export type Database = {
           project_id: string
           number: number
           title: string
-          status: Database["public"]["Enums"]["task_status"]
+          status_name: string
+          status_color: Database["public"]["Enums"]["palette_color"]
+          status_category: Database["public"]["Enums"]["status_category"]
           priority: Database["public"]["Enums"]["task_priority"]
           assignee_id: string
           due_on: string
@@ -512,10 +849,17 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_labels: {
+        Args: { task_id: string; names: string[] }
+        Returns: Json
+      }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
-      task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
+      task_labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       task_panel: {
         Args: {
           team_slug: string
@@ -527,12 +871,29 @@ export type Database = {
         }
         Returns: Json
       }
+      task_relations_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_relations_touch_tasks: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
       tasks_check_assignee: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_set_completed_at: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_touch_blocked: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -545,14 +906,28 @@ export type Database = {
         Returns: unknown
       }
       team_overview: { Args: { team_id: string }; Returns: Json }
+      touch_task: { Args: Record<PropertyKey, never>; Returns: unknown }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined
       }
     }
     Enums: {
+      palette_color:
+        | "gray"
+        | "red"
+        | "orange"
+        | "yellow"
+        | "green"
+        | "teal"
+        | "blue"
+        | "indigo"
+        | "purple"
+        | "pink"
+      relation_kind: "blocks" | "relates" | "duplicates"
+      status_category:
+        "backlog" | "unstarted" | "started" | "completed" | "canceled"
       task_priority: "none" | "low" | "medium" | "high" | "urgent"
-      task_status: "backlog" | "todo" | "in_progress" | "done" | "canceled"
       team_role: "viewer" | "member" | "admin" | "owner"
     }
     CompositeTypes: { [_ in never]: never }
@@ -663,8 +1038,27 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      palette_color: [
+        "gray",
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "teal",
+        "blue",
+        "indigo",
+        "purple",
+        "pink",
+      ],
+      relation_kind: ["blocks", "relates", "duplicates"],
+      status_category: [
+        "backlog",
+        "unstarted",
+        "started",
+        "completed",
+        "canceled",
+      ],
       task_priority: ["none", "low", "medium", "high", "urgent"],
-      task_status: ["backlog", "todo", "in_progress", "done", "canceled"],
       team_role: ["viewer", "member", "admin", "owner"],
     },
   },
