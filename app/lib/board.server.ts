@@ -1,23 +1,40 @@
 import type { SupabaseClient } from "./supabase-types";
-import { STATUSES, type BoardFilters, type Priority, type Status } from "./board";
+import { columnLimit, type BoardFilters, type Priority, type StatusColumnInfo } from "./board";
+import type { PaletteColor } from "./palette";
+
+/** A label as chips show it. */
+export interface LabelChip {
+  id: string;
+  name: string;
+  color: PaletteColor;
+}
+
+/** Done out of all: a checklist's ticked items, or sub-tasks completed or canceled. */
+export interface Tally {
+  done: number;
+  total: number;
+}
 
 /** What a card shows, and nothing more (no description: it can be 10,000 characters). */
-export const CARD_COLUMNS = "id, number, title, status, priority, assignee_id, due_on, labels, position";
-
 export interface Card {
   id: string;
   number: number;
   title: string;
-  status: Status;
+  status_id: string;
   priority: Priority;
   assignee_id: string | null;
   due_on: string | null;
-  labels: string[];
   position: number;
+  parent_id: string | null;
+  labels: LabelChip[];
+  checklist: Tally | null;
+  subtasks: Tally | null;
+  /** a task that is not completed or canceled blocks it */
+  blocked: boolean;
 }
 
 export interface BoardColumn {
-  status: Status;
+  status: StatusColumnInfo;
   tasks: Card[];
   /** more tasks match beyond `limit` ("show more") */
   hasMore: boolean;
@@ -47,33 +64,36 @@ export interface BoardMember {
 
 export interface BoardView {
   project: { id: string; key: string; name: string; description: string; archived_at: string | null };
+  /** the project's statuses in order, each a column */
   columns: BoardColumn[];
   /** the team's members by name, for the filters and the cards' avatars */
   members: BoardMember[];
+  /** the team's labels by name, for the label filter and the task form */
+  labels: LabelChip[];
 }
 
 interface BoardViewRow {
   project: BoardView["project"];
-  columns: Partial<Record<Status, Card[]>>;
+  statuses: Array<StatusColumnInfo & { cards: Card[] }>;
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
+  labels: LabelChip[];
 }
 
 /**
  * The board in one round trip (the `board_view` function, as the caller, so
  * row-level security decides): the project named by the URL's team slug and
- * key, each column's first `limit` cards by position plus one to know whether
- * there are more, with the filters applied by the database, and the team's
- * members. It needs no earlier read, so it runs beside the team lookup. No
- * exact counts: counting a 1,200-task column checks row-level security on
- * every row, which cost 5x the page (see docs/decisions/0004). `board` is
- * null for a project the person can't see.
+ * key; its statuses in order, each with how many tasks it holds (for the WIP
+ * warning) and its first `limit` cards by position plus one to know whether
+ * there are more, with the filters applied by the database; the team's
+ * members and labels. It needs no earlier read, so it runs beside the team
+ * lookup. `board` is null for a project the person can't see.
  */
 export async function loadBoard(
   supabase: SupabaseClient,
   teamSlug: string,
   projectKey: string,
   filters: BoardFilters,
-  limits: Record<Status, number>,
+  limits: Record<string, number>,
 ): Promise<{ error: unknown; board: BoardView | null }> {
   const { data, error } = await supabase.rpc(
     "board_view",
@@ -102,13 +122,14 @@ export async function loadBoard(
     board: {
       project: row.project,
       members,
-      columns: STATUSES.map((status) => {
-        const rows = row.columns[status] ?? [];
+      labels: row.labels,
+      columns: row.statuses.map(({ cards, ...status }) => {
+        const limit = columnLimit(limits, status.id);
         return {
-          status,
-          tasks: rows.slice(0, limits[status]),
-          hasMore: rows.length > limits[status],
-          limit: limits[status],
+          status: { ...status, count: Number(status.count) },
+          tasks: cards.slice(0, limit),
+          hasMore: cards.length > limit,
+          limit,
         };
       }),
     },

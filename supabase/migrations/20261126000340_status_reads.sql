@@ -8,7 +8,8 @@
 -- `limits->>'<status id>'` cards by position (default 200, and one more to
 -- know whether there are more), the board's filters applied; and the team's
 -- members. A card carries its labels, its checklist and sub-task tallies and
--- whether an open task blocks it. `label` is a label's name (any capitals).
+-- whether an open task blocks it; and the team's labels (for the label filter
+-- and the task form). `label` is a label's name (any capitals).
 create function public.board_view(
   team_slug text,
   project_key text,
@@ -117,6 +118,11 @@ begin
       from public.team_members m
       left join public.profiles pr on pr.id = m.user_id
       where m.team_id = proj.team_id
+    ), '[]'::json),
+    'labels', coalesce((
+      select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
+      from public.labels l
+      where l.team_id = proj.team_id
     ), '[]'::json)
   ) into result;
   return result;
