@@ -4,7 +4,8 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
-import { STATUS_LABELS, taskRef } from "~/lib/board";
+import { StatusBadge } from "~/components/labels";
+import { taskRef } from "~/lib/board";
 import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
 import { searchTasks, type SearchHit } from "~/lib/tasks.server";
@@ -73,7 +74,8 @@ export default function Search() {
                   </Link>
                   <p className="muted small">
                     {hit.team_name} · {hit.project_name}
-                    {hit.project_archived ? " (archived)" : ""} · {STATUS_LABELS[hit.status]}
+                    {hit.project_archived ? " (archived)" : ""} ·{" "}
+                    <StatusBadge status={{ name: hit.status_name, color: hit.status_color }} />
                   </p>
                 </li>
               ))}

@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
-import { STATUS_LABELS, taskRef } from "~/lib/board";
+import { taskRef } from "~/lib/board";
 import { parseCommentCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
@@ -22,7 +22,7 @@ import {
 import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
 import { createServerClient } from "~/lib/supabase.server";
-import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
@@ -33,13 +33,17 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { client, user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params, client.headers);
-  const { task, comments, reached, hasOlder, attachments } = panel;
+  const { task, labels, checklist, subtasks, relations, comments, reached, hasOlder, attachments } = panel;
   const before = parseCommentCursor(new URL(args.request.url).searchParams);
   return data(
     {
       projectKey: project.key,
       taskPath: `${boardPath(ctx)}/tasks/${number}`,
       task,
+      labels,
+      checklist,
+      subtasks,
+      relations,
       attachments,
       comments,
       commentsReached: reached,
@@ -86,11 +90,15 @@ export async function action(args: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "update": {
       if (!parsed.success) return formFailure(parsed, client.headers);
+      const { intent } = parsed;
+      // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
+      const labelled = await setTaskLabels(client.supabase, task.id, parsed.data.labels);
+      if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" }, client.headers);
       const { error } = await updateTask(client.supabase, task.id, parsed.data);
       if (error)
         return writeFailure(
           error,
-          { intent: parsed.intent, values, field: /assignee/i.test(error.message) ? "assignee" : "form" },
+          { intent, values, field: /assignee/i.test(error.message) ? "assignee" : "form" },
           client.headers,
         );
       return done(`${ref} is saved.`);
@@ -98,9 +106,12 @@ export async function action(args: ActionFunctionArgs) {
 
     case "move": {
       if (!parsed.success) return formFailure(parsed, client.headers);
-      const { error } = await moveTask(client.supabase, task.id, parsed.data.status, parsed.data.position);
+      const [{ error }, { data: status }] = await Promise.all([
+        moveTask(client.supabase, task.id, parsed.data.status, parsed.data.position),
+        client.supabase.from("project_statuses").select("name").eq("id", parsed.data.status).maybeSingle(),
+      ]);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" }, client.headers);
-      return done(`${ref} is in ${STATUS_LABELS[parsed.data.status]}.`);
+      return done(status ? `${ref} is in ${status.name}.` : `${ref} is moved.`);
     }
 
     case "delete-task": {

@@ -113,7 +113,16 @@ export function InputField({
   min,
   max,
   inputMode,
-}: BaseProps & { type?: string; maxLength?: number; min?: string; max?: string; inputMode?: "numeric" | "text" }) {
+  list,
+}: BaseProps & {
+  type?: string;
+  maxLength?: number;
+  min?: string;
+  max?: string;
+  inputMode?: "numeric" | "text";
+  /** the id of a <datalist> of suggestions */
+  list?: string;
+}) {
   const id = useId();
   const error = useFormErrors()[name] ?? sent;
   return (
@@ -129,6 +138,8 @@ export function InputField({
         min={min}
         max={max}
         inputMode={inputMode}
+        list={list}
+        autoComplete={list ? "off" : undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
       />

@@ -1,0 +1,26 @@
+import type { LabelChip } from "~/lib/board.server";
+import { colorClass } from "~/lib/palette";
+
+/** A task's labels as coloured chips (the colour is a tint; the name is the text, so the colour is never the only sign). */
+export function LabelChips({ labels }: { labels: LabelChip[] }) {
+  if (labels.length === 0) return null;
+  return (
+    <ul className="labels" aria-label="Labels">
+      {labels.map((label) => (
+        <li key={label.id} className={`label ${colorClass(label.color)}`}>
+          {label.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A status's name with its colour's dot, wherever a task's status is written out. */
+export function StatusBadge({ status }: { status: { name: string; color: string } }) {
+  return (
+    <span className={`status-badge ${colorClass(status.color)}`}>
+      <span className="swatch" aria-hidden="true" />
+      {status.name}
+    </span>
+  );
+}
