@@ -1,7 +1,7 @@
 /**
  * Runs one of supabase-js's own test suites against the local stack:
  *
- *   tsx scripts/conformance/run.ts <postgrest-js|auth-js> <supabase-js checkout>
+ *   tsx scripts/conformance/run.ts <postgrest-js|auth-js|storage-js> <supabase-js checkout>
  *
  * (normally through scripts/conformance/<suite>.sh). Nothing in the checkout
  * is changed: its package is copied to a temporary folder, where only the
@@ -58,6 +58,8 @@ const DEPS = [
   "@faker-js/faker@^9.9.0",
   "jest-environment-jsdom@30.4.1",
   "jest-mock-server@^0.1.0",
+  // storage-js's own dependency (its analytics client)
+  "iceberg-js@^0.8.1",
 ];
 const depsDir = process.env.CONFORMANCE_DEPS_DIR ?? path.join(os.homedir(), ".cache", "teamboard-conformance");
 function ensureDeps() {

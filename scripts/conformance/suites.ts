@@ -74,7 +74,7 @@ function fromGotrueEnv(env: Record<string, string>): StackConfigOverrides {
 
 const CLI_URL = "http://127.0.0.1:54321";
 
-export const SUITES: Record<"postgrest-js" | "auth-js", Suite> = {
+export const SUITES: Record<"postgrest-js" | "auth-js" | "storage-js", Suite> = {
   "postgrest-js": {
     runs: [
       {
@@ -170,6 +170,27 @@ export const SUITES: Record<"postgrest-js" | "auth-js", Suite> = {
             },
           };
         }),
+      },
+    ],
+  },
+  "storage-js": {
+    runs: [
+      {
+        config: "jest.config.js",
+        rewrite: ["test"],
+        stacks: [
+          {
+            url: CLI_URL,
+            seedFile: "test/supabase/seed.sql",
+            // test/supabase/config.toml: the CLI's JWT secret (the suite's service_role key is
+            // signed with it) and [storage] file_size_limit = "50MiB"
+            settings: () =>
+              configFromEnv({
+                GOTRUE_JWT_SECRET: "super-secret-jwt-token-with-at-least-32-characters-long",
+                FILE_SIZE_LIMIT: String(50 * 1024 * 1024),
+              }),
+          },
+        ],
       },
     ],
   },

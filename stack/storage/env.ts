@@ -10,11 +10,18 @@ export interface StorageEnv {
   store: FileStore;
 }
 
-/** The caller, from its JWT (or the apikey header), as the REST service resolves it. */
+/** The caller, from its JWT (or the apikey header), as the REST service resolves it, and its request line (for `request.method` / `request.path`). */
 export interface Caller {
   role: string;
   claims: JwtClaims;
-  request: Request;
+  method: string;
+  path: string;
+}
+
+/** An object named by a path: its bucket and its key, decoded and checked at the edge. */
+export interface ObjectTarget {
+  bucket: string;
+  name: string;
 }
 
 export interface Bucket {
@@ -38,16 +45,9 @@ export function ownerOf(claims: JwtClaims): string | null {
  * errors come back in Storage's words.
  */
 export async function asCaller<T>(env: StorageEnv, caller: Caller, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  const url = new URL(caller.request.url);
   try {
     return await env.ctx.db.asRequest(
-      {
-        claims: caller.claims,
-        role: caller.role,
-        method: caller.request.method,
-        path: url.pathname.replace(/^.*\/storage\/v1/, "") || "/",
-        headers: {},
-      },
+      { claims: caller.claims, role: caller.role, method: caller.method, path: caller.path, headers: {} },
       fn,
     );
   } catch (error) {
@@ -70,8 +70,13 @@ export async function findBucket(env: StorageEnv, id: string): Promise<Bucket> {
   return rows[0];
 }
 
-export const OBJECT_COLUMNS =
-  "id, bucket_id, name, version, metadata, user_metadata, owner_id, created_at, updated_at, last_accessed_at";
+/** A timestamp column as hosted's JSON prints it (JavaScript's toISOString: UTC, milliseconds, Z). */
+export function iso(column: string): string {
+  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+export const OBJECT_COLUMNS = `id, bucket_id, name, version, metadata, user_metadata, owner_id,
+  ${iso("created_at")} as created_at, ${iso("updated_at")} as updated_at, ${iso("last_accessed_at")} as last_accessed_at`;
 
 export async function findObject(tx: Queryable, bucket: string, name: string): Promise<ObjectRow> {
   const { rows } = await tx.query<ObjectRow>(
@@ -80,17 +85,4 @@ export async function findObject(tx: Queryable, bucket: string, name: string): P
   );
   if (!rows[0]) throw storageErrors.noSuchKey();
   return rows[0];
-}
-
-/** Reads a JSON body (bounded); a broken one is Storage's 400. */
-export async function jsonBody<T>(request: Request): Promise<T> {
-  const text = await request.text();
-  if (text.length > 1024 * 1024) throw storageErrors.invalidRequest("Body is too large");
-  try {
-    const value = JSON.parse(text || "{}") as unknown;
-    if (value && typeof value === "object") return value as T;
-  } catch {
-    /* fall through */
-  }
-  throw storageErrors.invalidRequest("Body is not valid JSON");
 }

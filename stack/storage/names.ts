@@ -41,12 +41,3 @@ export function decodePathPart(raw: string): string {
     throw storageErrors.invalidKey(raw);
   }
 }
-
-/** `bucket/some/key` from the path after a route prefix. */
-export function splitBucketAndKey(rest: string): { bucket: string; key: string } {
-  const slash = rest.indexOf("/");
-  if (slash <= 0) throw storageErrors.invalidKey(decodePathPart(rest));
-  const bucket = decodePathPart(rest.slice(0, slash));
-  const key = decodePathPart(rest.slice(slash + 1));
-  return { bucket, key };
-}

@@ -4,17 +4,17 @@ import {
   allowDeletes,
   asCaller,
   findBucket,
-  jsonBody,
+  findObject,
   OBJECT_COLUMNS,
   ownerOf,
   type Bucket,
   type Caller,
+  type ObjectTarget,
   type StorageEnv,
 } from "./env.ts";
 import { storageErrors } from "./errors.ts";
-import { mustBeValidBucketName, mustBeValidKey } from "./names.ts";
 import type { ObjectMetadata, ObjectRow } from "./serve-file.ts";
-import { receiveUpload, type ReceivedUpload } from "./upload-body.ts";
+import { receiveUpload, type ReceivedUpload, type UploadBody } from "./upload-body.ts";
 
 /**
  * Writing objects. An upload: the bucket's rules, then a trial of the row
@@ -23,7 +23,9 @@ import { receiveUpload, type ReceivedUpload } from "./upload-body.ts";
  * id, then the row in one transaction as the caller. If that transaction
  * fails the new file is removed; once it commits, the replaced version's file
  * is. A crash between rename and commit leaves an unreferenced file, never a
- * row without its bytes.
+ * row without its bytes. A copy or a move into another bucket must fit that
+ * bucket's types and size, as an upload there must (hosted checks only the
+ * policies on copy and move; the stack holds the bucket's rules too).
  */
 class Rollback extends Error {}
 
@@ -76,37 +78,42 @@ async function writeRow(
       t.owner,
       version,
       metadata ? JSON.stringify(metadata) : null,
-      userMetadata ? JSON.stringify(userMetadata) : null,
+      JSON.stringify(userMetadata ?? {}),
     ],
   );
   return { id: old.rows[0]?.id ?? id, replaced: old.rows[0]?.version ?? null };
 }
 
-/** The shared upload path: direct, upsert and signed uploads. `asStack` runs the row write with the stack's rights (signed uploads). */
+/** The largest object a bucket takes: its own limit, never above the stack's. */
+function sizeLimitOf(env: StorageEnv, bucket: Bucket): number {
+  const global = env.ctx.config.storage.fileSizeLimit;
+  return bucket.file_size_limit ? Math.min(Number(bucket.file_size_limit), global) : global;
+}
+
+/** An existing object's bytes against a destination bucket's rules (copy, move). */
+function mustFitBucket(env: StorageEnv, bucket: Bucket, source: ObjectRow): void {
+  const type = source.metadata?.mimetype || "application/octet-stream";
+  if (!mimeAllowed(bucket, type)) throw storageErrors.invalidMimeType(type);
+  if (Number(source.metadata?.size ?? 0) > sizeLimitOf(env, bucket)) throw storageErrors.tooLarge();
+}
+
+/**
+ * The shared upload path: direct, upsert and signed uploads. The row is
+ * written as `runner` (the caller, or a signed URL's maker) with `owner`.
+ */
 export async function uploadObject(
   env: StorageEnv,
-  caller: Caller,
-  bucketId: string,
-  key: string,
-  opts: { upsert: boolean; owner?: string | null; asStack?: boolean },
+  runner: Caller,
+  target: ObjectTarget,
+  upload: UploadBody,
+  opts: { upsert: boolean; owner: string | null },
 ) {
-  mustBeValidBucketName(bucketId);
-  const name = mustBeValidKey(key);
-  const bucket = await findBucket(env, bucketId);
-  const target: WriteTarget = {
-    bucket: bucket.id,
-    name,
-    owner: opts.owner !== undefined ? opts.owner : ownerOf(caller.claims),
-    upsert: opts.upsert,
-  };
-  const runner = opts.asStack ? stackCaller(caller) : caller;
-
-  await canUpload(env, runner, target);
-  const global = env.ctx.config.storage.fileSizeLimit;
-  const limit = bucket.file_size_limit ? Math.min(Number(bucket.file_size_limit), global) : global;
-  const received: ReceivedUpload = await receiveUpload(caller.request, env.store, {
-    limit,
-    drainLimit: global + 1024 * 1024,
+  const bucket = await findBucket(env, target.bucket);
+  const write: WriteTarget = { bucket: bucket.id, name: target.name, owner: opts.owner, upsert: opts.upsert };
+  await canUpload(env, runner, write);
+  const received: ReceivedUpload = await receiveUpload(upload, env.store, {
+    limit: sizeLimitOf(env, bucket),
+    drainLimit: env.ctx.config.storage.fileSizeLimit + 1024 * 1024,
     checkType: (type) => {
       if (!mimeAllowed(bucket, type)) throw storageErrors.invalidMimeType(type);
     },
@@ -130,19 +137,14 @@ export async function uploadObject(
   let written: { id: string; replaced: string | null };
   try {
     written = await asCaller(env, runner, (tx) =>
-      writeRow(tx, runner.role, target, crypto.randomUUID(), version, metadata, received.userMetadata),
+      writeRow(tx, runner.role, write, crypto.randomUUID(), version, metadata, received.userMetadata),
     );
   } catch (error) {
     await env.store.remove(bucket.id, version);
     throw error;
   }
   await env.store.remove(bucket.id, written.replaced);
-  return { Id: written.id, Key: `${bucket.id}/${name}` };
-}
-
-/** The caller's claims but the stack's rights (signed upload tokens were checked when they were made). */
-function stackCaller(caller: Caller): Caller {
-  return { ...caller, role: "service_role", claims: { ...caller.claims, role: "service_role" } };
+  return { Id: written.id, Key: `${bucket.id}/${target.name}` };
 }
 
 /** Tries the row write as the caller and rolls it back: RLS refuses before the bytes are read. */
@@ -157,31 +159,12 @@ export async function canUpload(env: StorageEnv, caller: Caller, target: WriteTa
   }
 }
 
-interface MoveBody {
-  bucketId?: string;
-  sourceKey?: string;
-  destinationKey?: string;
-  destinationBucket?: string;
-}
-
-function moveArgs(body: MoveBody) {
-  if (!body.bucketId) throw storageErrors.missingParameter("bucketId");
-  if (!body.sourceKey) throw storageErrors.missingParameter("sourceKey");
-  if (!body.destinationKey) throw storageErrors.missingParameter("destinationKey");
-  const from = { bucket: mustBeValidBucketName(body.bucketId), name: mustBeValidKey(body.sourceKey) };
-  const to = {
-    bucket: mustBeValidBucketName(body.destinationBucket || body.bucketId),
-    name: mustBeValidKey(body.destinationKey),
-  };
-  return { from, to };
-}
-
 /** Renames an object (UPDATE as the caller); across buckets the bytes get a new version file first. */
-export async function moveObject(env: StorageEnv, caller: Caller) {
-  const { from, to } = moveArgs(await jsonBody<MoveBody>(caller.request));
-  await findBucket(env, to.bucket);
-  const source = await asCaller(env, caller, (tx) => selectObject(tx, from.bucket, from.name));
+export async function moveObject(env: StorageEnv, caller: Caller, from: ObjectTarget, to: ObjectTarget) {
+  const destination = await findBucket(env, to.bucket);
+  const source = await asCaller(env, caller, (tx) => findObject(tx, from.bucket, from.name));
   const sameBucket = from.bucket === to.bucket;
+  if (!sameBucket) mustFitBucket(env, destination, source);
   const version = sameBucket ? source.version : crypto.randomUUID();
   if (!sameBucket && source.version && version) await env.store.copy(from.bucket, source.version, to.bucket, version);
   try {
@@ -201,13 +184,18 @@ export async function moveObject(env: StorageEnv, caller: Caller) {
   return { message: "Successfully moved" };
 }
 
-/** Copies an object: SELECT the source and INSERT the copy, both as the caller. */
-export async function copyObject(env: StorageEnv, caller: Caller) {
-  const { from, to } = moveArgs(await jsonBody<MoveBody>(caller.request));
-  await findBucket(env, to.bucket);
-  const upsert = caller.request.headers.get("x-upsert") === "true";
-  const source = await asCaller(env, caller, (tx) => selectObject(tx, from.bucket, from.name));
+/** Copies an object: SELECT the source and INSERT the copy, both as the caller; the copy must fit its bucket. */
+export async function copyObject(
+  env: StorageEnv,
+  caller: Caller,
+  from: ObjectTarget,
+  to: ObjectTarget,
+  upsert: boolean,
+) {
+  const destination = await findBucket(env, to.bucket);
+  const source = await asCaller(env, caller, (tx) => findObject(tx, from.bucket, from.name));
   if (!source.version) throw storageErrors.noSuchKey();
+  mustFitBucket(env, destination, source);
   const version = crypto.randomUUID();
   await env.store.copy(from.bucket, source.version, to.bucket, version);
   const target: WriteTarget = { bucket: to.bucket, name: to.name, owner: ownerOf(caller.claims), upsert };
@@ -225,28 +213,13 @@ export async function copyObject(env: StorageEnv, caller: Caller) {
   return { Id: written.id, Key: `${to.bucket}/${to.name}`, name: to.name, bucket_id: to.bucket };
 }
 
-async function selectObject(tx: Queryable, bucket: string, name: string): Promise<ObjectRow> {
-  const { rows } = await tx.query<ObjectRow>(
-    `select ${OBJECT_COLUMNS} from storage.objects where bucket_id = $1 and name = $2`,
-    [bucket, name],
-  );
-  if (!rows[0]) throw storageErrors.noSuchKey();
-  return rows[0];
-}
-
 /** Removes many objects (DELETE … RETURNING as the caller, so delete and select policies apply), then their files. */
-export async function removeObjects(env: StorageEnv, caller: Caller, bucketId: string) {
-  mustBeValidBucketName(bucketId);
-  const body = await jsonBody<{ prefixes?: unknown }>(caller.request);
-  if (!Array.isArray(body.prefixes) || body.prefixes.some((p) => typeof p !== "string"))
-    throw storageErrors.missingParameter("prefixes");
-  if (body.prefixes.length === 0 || body.prefixes.length > 1000)
-    throw storageErrors.invalidRequest("prefixes must hold 1 to 1000 names");
+export async function removeObjects(env: StorageEnv, caller: Caller, bucket: string, names: string[]) {
   const removed = await asCaller(env, caller, async (tx) => {
     await allowDeletes(tx);
     const { rows } = await tx.query<ObjectRow & { owner: string | null }>(
       `delete from storage.objects where bucket_id = $1 and name = any($2::text[]) returning ${OBJECT_COLUMNS}`,
-      [bucketId, body.prefixes],
+      [bucket, names],
     );
     return rows;
   });
@@ -260,4 +233,11 @@ export async function removeObjects(env: StorageEnv, caller: Caller, bucketId: s
     last_accessed_at: r.last_accessed_at,
     metadata: r.metadata,
   }));
+}
+
+/** Removes one object; none removed (missing, or the policies hide it) is hosted's 404. */
+export async function removeObject(env: StorageEnv, caller: Caller, target: ObjectTarget) {
+  const removed = await removeObjects(env, caller, target.bucket, [target.name]);
+  if (removed.length === 0) throw storageErrors.noSuchKey();
+  return { message: "Successfully deleted" };
 }

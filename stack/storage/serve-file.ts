@@ -27,55 +27,87 @@ export interface ObjectMetadata {
   httpStatusCode: number;
 }
 
+/** How a download was asked for, read from the request at the edge. */
+export interface ServeOptions {
+  head: boolean;
+  range: string | null;
+  ifNoneMatch: string | null;
+  /** the `download` query: absent (inline), "" (attachment) or a file name */
+  download: string | undefined;
+  /** a signed URL's expiry (HTTP date): sent instead of the object's cache-control */
+  expires?: string;
+}
+
+/**
+ * What object responses carry so that stored bytes never run as a page of
+ * the stack's origin (where the inbox and, with the app on the same host,
+ * its session cookie live): hosted Storage serves HTML as text/plain and
+ * sends `X-Robots-Tag: none`; on top of that the stack forbids sniffing and
+ * puts the document in a sandbox with nothing allowed, so an SVG or XML file
+ * opened directly runs no script and loads nothing (images still show, in a
+ * tab or an `<img>`). PDFs are left out of the sandbox: Chromium's viewer
+ * refuses to open in one, and a PDF's scripts never run in the page's origin.
+ */
+export function securityHeaders(contentType: string): Record<string, string> {
+  const headers: Record<string, string> = { "x-content-type-options": "nosniff", "x-robots-tag": "none" };
+  if (!/^application\/pdf\b/i.test(contentType)) headers["content-security-policy"] = "default-src 'none'; sandbox";
+  return headers;
+}
+
+/** Hosted's rule: any HTML type is served as text/plain. */
+export function servedContentType(mimetype: string | undefined): string {
+  if (!mimetype) return "application/octet-stream";
+  return mimetype.toLowerCase().includes("text/html") ? "text/plain" : mimetype;
+}
+
+/** Hosted's disposition: `?download` alone makes an attachment with no name; `?download=x` names it. */
+function disposition(download: string | undefined): string | null {
+  if (download === undefined) return null;
+  if (download === "") return "attachment;";
+  const name = encodeURIComponent(download);
+  return `attachment; filename=${name}; filename*=UTF-8''${name}`;
+}
+
 /**
  * Streams an object's file as hosted Storage answers a download: its type,
- * cache-control, ETag and Last-Modified; 304 for a matching If-None-Match;
- * one `bytes=` range as 206 (Storage passes ranges through to S3); a
- * `download` query turns it into an attachment with that file name.
+ * cache-control (or Expires for a signed URL), ETag and Last-Modified; 304
+ * for a matching If-None-Match; one `bytes=` range as 206 (Storage passes
+ * ranges through to S3); the disposition `download` asks for.
  */
-export async function serveObject(
-  request: Request,
-  store: FileStore,
-  row: ObjectRow,
-  extra: { download?: string | null; expires?: string } = {},
-): Promise<Response> {
+export async function serveObject(store: FileStore, row: ObjectRow, options: ServeOptions): Promise<Response> {
   const meta = row.metadata;
   const stat = row.version ? await store.stat(row.bucket_id, row.version) : null;
   if (!meta || !stat || !row.version) throw storageErrors.noSuchKey();
 
+  const contentType = servedContentType(meta.mimetype);
   const headers = new Headers({
-    "content-type": meta.mimetype || "application/octet-stream",
-    "cache-control": meta.cacheControl || "no-cache",
+    ...securityHeaders(contentType),
+    "content-type": contentType,
     etag: meta.eTag,
     "last-modified": new Date(meta.lastModified || row.updated_at).toUTCString(),
     "accept-ranges": "bytes",
   });
-  if (extra.expires) headers.set("expires", extra.expires);
-  if (extra.download !== undefined && extra.download !== null) {
-    const fileName = extra.download || row.name.split("/").pop() || "download";
-    headers.set(
-      "content-disposition",
-      `attachment; filename=${encodeURIComponent(fileName)}; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-    );
-  }
+  if (options.expires) headers.set("expires", options.expires);
+  else headers.set("cache-control", meta.cacheControl || "no-cache");
+  const attachment = disposition(options.download);
+  if (attachment) headers.set("content-disposition", attachment);
 
-  const ifNoneMatch = request.headers.get("if-none-match");
+  const ifNoneMatch = options.ifNoneMatch;
   if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === meta.eTag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers });
   }
 
   const size = stat.size;
-  const range = parseRange(request.headers.get("range"), size);
-  const head = request.method === "HEAD";
+  const range = parseRange(options.range, size);
   const file = store.pathOf(row.bucket_id, row.version);
   if (range) {
     headers.set("content-range", `bytes ${range.start}-${range.end}/${size}`);
     headers.set("content-length", String(range.end - range.start + 1));
-    const body = head ? null : toWeb(fs.createReadStream(file, { start: range.start, end: range.end }));
+    const body = options.head ? null : toWeb(fs.createReadStream(file, { start: range.start, end: range.end }));
     return new Response(body, { status: 206, headers });
   }
   headers.set("content-length", String(size));
-  return new Response(head ? null : toWeb(fs.createReadStream(file)), { status: 200, headers });
+  return new Response(options.head ? null : toWeb(fs.createReadStream(file)), { status: 200, headers });
 }
 
 function toWeb(stream: fs.ReadStream): ReadableStream<Uint8Array> {

@@ -9,6 +9,16 @@ import type { FileStore, StoredFile } from "./files.ts";
  * object's type) or the raw bytes with `content-type`, `cache-control` and
  * `x-metadata` (base64 JSON) headers. Bytes stream to the file store.
  */
+/** An upload as it arrives: the body and the headers that describe it (read at the edge). */
+export interface UploadBody {
+  stream: ReadableStream<Uint8Array> | null;
+  contentType: string;
+  contentLength: number | null;
+  cacheControl: string | null;
+  /** `x-metadata`: base64 JSON of the user's metadata (raw uploads) */
+  metadata: string | null;
+}
+
 export interface ReceivedUpload extends StoredFile {
   contentType: string;
   cacheControl: string;
@@ -55,14 +65,14 @@ function cacheControlOf(value: string | undefined | null): string {
  * connection. A body larger than that is cut off.
  */
 export async function receiveUpload(
-  request: Request,
+  upload: UploadBody,
   store: FileStore,
   rules: UploadRules & { drainLimit: number },
 ): Promise<ReceivedUpload> {
   try {
-    return await receive(request, store, rules);
+    return await receive(upload, store, rules);
   } catch (error) {
-    if (request.body) await discardRest(request.body, rules.drainLimit);
+    if (upload.stream) await discardRest(upload.stream, rules.drainLimit);
     throw error;
   }
 }
@@ -89,31 +99,20 @@ async function discardRest(body: ReadableStream<Uint8Array>, limit: number): Pro
 }
 
 async function receive(
-  request: Request,
+  upload: UploadBody,
   store: FileStore,
   rules: UploadRules & { drainLimit: number },
 ): Promise<ReceivedUpload> {
-  const contentType = request.headers.get("content-type") ?? "";
-  if (!request.body) throw storageErrors.noContent();
-  if (/^multipart\/form-data/i.test(contentType)) return receiveMultipart(request.body, contentType, store, rules);
+  const { stream, contentType } = upload;
+  if (!stream) throw storageErrors.noContent();
+  if (/^multipart\/form-data/i.test(contentType)) return receiveMultipart(stream, contentType, store, rules);
 
   const type = contentType.trim() || "application/octet-stream";
   rules.checkType(type);
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > rules.limit) throw storageErrors.tooLarge();
-  const xMeta = request.headers.get("x-metadata");
-  let userMetadata: Record<string, unknown> | null = null;
-  if (xMeta) {
-    const decoded = Buffer.from(xMeta, "base64").toString("utf8");
-    userMetadata = parseMetadata(decoded);
-  }
-  const file = await store.receive(chunksOf(request.body), rules.limit);
-  return {
-    ...file,
-    contentType: type,
-    cacheControl: cacheControlOf(request.headers.get("cache-control")),
-    userMetadata,
-  };
+  if (upload.contentLength !== null && upload.contentLength > rules.limit) throw storageErrors.tooLarge();
+  const userMetadata = upload.metadata ? parseMetadata(Buffer.from(upload.metadata, "base64").toString("utf8")) : null;
+  const file = await store.receive(chunksOf(stream), rules.limit);
+  return { ...file, contentType: type, cacheControl: cacheControlOf(upload.cacheControl), userMetadata };
 }
 
 async function receiveMultipart(

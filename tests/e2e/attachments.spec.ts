@@ -88,3 +88,38 @@ test("viewers see and download files but cannot attach", async ({ page, login, b
   await expect(page.getByLabel("Attach files")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Delete spec.txt" })).toHaveCount(0);
 });
+
+test("an attached HTML or SVG file opened by its address shows as a file and runs no script", async ({
+  page,
+  login,
+  backend,
+}) => {
+  const team = await seedTeam(backend, { tasks: [{ title: "Hostile files" }] });
+  const task = team.tasks[0];
+  await login(team.users.member);
+  await page.goto(`/teams/${team.slug}/projects/${team.project.key}/tasks/${task.number}`);
+  const script = `<script>document.title = "ran with " + document.cookie</script>`;
+  await page.getByLabel("Attach files").setInputFiles([
+    { name: "page.html", mimeType: "text/html", buffer: Buffer.from(`<html><body>${script}Hello</body></html>`) },
+    {
+      name: "drawing.svg",
+      mimeType: "image/svg+xml",
+      buffer: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">${script}</svg>`),
+    },
+  ]);
+  await page.getByRole("button", { name: "Attach", exact: true }).click();
+  const hrefs: Record<string, string> = {};
+  for (const name of ["page.html", "drawing.svg"]) {
+    const href = await page.getByRole("link", { name }).getAttribute("href");
+    // the file's own address, without the download that the page's link asks for
+    hrefs[name] = href!.replace(/&download=[^&]*/, "");
+  }
+
+  await page.goto(hrefs["page.html"]);
+  await expect(page.locator("body")).toContainText(`${script}Hello`);
+  expect(await page.title()).not.toContain("ran");
+
+  const svg = await page.goto(hrefs["drawing.svg"]);
+  expect(svg?.headers()["content-type"]).toBe("image/svg+xml");
+  expect(await page.title()).not.toContain("ran");
+});

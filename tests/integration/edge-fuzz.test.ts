@@ -200,7 +200,7 @@ function generator(random: () => number) {
     }),
     () => ({
       method: pick(["GET", "POST"]),
-      path: `/storage/v1/${pick(["bucket", "object/list/avatars", "object/sign/attachments/x"])}`,
+      path: `/storage/v1/${pick(["bucket", "object/list/avatars", "object/list-v2/avatars", "object/sign/attachments/x", "object/move", "object/copy"])}`,
       headers: headers(),
       body: body(),
     }),

@@ -76,12 +76,17 @@ describe("buckets (service role)", () => {
       await admin.storage.createBucket("tmp", { public: false, fileSizeLimit: "2MB", allowedMimeTypes: ["image/*"] }),
     ).toEqual({ data: { name: "tmp" }, error: null });
     const got = await admin.storage.getBucket("tmp");
-    expect(got.data).toMatchObject({
+    // hosted's JSON: exactly these fields, ISO timestamps, and "2MB" in decimal units
+    const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(got.data).toEqual({
       id: "tmp",
       name: "tmp",
+      owner: null,
       public: false,
-      file_size_limit: 2 * 1024 * 1024,
+      file_size_limit: 2_000_000,
       allowed_mime_types: ["image/*"],
+      created_at: iso,
+      updated_at: iso,
     });
     const list = await admin.storage.listBuckets();
     expect(list.data?.map((b) => b.id)).toEqual(expect.arrayContaining(["docs", "pics", "tmp"]));
@@ -96,7 +101,9 @@ describe("buckets (service role)", () => {
       statusCode: "409",
       message: "The bucket you tried to delete is not empty",
     });
-    expect((await admin.storage.emptyBucket("tmp")).data).toEqual({ message: "Successfully emptied" });
+    expect((await admin.storage.emptyBucket("tmp")).data).toEqual({
+      message: "Empty bucket has been queued. Completion may take up to an hour.",
+    });
     expect((await admin.storage.deleteBucket("tmp")).data).toEqual({ message: "Successfully deleted" });
     expect((await admin.storage.getBucket("tmp")).error).toMatchObject({
       statusCode: "404",
@@ -179,6 +186,24 @@ describe("objects", () => {
     expect(res.headers.get("cache-control")).toBe("max-age=60");
     expect(res.headers.get("content-length")).toBe("3000");
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+    // without user metadata, info says {} (hosted stores an empty object), not null
+    await alice.storage.from("docs").upload(`${ALICE}/plain.txt`, text("plain"));
+    expect((await alice.storage.from("docs").info(`${ALICE}/plain.txt`)).data?.metadata).toEqual({});
+  });
+
+  it("answers a request with no auth header at all as hosted does", async () => {
+    const res = await fetch(`${stack.url}/storage/v1/bucket`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      statusCode: "403",
+      code: "AccessDenied",
+      error: "Unauthorized",
+      message: "Invalid Compact JWS",
+    });
+    // the public routes need none
+    await admin.storage.from("pics").upload("no-auth.txt", text("open"));
+    expect((await fetch(`${stack.url}/storage/v1/object/public/pics/no-auth.txt`)).status).toBe(200);
+    expect((await fetch(`${stack.url}/storage/v1/object/pics/no-auth.txt`)).status).toBe(200);
   });
 
   it("serves ranges (206) and answers If-None-Match with 304", async () => {
@@ -223,6 +248,69 @@ describe("objects", () => {
     const searched = await alice.storage.from("docs").list(`${ALICE}/list`, { search: "b" });
     expect(searched.data?.map((o) => o.name)).toEqual(["b.txt"]);
     expect((await bob.storage.from("docs").list(`${ALICE}/list`)).data).toEqual([]);
+  });
+
+  it("lists with list-v2: folders and objects of one level, or everything under a prefix, paged by cursor", async () => {
+    const d = alice.storage.from("docs");
+    for (const n of ["zz.txt", "bb.txt", "deep/one.txt", "aa.txt", "deep/two.txt", "cc.txt"]) {
+      await d.upload(`${ALICE}/v2/${n}`, text(n));
+    }
+    const level = await d.listV2({ prefix: `${ALICE}/v2/`, with_delimiter: true });
+    expect(level.error).toBeNull();
+    expect(level.data?.hasNext).toBe(false);
+    expect(level.data?.folders).toEqual([
+      expect.objectContaining({ key: "deep", name: `${ALICE}/v2/deep/`, id: null }),
+    ]);
+    expect(level.data?.objects.map((o) => o.name)).toEqual(
+      ["aa.txt", "bb.txt", "cc.txt", "zz.txt"].map((n) => `${ALICE}/v2/${n}`),
+    );
+    expect(level.data?.objects[0]).toMatchObject({ key: "aa.txt", metadata: expect.objectContaining({ size: 6 }) });
+
+    const everything = await d.listV2({ prefix: `${ALICE}/v2/` });
+    expect(everything.data?.folders).toEqual([]);
+    expect(everything.data?.objects.map((o) => o.name.slice(ALICE.length + 4))).toEqual([
+      "aa.txt",
+      "bb.txt",
+      "cc.txt",
+      "deep/one.txt",
+      "deep/two.txt",
+      "zz.txt",
+    ]);
+
+    // pages of two, newest first by creation, then by name descending, folder included
+    for (const [sortBy, expected] of [
+      [
+        { column: "created_at", order: "desc" },
+        ["cc.txt", "deep/two.txt", "aa.txt", "deep/one.txt", "bb.txt", "zz.txt"],
+      ],
+      [{ column: "name", order: "desc" }, ["zz.txt", "deep", "cc.txt", "bb.txt", "aa.txt"]],
+    ] as const) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await d.listV2({
+          prefix: `${ALICE}/v2/`,
+          with_delimiter: sortBy.column === "name",
+          limit: 2,
+          cursor,
+          sortBy,
+        });
+        expect(page.error).toBeNull();
+        const entries = [...page.data!.folders, ...page.data!.objects];
+        if (sortBy.column === "name") entries.sort((a, b) => (a.name < b.name ? 1 : -1));
+        seen.push(...entries.map((o) => o.name.slice(ALICE.length + 4).replace(/\/$/, "")));
+        cursor = page.data!.hasNext ? page.data!.nextCursor : undefined;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(seen).toEqual(expected);
+    }
+    // policies decide what anyone else sees
+    expect((await bob.storage.from("docs").listV2({ prefix: `${ALICE}/v2/` })).data).toEqual({
+      hasNext: false,
+      folders: [],
+      objects: [],
+    });
   });
 
   it("moves and copies within the policies, and removes many at once", async () => {

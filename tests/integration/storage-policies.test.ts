@@ -19,6 +19,7 @@ const ids = {} as Record<Person, string>;
 const clients = {} as Record<Actor, SupabaseClient>;
 let task: string;
 let archivedTask: string;
+let teamId: string;
 let project: string;
 
 const png = (bytes = 64) => new Blob([new Uint8Array(bytes)], { type: "image/png" });
@@ -52,6 +53,7 @@ beforeAll(async () => {
     const team = await one("insert into teams (name, slug, created_by) values ('Acme', 'acme', $1) returning id", [
       ids.owner,
     ]);
+    teamId = team;
     for (const role of ["owner", "admin", "member", "viewer"] as const) {
       await tx.query("insert into team_members (team_id, user_id, role) values ($1, $2, $3)", [team, ids[role], role]);
     }
@@ -71,6 +73,9 @@ beforeAll(async () => {
   });
 });
 afterAll(() => stack?.close());
+
+const tokenOf = (person: Person) =>
+  stack.keys.sign({ sub: ids[person], role: "authenticated", aud: "authenticated" }, { expiresIn: 3600 });
 
 async function exists(bucket: string, name: string): Promise<boolean> {
   const { rows } = await stack.db.query("select 1 from storage.objects where bucket_id = $1 and name = $2", [
@@ -214,6 +219,103 @@ describe("attachments (private; members read, member+ upload, uploader or admin 
     expect((await clients.member.storage.from("attachments").upload("not-a-task/x.txt", txt("x"))).error).toMatchObject(
       { statusCode: "403" },
     );
+  });
+});
+
+describe("stored files stay files, in every bucket's rules", () => {
+  it("serves HTML as text/plain and every object with nosniff and a sandboxing CSP", async () => {
+    const files = clients.member.storage.from("attachments");
+    await files.upload(`${task}/page.html`, new Blob(["<script>alert(1)</script>"], { type: "text/html" }));
+    await files.upload(
+      `${task}/image.svg`,
+      new Blob(["<svg xmlns='http://www.w3.org/2000/svg'/>"], { type: "image/svg+xml" }),
+    );
+    for (const [name, type] of [
+      ["page.html", "text/plain"],
+      ["image.svg", "image/svg+xml"],
+    ]) {
+      const signed = await files.createSignedUrl(`${task}/${name}`, 60);
+      const res = await fetch(signed.data!.signedUrl);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe(type);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    }
+    // the same on the authenticated and public download routes
+    const down = await fetch(`${stack.url}/storage/v1/object/attachments/${task}/page.html`, {
+      headers: { Authorization: `Bearer ${await tokenOf("member")}`, apikey: stack.anonKey },
+    });
+    expect(down.headers.get("content-type")).toBe("text/plain");
+    expect(down.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    await clients.member.storage.from("avatars").upload(`${ids.member}/face-csp.png`, png());
+    const pub = await fetch(
+      clients.anon.storage.from("avatars").getPublicUrl(`${ids.member}/face-csp.png`).data.publicUrl,
+    );
+    expect(pub.headers.get("content-type")).toBe("image/png");
+    expect(pub.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(pub.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+  });
+
+  it("copies and moves into the public avatars bucket only what its types and size allow", async () => {
+    const from = clients.member.storage.from("attachments");
+    await from.upload(`${task}/evil.html`, new Blob(["<script>alert(1)</script>"], { type: "text/html" }));
+    await from.upload(`${task}/big.png`, png(2 * MB + 1));
+    await from.upload(`${task}/small.png`, png(32));
+    const into = (name: string) => `${ids.member}/${name}`;
+    for (const op of ["copy", "move"] as const) {
+      const html = await from[op](`${task}/evil.html`, into(`${op}-evil.png`), { destinationBucket: "avatars" });
+      expect(html.error).toMatchObject({ statusCode: "415" });
+      const big = await from[op](`${task}/big.png`, into(`${op}-big.png`), { destinationBucket: "avatars" });
+      expect(big.error).toMatchObject({ statusCode: "413" });
+      expect(await exists("avatars", into(`${op}-evil.png`))).toBe(false);
+      expect(await exists("avatars", into(`${op}-big.png`))).toBe(false);
+      expect(await exists("attachments", `${task}/evil.html`)).toBe(true);
+    }
+    expect(
+      (await from.copy(`${task}/small.png`, into("copied.png"), { destinationBucket: "avatars" })).error,
+    ).toBeNull();
+    expect(await exists("avatars", into("copied.png"))).toBe(true);
+  });
+
+  it("a signed upload URL writes with its maker's rights when it is used, not when it was made", async () => {
+    const { rows } = await stack.db.query<{ id: string }>(
+      `insert into auth.users (id, email, aud, role, raw_user_meta_data, email_confirmed_at, created_at, updated_at)
+       values (gen_random_uuid(), 'signer@storage.test', 'authenticated', 'authenticated', '{}', now(), now(), now()) returning id`,
+    );
+    const signer = rows[0].id;
+    await stack.db.query("insert into team_members (team_id, user_id, role) values ($1, $2, 'member')", [
+      teamId,
+      signer,
+    ]);
+    const token = await stack.keys.sign(
+      { sub: signer, role: "authenticated", aud: "authenticated" },
+      { expiresIn: 3600 },
+    );
+    const files = createClient(stack.url, stack.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+      realtime: { transport: WebSocket as never },
+      global: { headers: { Authorization: `Bearer ${token}` } },
+    }).storage.from("attachments");
+
+    const first = await files.createSignedUploadUrl(`${task}/signed-now.txt`);
+    expect(
+      (await files.uploadToSignedUrl(`${task}/signed-now.txt`, first.data!.token, txt("while a member"))).error,
+    ).toBeNull();
+    expect(await exists("attachments", `${task}/signed-now.txt`)).toBe(true);
+
+    const later = await files.createSignedUploadUrl(`${task}/signed-later.txt`);
+    expect(later.error).toBeNull();
+    await stack.db.query("update team_members set role = 'viewer' where team_id = $1 and user_id = $2", [
+      teamId,
+      signer,
+    ]);
+    const refused = await files.uploadToSignedUrl(
+      `${task}/signed-later.txt`,
+      later.data!.token,
+      txt("after the demotion"),
+    );
+    expect(refused.error).toMatchObject({ statusCode: "403" });
+    expect(await exists("attachments", `${task}/signed-later.txt`)).toBe(false);
   });
 });
 
