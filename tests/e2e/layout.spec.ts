@@ -1,6 +1,6 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { expect, MODES, test, uniqueEmail } from "./fixtures";
-import { addComments, inviteByEmail, seedTeam } from "./product-fixtures";
+import { addComments, inviteByEmail, seedTeam, STATUS_NAME, type SeedStatus } from "./product-fixtures";
 import {
   invitationRoute,
   LAYOUT_TASKS,
@@ -24,7 +24,7 @@ const PHONES = [
 ] as const;
 
 /** One of the board's columns. */
-const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
+const column = (page: Page, status: SeedStatus) => page.locator(`section[data-status-name="${STATUS_NAME[status]}"]`);
 
 /** Whether the element lies across the screen's width (inside the board's scroller: the column shown). */
 async function acrossTheScreen(page: Page, target: Locator) {
@@ -289,8 +289,8 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
     await expect(handle).toHaveAttribute("aria-expanded", "true");
     await expect(handle).toHaveAttribute("aria-pressed", "false"); // not picked up for the arrow keys
     const menu = page.getByRole("group", { name: "Move WEB-1" });
-    // from the backlog: to do or canceled; it is alone in its column, so no up or down
-    await expect(menu.getByRole("button")).toHaveText(["To do", "Canceled", "Cancel"]);
+    // from the backlog: any other column, in the board's order; it is alone in its column, so no up or down
+    await expect(menu.getByRole("button")).toHaveText(["To do", "In progress", "Done", "Canceled", "Cancel"]);
     await menu.getByRole("button", { name: "To do" }).tap();
     await expect(page.locator("[data-board-announcer]")).toHaveText("Moved WEB-1 to To do.");
     await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
@@ -304,7 +304,14 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
     ).toHaveAttribute("aria-current", "true");
 
     await handle.tap();
-    await expect(menu.getByRole("button")).toHaveText(["In progress", "Canceled", "Down one place", "Cancel"]);
+    await expect(menu.getByRole("button")).toHaveText([
+      "Backlog",
+      "In progress",
+      "Done",
+      "Canceled",
+      "Down one place",
+      "Cancel",
+    ]);
     await menu.getByRole("button", { name: "Down one place" }).tap();
     await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
       /Draft the onboarding checklist/,
@@ -317,7 +324,7 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
 
     // A drag that starts from a finger is refused (the board scrolls instead); one from a mouse isn't.
     const dragRefused = (pointerType: string) =>
-      page.locator('section[data-status="in_progress"] li[data-task-id]').evaluate((card, type) => {
+      page.locator('section[data-status-name="In progress"] li[data-task-id]').evaluate((card, type) => {
         card.dispatchEvent(new PointerEvent("pointerdown", { pointerType: type, bubbles: true }));
         const drag = new DragEvent("dragstart", { bubbles: true, cancelable: true, dataTransfer: new DataTransfer() });
         card.dispatchEvent(drag);
