@@ -55,11 +55,11 @@ for (const mode of MODES) {
 
       if (mode.js) {
         // dragged onto Done's place
-        await rows.filter({ hasText: "Review" }).dragTo(rows.filter({ hasText: /^⠿?\s*Done/ }).first());
+        await page.locator('[data-status-row="Review"]').dragTo(page.locator('[data-status-row="Done"]'));
       } else {
         for (let i = 0; i < 2; i++) {
-          const review = rows.filter({ has: page.getByRole("heading", { name: "Review" }) });
-          await review.getByText("Change", { exact: true }).click();
+          const review = page.locator('[data-status-row="Review"]');
+          await review.locator("summary").click();
           await review.getByRole("button", { name: "Up Review" }).click();
           await expect(page.getByText("The order of the columns is saved.")).toBeVisible();
         }
@@ -68,7 +68,6 @@ for (const mode of MODES) {
         .poll(() => rows.evaluateAll((els) => els.map((el) => el.getAttribute("data-status-row"))))
         .toEqual(["Backlog", "To do", "In progress", "Review", "Done", "Canceled"]);
       await page.goto(board);
-      await expect(page.locator("section[data-status-name]")).toHaveAttribute("data-status-name", /.*/);
       await expect
         .poll(() =>
           page
@@ -103,7 +102,7 @@ for (const mode of MODES) {
       await panel.getByRole("button", { name: "Tick “Proofread”" }).click();
       await expect(panel.getByRole("button", { name: "Untick “Proofread”" })).toHaveAttribute("aria-pressed", "true");
       const notes = card(page, "Review", "Write the release notes");
-      await expect(notes.getByLabel("Checklist: 1 of 2 done")).toHaveText("1/2");
+      await expect(notes.getByLabel("Checklist: 1 of 2 done")).toContainText("1/2");
 
       // a sub-task, added by its title; it links back to its parent
       const subtask = panel.getByRole("form", { name: "Add a sub-task" });
