@@ -2,7 +2,6 @@ import { Form, useFetcher } from "@remix-run/react";
 import { useState, type DragEvent } from "react";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { formState, SelectField } from "~/components/task/fields";
-import { useHydrated } from "~/components/board/use-hydrated";
 import { CATEGORIES, CATEGORY_LABELS, overWipLimit, type StatusColumnInfo } from "~/lib/board";
 import { colorClass, COLOR_OPTIONS } from "~/lib/palette";
 
@@ -22,12 +21,12 @@ export function StatusList({
   result: unknown;
   readOnly: boolean;
 }) {
-  const hydrated = useHydrated();
   const reorder = useFetcher<{ errors?: Record<string, string> }>({ key: "move-status" });
   const [dragging, setDragging] = useState<string | null>(null);
   const pending = reorder.formData?.get("intent") === "move-status" ? reorder.formData : null;
   const shown = pending ? moveTo(statuses, String(pending.get("statusId")), Number(pending.get("position"))) : statuses;
-  const canDrag = hydrated && !readOnly && statuses.length > 1;
+  // draggable from the first HTML (only script acts on a drop; without it the buttons do the job)
+  const canDrag = !readOnly && statuses.length > 1;
   const dragFailure = reorder.state === "idle" ? reorder.data?.errors?.form : undefined;
 
   function onDrop(event: DragEvent<HTMLElement>, target: number) {
@@ -40,7 +39,7 @@ export function StatusList({
 
   return (
     <>
-      {canDrag ? <p className="hint">Drag a status by its ⠿ handle, or use its Up and Down buttons.</p> : null}
+      {canDrag ? <p className="hint needs-js">Drag a status by its ⠿ handle, or use its Up and Down buttons.</p> : null}
       {dragFailure ? (
         <p className="alert alert-error" role="alert">
           {dragFailure}

@@ -1,6 +1,6 @@
 import type { TablesInsert } from "./database.types";
 import type { RelationKind } from "./tasks.server";
-import type { RelationChoice } from "./tasks.schemas";
+import type { RelationChoice } from "./relations";
 import type { SupabaseClient } from "./supabase-types";
 
 /**

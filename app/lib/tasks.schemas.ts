@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRIORITIES } from "./board";
+import { RELATION_CHOICES } from "./relations";
 
 /** Forms of projects, tasks and comments (docs/product.md §5), for the server and the browser. */
 
@@ -171,17 +172,9 @@ export const ChecklistActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export const SubtaskSchema = z.object({ title });
-
-/** The relations a person picks, each from this task's side. */
-export const RELATION_CHOICES = ["blocks", "blocked-by", "relates", "duplicates", "duplicated-by"] as const;
-export type RelationChoice = (typeof RELATION_CHOICES)[number];
-export const RELATION_CHOICE_LABELS: Record<RelationChoice, string> = {
-  blocks: "Blocks",
-  "blocked-by": "Is blocked by",
-  relates: "Relates to",
-  duplicates: "Duplicates",
-  "duplicated-by": "Is duplicated by",
-};
+export const SubtaskActionSchema = z.discriminatedUnion("intent", [
+  SubtaskSchema.extend({ intent: z.literal("add-subtask") }),
+]);
 
 /** "web-12", " WEB-12 " → { key: "WEB", number: 12 }; null for anything else. */
 export function parseTaskRef(value: string): { key: string; number: number } | null {

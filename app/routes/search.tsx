@@ -4,7 +4,6 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
-import { StatusBadge } from "~/components/labels";
 import { taskRef } from "~/lib/board";
 import { backendError } from "~/lib/http.server";
 import { createServerClient } from "~/lib/supabase.server";
@@ -75,7 +74,10 @@ export default function Search() {
                   <p className="muted small">
                     {hit.team_name} · {hit.project_name}
                     {hit.project_archived ? " (archived)" : ""} ·{" "}
-                    <StatusBadge status={{ name: hit.status_name, color: hit.status_color }} />
+                    <span className={`status-badge color-${hit.status_color}`}>
+                      <span className="swatch" aria-hidden="true" />
+                      {hit.status_name}
+                    </span>
                   </p>
                 </li>
               ))}

@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { StatusBadge } from "~/components/labels";
 import { CATEGORIES, CATEGORY_LABELS, PRIORITY_LABELS, taskRef } from "~/lib/board";
 import { backendError, notFound } from "~/lib/http.server";
 import { requireTeamContext } from "~/lib/team-context.server";
@@ -48,7 +47,10 @@ export default function TeamOverview() {
                   <span className="task-ref">{taskRef(task.project_key, task.number)}</span> {task.title}
                 </Link>{" "}
                 <span className="muted small">
-                  <StatusBadge status={task.status} />
+                  <span className={`status-badge color-${task.status.color}`}>
+                    <span className="swatch" aria-hidden="true" />
+                    {task.status.name}
+                  </span>
                   {task.priority !== "none" ? ` · ${PRIORITY_LABELS[task.priority]}` : ""}
                   {task.due_on ? ` · due ${task.due_on}` : ""}
                 </span>

@@ -10,13 +10,8 @@ import { can } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
-import { SubtaskSchema } from "~/lib/tasks.schemas";
+import { SubtaskActionSchema } from "~/lib/tasks.schemas";
 import { createTask } from "~/lib/tasks.server";
-import { z } from "zod";
-
-const SubtaskActionSchema = z.discriminatedUnion("intent", [
-  SubtaskSchema.extend({ intent: z.literal("add-subtask") }),
-]);
 
 /**
  * A sub-task, added by its title from the parent's panel (docs/product.md

@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
 import { overWipLimit, showMoreSearch } from "~/lib/board";
 import type { BoardColumn as Column, Card } from "~/lib/board.server";
-import { colorClass } from "~/lib/palette";
 import { columnAnchor } from "./column-switcher";
 import { TaskCard } from "./task-card";
 import type { BoardMove } from "./use-board-move";
@@ -40,7 +39,7 @@ export function BoardColumn({
   const over = overWipLimit(status);
   return (
     <section
-      className={`board-column ${colorClass(status.color)}${over ? " over-wip" : ""}${move?.dragging ? " drop-ready" : ""}`}
+      className={`board-column color-${status.color}${over ? " over-wip" : ""}${move?.dragging ? " drop-ready" : ""}`}
       aria-labelledby={headingId}
       data-status={status.id}
       data-status-name={status.name}

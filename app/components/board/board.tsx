@@ -1,5 +1,5 @@
 import { useSearchParams } from "@remix-run/react";
-import { useRef, type CSSProperties } from "react";
+import { useRef } from "react";
 import { boardSearch } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
 import { BoardColumn } from "./board-column";
@@ -64,13 +64,7 @@ export function Board({
         </p>
       ) : null}
       <ColumnSwitcher columns={columns} boardRef={boardRef} />
-      <div
-        className="board"
-        data-board
-        data-can-move={canMove || undefined}
-        ref={boardRef}
-        style={{ "--columns": columns.length } as CSSProperties}
-      >
+      <div className="board" data-board data-can-move={canMove || undefined} ref={boardRef}>
         {columns.map((column) => (
           <BoardColumn
             key={column.status.id}

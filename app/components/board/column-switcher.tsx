@@ -1,7 +1,6 @@
 import { useEffect, useState, type MouseEvent, type RefObject } from "react";
 import { overWipLimit } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
-import { colorClass } from "~/lib/palette";
 
 /** The id of a column's heading: what the switcher's links point at. */
 export const columnAnchor = (statusId: string) => `column-${statusId}`;
@@ -42,7 +41,7 @@ export function ColumnSwitcher({ columns, boardRef }: { columns: Column[]; board
             <li key={status.id}>
               <a
                 href={`#${columnAnchor(status.id)}`}
-                className={`column-switch ${colorClass(status.color)}${overWipLimit(status) ? " over-wip" : ""}`}
+                className={`column-switch color-${status.color}${overWipLimit(status) ? " over-wip" : ""}`}
                 aria-current={current === status.id ? "true" : undefined}
                 data-column-link={status.id}
                 onClick={(event) => onClick(event, status.id)}

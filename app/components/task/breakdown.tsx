@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { StatusBadge } from "~/components/labels";
 import { isClosed, taskRef } from "~/lib/board";
-import { RELATION_CHOICE_LABELS, RELATION_CHOICES } from "~/lib/tasks.schemas";
+import { RELATION_CHOICE_LABELS, RELATION_CHOICES } from "~/lib/relations";
 import type { ChecklistItem, SubTask, TaskRelation } from "~/lib/tasks.server";
 import { formState, SelectField } from "./fields";
 
@@ -21,10 +21,6 @@ interface BreakdownProps {
   canEdit: boolean;
   result?: unknown;
 }
-
-/** The limits of §11, as the forms say them. */
-const MAX_ITEMS = 50;
-const MAX_SUBTASKS = 50;
 
 export function Checklist({ items, taskPath, search, canEdit, result }: BreakdownProps & { items: ChecklistItem[] }) {
   const action = `${taskPath}/checklist${search}`;
@@ -46,7 +42,6 @@ export function Checklist({ items, taskPath, search, canEdit, result }: Breakdow
           {itemFailure}
         </p>
       ) : null}
-      {items.length === 0 ? <p className="muted small">No checklist yet.</p> : null}
       <ol className="checklist-items">
         {items.map((item, index) => (
           <li key={item.id} className={item.done ? "is-done" : undefined} data-checklist-item={item.title}>
@@ -101,23 +96,20 @@ export function Checklist({ items, taskPath, search, canEdit, result }: Breakdow
           </li>
         ))}
       </ol>
+      {/* the 51st item is refused by the database, in words beside the field */}
       {canEdit ? (
-        items.length < MAX_ITEMS ? (
-          <ValidatedForm
-            schema="ChecklistItemSchema"
-            intent="add-item"
-            action={action}
-            result={result}
-            preventScrollReset
-            className="add-item"
-            aria-label="Add a checklist item"
-          >
-            <Field name="title" label="New item" maxLength={200} autoComplete="off" />
-            <SubmitButton className="button button-small button-secondary">Add item</SubmitButton>
-          </ValidatedForm>
-        ) : (
-          <p className="muted small">A task can have at most {MAX_ITEMS} checklist items.</p>
-        )
+        <ValidatedForm
+          schema="ChecklistItemSchema"
+          intent="add-item"
+          action={action}
+          result={result}
+          preventScrollReset
+          className="add-item"
+          aria-label="Add a checklist item"
+        >
+          <Field name="title" label="New item" maxLength={200} autoComplete="off" />
+          <SubmitButton className="button button-small button-secondary">Add item</SubmitButton>
+        </ValidatedForm>
       ) : null}
     </section>
   );
@@ -186,7 +178,6 @@ export function SubTasks({
           </span>
         ) : null}
       </h3>
-      {subtasks.length === 0 ? <p className="muted small">No sub-tasks.</p> : null}
       <ul className="task-links">
         {subtasks.map((sub) => (
           <li key={sub.id}>
@@ -198,22 +189,18 @@ export function SubTasks({
         ))}
       </ul>
       {canEdit ? (
-        subtasks.length < MAX_SUBTASKS ? (
-          <ValidatedForm
-            schema="SubtaskSchema"
-            intent="add-subtask"
-            action={`${taskPath}/subtasks${search}`}
-            result={result}
-            preventScrollReset
-            className="add-item"
-            aria-label="Add a sub-task"
-          >
-            <Field name="title" label="New sub-task" maxLength={200} autoComplete="off" />
-            <SubmitButton className="button button-small button-secondary">Add sub-task</SubmitButton>
-          </ValidatedForm>
-        ) : (
-          <p className="muted small">A task can have at most {MAX_SUBTASKS} sub-tasks.</p>
-        )
+        <ValidatedForm
+          schema="SubtaskSchema"
+          intent="add-subtask"
+          action={`${taskPath}/subtasks${search}`}
+          result={result}
+          preventScrollReset
+          className="add-item"
+          aria-label="Add a sub-task"
+        >
+          <Field name="title" label="New sub-task" maxLength={200} autoComplete="off" />
+          <SubmitButton className="button button-small button-secondary">Add sub-task</SubmitButton>
+        </ValidatedForm>
       ) : null}
     </section>
   );
@@ -249,7 +236,6 @@ export function Relations({
           {removeFailure}
         </p>
       ) : null}
-      {relations.length === 0 ? <p className="muted small">Not related to other tasks.</p> : null}
       <ul className="task-links">
         {relations.map((relation) => {
           const ref = taskRef(relation.task.project_key, relation.task.number);

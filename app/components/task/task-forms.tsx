@@ -43,7 +43,8 @@ export function TaskFields({
   intent?: string;
 }) {
   const { errors, values } = formState(result, intent);
-  const labelList = `labels-${intent ?? "new"}-${task?.id ?? "task"}`;
+  // one task form on a page at a time (the board's filter has its own list)
+  const labelList = "team-label-names";
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
@@ -92,7 +93,7 @@ export function TaskFields({
         <InputField
           name="labels"
           label="Labels"
-          hint="The team's labels by name, comma-separated, up to 10; a new name becomes a team label."
+          hint="Comma-separated, up to 10; a new name becomes a team label."
           maxLength={300}
           list={labelList}
           value={pick("labels", labels.map((l) => l.name).join(", "))}
