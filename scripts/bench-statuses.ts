@@ -17,6 +17,7 @@ import { createClient } from "@supabase/supabase-js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Agent, setGlobalDispatcher } from "undici";
 import WebSocket from "ws";
 import { listMigrations, migrate } from "../stack/db/migrate.ts";
 import { reloadSchemaCache } from "../stack/rest/index.ts";
@@ -24,6 +25,10 @@ import { startStack, type RunningStack } from "../stack/server.ts";
 import { loadBuiltApp, signInWithCookies } from "../tests/support/built-app.ts";
 import { startTestStack } from "../tests/support/stack.ts";
 import { MIGRATIONS_DIR } from "../tests/support/template.ts";
+
+// A connection kept between two requests can be closed by the stack as the next is sent (ECONNRESET)
+// when this shared machine stalls for a second: each request on a connection of its own.
+setGlobalDispatcher(new Agent({ keepAliveTimeout: 10, keepAliveMaxTimeout: 10 }));
 
 const FIRST_NEW = "20261126000300";
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);

@@ -2,7 +2,8 @@ import { Form, useFetcher } from "@remix-run/react";
 import { useState, type DragEvent } from "react";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { formState, SelectField } from "~/components/task/fields";
-import { CATEGORIES, CATEGORY_LABELS, overWipLimit, type StatusColumnInfo } from "~/lib/board";
+import { CATEGORIES, CATEGORY_LABELS, overWipLimit } from "~/lib/board";
+import type { StatusWithCount as StatusColumnInfo } from "~/lib/statuses.server";
 import { colorClass, COLOR_OPTIONS } from "~/lib/palette";
 
 /**

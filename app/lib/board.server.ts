@@ -25,7 +25,6 @@ export interface Card {
   assignee_id: string | null;
   due_on: string | null;
   position: number;
-  parent_id: string | null;
   labels: LabelChip[];
   checklist: Tally | null;
   subtasks: Tally | null;
@@ -72,11 +71,37 @@ export interface BoardView {
   labels: LabelChip[];
 }
 
+/**
+ * A card as board_view sends it: no status id (its column's), its labels by
+ * id, and its counts as kept on the task row: [checklist items ticked,
+ * checklist items, sub-tasks closed, sub-tasks, open tasks blocking it].
+ */
+interface CardRow extends Omit<Card, "status_id" | "labels" | "checklist" | "subtasks" | "blocked"> {
+  label_ids: string[];
+  counts: [number, number, number, number, number];
+}
+
 interface BoardViewRow {
   project: BoardView["project"];
-  statuses: Array<StatusColumnInfo & { cards: Card[] }>;
+  statuses: Array<StatusColumnInfo & { cards: CardRow[] }>;
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
   labels: LabelChip[];
+}
+
+/** The card the page draws: its labels as chips (in name order), "3/5" tallies only where there is something to count. */
+function toCard(
+  { label_ids, counts: [ticked, items, closed, subtasks, blockers], ...card }: CardRow,
+  statusId: string,
+  labels: Map<string, LabelChip>,
+): Card {
+  return {
+    ...card,
+    status_id: statusId,
+    labels: label_ids.flatMap((id) => labels.get(id) ?? []),
+    checklist: items > 0 ? { done: ticked, total: items } : null,
+    subtasks: subtasks > 0 ? { done: closed, total: subtasks } : null,
+    blocked: blockers > 0,
+  };
 }
 
 /**
@@ -117,6 +142,10 @@ export async function loadBoard(
     avatarPath: m.avatar_path ?? null,
   }));
   members.sort((a, b) => a.name.localeCompare(b.name));
+  // the team's labels come in name order: chips keep it
+  const labels = new Map(row.labels.map((label) => [label.id, label]));
+  const order = new Map(row.labels.map((label, i) => [label.id, i]));
+  const byName = (ids: string[]) => [...ids].sort((a, b) => order.get(a)! - order.get(b)!);
   return {
     error: null,
     board: {
@@ -126,8 +155,12 @@ export async function loadBoard(
       columns: row.statuses.map(({ cards, ...status }) => {
         const limit = columnLimit(limits, status.id);
         return {
-          status: { ...status, count: Number(status.count) },
-          tasks: cards.slice(0, limit),
+          status: { ...status, count: status.count === null ? null : Number(status.count) },
+          tasks: cards
+            .slice(0, limit)
+            .map((card) =>
+              toCard({ ...card, label_ids: byName(card.label_ids.filter((id) => order.has(id))) }, status.id, labels),
+            ),
           hasMore: cards.length > limit,
           limit,
         };

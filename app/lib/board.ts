@@ -26,11 +26,11 @@ export interface StatusRef {
   category: StatusCategory;
 }
 
-/** A column of the board: the status, its place, its WIP limit and how many tasks it holds (all of them). */
+/** A column of the board: the status, its place, its WIP limit and how many tasks it holds (all of them; counted where there is a limit). */
 export interface StatusColumnInfo extends StatusRef {
   position: number;
   wip_limit: number | null;
-  count: number;
+  count: number | null;
 }
 
 /** Completed and canceled statuses close a task (completed_at is set). */
@@ -39,8 +39,8 @@ export function isClosed(category: StatusCategory): boolean {
 }
 
 /** A column over its WIP limit shows its count against the limit as a warning; the move itself is never refused. */
-export function overWipLimit(status: { wip_limit: number | null; count: number }): boolean {
-  return status.wip_limit !== null && status.count > status.wip_limit;
+export function overWipLimit(status: { wip_limit: number | null; count: number | null }): boolean {
+  return status.wip_limit !== null && status.count !== null && status.count > status.wip_limit;
 }
 
 export const PRIORITIES = ["none", "low", "medium", "high", "urgent"] as const;

@@ -10,6 +10,9 @@ import type { SupabaseClient } from "./supabase-types";
  * the order dense and move a removed status's tasks in the same transaction.
  */
 
+/** A status on the settings page: with how many tasks it holds, counted. */
+export type StatusWithCount = StatusColumnInfo & { count: number };
+
 /** The settings page's list: each status with how many tasks it holds. */
 export async function listStatuses(supabase: SupabaseClient, projectId: string) {
   const { data, error } = await supabase
@@ -18,7 +21,7 @@ export async function listStatuses(supabase: SupabaseClient, projectId: string) 
     .eq("project_id", projectId)
     .order("position")
     .returns<Array<Omit<StatusColumnInfo, "count"> & { tasks: Array<{ count: number }> }>>();
-  const statuses = (data ?? []).map(({ tasks, ...status }): StatusColumnInfo => ({
+  const statuses = (data ?? []).map(({ tasks, ...status }): StatusWithCount => ({
     ...status,
     count: tasks[0]?.count ?? 0,
   }));

@@ -6,10 +6,13 @@
 -- turn through the palette (gray left for people to choose), and every task
 -- keeps the labels it had.
 --
--- Adding or taking a label off a task writes the task's updated_at, so
--- Realtime (which routes a task's changes by its project) tells the board and
--- the open task; a renamed or recoloured label reaches boards through the
--- labels table itself (published, filtered by team).
+-- task_labels is where a task's labels are kept (foreign keys, row-level
+-- security, and what the activity issue's triggers will watch). The task row
+-- carries their ids too (tasks.label_ids, kept by a trigger): the board reads
+-- a card's labels and filters by one as cheaply as it read the free-text
+-- array, and the change reaches Realtime (which routes a task's changes by
+-- its project) as a change of the task. A renamed or recoloured label reaches
+-- boards through the labels table itself (published, filtered by team).
 
 create table public.labels (
   id uuid primary key default gen_random_uuid(),
@@ -37,6 +40,9 @@ create table public.task_labels (
 create index task_labels_label_id_idx on public.task_labels (label_id);
 create index task_labels_project_id_idx on public.task_labels (project_id);
 
+-- the ids of the task's labels, in id order; written only by the trigger below
+alter table public.tasks add column label_ids uuid[] not null default '{}';
+
 -- The free-text labels move over ------------------------------------------------------------
 insert into public.labels (team_id, name, color)
 select x.team_id, x.name,
@@ -59,10 +65,19 @@ join public.projects p on p.id = t.project_id
 cross join unnest(t.labels) as l (label)
 join public.labels lb on lb.team_id = p.team_id and lower(btrim(lb.name)) = lower(btrim(l.label));
 
+-- (not an edit: updated_at stays as it was)
+alter table public.tasks disable trigger tasks_set_updated_at;
+update public.tasks t
+set label_ids = x.ids
+from (select tl.task_id, array_agg(tl.label_id order by tl.label_id) as ids from public.task_labels tl group by tl.task_id) x
+where x.task_id = t.id;
+alter table public.tasks enable trigger tasks_set_updated_at;
+
 drop index public.tasks_labels_idx;
 alter table public.tasks drop constraint tasks_labels_valid;
 alter table public.tasks drop column labels;
 drop function public.task_labels_are_valid(text[]);
+create index tasks_label_ids_idx on public.tasks using gin (label_ids);
 
 -- Rules ------------------------------------------------------------------------------------
 -- At most 100 labels in a team (the team row is locked, so two people adding
@@ -110,20 +125,21 @@ begin
 end;
 $$;
 
--- A change to a task's labels, checklist or relations marks the task as changed
--- (updated_at), which is what Realtime subscribers of the task's project hear.
-create function public.touch_task() returns trigger
+-- A label put on or taken off: the task's label_ids follow (and its updated_at,
+-- which is what Realtime subscribers of the task's project hear).
+create function public.task_labels_sync_task() returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  task uuid := coalesce(new.task_id, old.task_id);
 begin
-  if tg_op <> 'INSERT' then
-    update public.tasks t set updated_at = now() where t.id = old.task_id;
-  end if;
-  if tg_op <> 'DELETE' and (tg_op = 'INSERT' or new.task_id is distinct from old.task_id) then
-    update public.tasks t set updated_at = now() where t.id = new.task_id;
-  end if;
+  update public.tasks t
+  set label_ids = coalesce(
+    (select array_agg(tl.label_id order by tl.label_id) from public.task_labels tl where tl.task_id = task), '{}'
+  )
+  where t.id = task;
   return null;
 end;
 $$;
@@ -131,7 +147,7 @@ $$;
 revoke execute on function
   public.labels_before_insert(),
   public.task_labels_before_insert(),
-  public.touch_task()
+  public.task_labels_sync_task()
 from public, anon, authenticated;
 
 create trigger labels_before_insert
@@ -142,9 +158,9 @@ create trigger task_labels_before_insert
 before insert on public.task_labels
 for each row execute function public.task_labels_before_insert();
 
-create trigger task_labels_touch_task
+create trigger task_labels_sync_task
 after insert or delete on public.task_labels
-for each row execute function public.touch_task();
+for each row execute function public.task_labels_sync_task();
 
 -- Row-level security ------------------------------------------------------------------------
 -- labels: members see; members+ create (as themselves); admins rename,
@@ -157,10 +173,25 @@ grant select, delete on table public.labels to authenticated;
 grant insert (team_id, name, color) on table public.labels to authenticated;
 grant update (name, color) on table public.labels to authenticated;
 
+-- "one of my teams" as a set: Postgres works it out once per query (a hashed
+-- subplan), not once per row as is_member() would be, as tasks' read policy
+-- does with my_project_ids() (…_tasks_read_policy_per_query.sql)
+create function public.my_team_ids() returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.team_id from public.team_members m where m.user_id = auth.uid()
+$$;
+
+revoke execute on function public.my_team_ids() from public, anon;
+grant execute on function public.my_team_ids() to authenticated, service_role;
+
 create policy "members see their teams' labels"
 on public.labels for select
 to authenticated
-using (public.is_member(team_id));
+using (team_id in (select public.my_team_ids()));
 
 create policy "members create labels as themselves"
 on public.labels for insert

@@ -1,10 +1,21 @@
 -- Breaking a task down (docs/product.md §11): checklist items, sub-tasks and
 -- relations between tasks, each rule enforced here, whoever calls.
 --
--- Like labels, each change marks the task(s) it belongs to as changed
--- (updated_at), which is what Realtime subscribers of a project hear; a
--- task moving into or out of a completed / canceled status marks the tasks
--- it blocks, so their "Blocked" shows or goes on their own boards too.
+-- What a board card shows of them is kept on the task row by triggers, as
+-- its labels' ids are (…_team_labels.sql): its checklist's ticked and total
+-- items, its sub-tasks' closed and total count, and how many open tasks
+-- block it. The board reads them with the card, as cheaply as before these
+-- existed (docs/decisions/0027); each change writes the task(s) concerned,
+-- which is also what Realtime subscribers of a project hear: a task moving
+-- into or out of a completed / canceled status updates the tasks it blocks
+-- and its parent, so their cards change on their own boards too. The rows
+-- themselves (checklist_items, tasks.parent_id, task_relations) stay the
+-- record; the counts are written only by these triggers.
+alter table public.tasks add column checklist_total integer not null default 0;
+alter table public.tasks add column checklist_done integer not null default 0;
+alter table public.tasks add column subtasks_total integer not null default 0;
+alter table public.tasks add column subtasks_done integer not null default 0;
+alter table public.tasks add column open_blockers integer not null default 0;
 
 -- Checklist items -----------------------------------------------------------------------------
 -- project_id is the task's (filled in by a trigger), for row-level security and the board.
@@ -91,10 +102,31 @@ begin
 end;
 $$;
 
+-- The task's checklist counts (and so its updated_at).
+create function public.checklist_items_sync_task() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  task uuid := coalesce(new.task_id, old.task_id);
+begin
+  update public.tasks t
+  set checklist_total = c.total, checklist_done = c.done
+  from (
+    select count(*)::integer as total, (count(*) filter (where ci.done))::integer as done
+    from public.checklist_items ci where ci.task_id = task
+  ) c
+  where t.id = task;
+  return null;
+end;
+$$;
+
 revoke execute on function
   public.checklist_items_before_insert(),
   public.checklist_items_before_update(),
-  public.checklist_items_after_delete()
+  public.checklist_items_after_delete(),
+  public.checklist_items_sync_task()
 from public, anon, authenticated;
 
 create trigger checklist_items_before_insert
@@ -109,10 +141,10 @@ create trigger checklist_items_after_delete
 after delete on public.checklist_items
 for each row execute function public.checklist_items_after_delete();
 
--- (positions shifting after a delete or a reorder are not a change worth telling)
-create trigger checklist_items_touch_task
+-- (positions shifting after a delete or a reorder change no count: move_checklist_item writes the task itself)
+create trigger checklist_items_sync_task
 after insert or delete or update of title, done on public.checklist_items
-for each row execute function public.touch_task();
+for each row execute function public.checklist_items_sync_task();
 
 -- Sub-tasks -------------------------------------------------------------------------------------
 -- A parent in the same project (the foreign key says so), one level deep, at
@@ -152,11 +184,50 @@ begin
 end;
 $$;
 
-revoke execute on function public.tasks_check_parent() from public, anon, authenticated;
+-- The parent's sub-task counts, when a sub-task comes, goes, moves between
+-- open and closed, or changes parent.
+create function public.tasks_sync_parent() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  parents uuid[];
+begin
+  if tg_op = 'UPDATE'
+     and new.parent_id is not distinct from old.parent_id
+     and (new.completed_at is null) = (old.completed_at is null) then
+    return null;
+  end if;
+  parents := array_remove(array[
+    case when tg_op <> 'DELETE' then new.parent_id end,
+    case when tg_op <> 'INSERT' then old.parent_id end
+  ], null);
+  if cardinality(parents) = 0 then
+    return null;
+  end if;
+  update public.tasks p
+  set subtasks_total = c.total, subtasks_done = c.done
+  from (
+    select x.parent, count(st.id)::integer as total, (count(st.id) filter (where st.completed_at is not null))::integer as done
+    from unnest(parents) as x (parent)
+    left join public.tasks st on st.parent_id = x.parent
+    group by x.parent
+  ) c
+  where p.id = c.parent;
+  return null;
+end;
+$$;
+
+revoke execute on function public.tasks_check_parent(), public.tasks_sync_parent() from public, anon, authenticated;
 
 create trigger tasks_check_parent
 before insert or update of parent_id on public.tasks
 for each row execute function public.tasks_check_parent();
+
+create trigger tasks_sync_parent
+after insert or delete or update of parent_id, status_id on public.tasks
+for each row execute function public.tasks_sync_parent();
 
 -- A sub-task is made under its parent (from the parent's panel); afterwards it stays there.
 grant insert (parent_id) on table public.tasks to authenticated;
@@ -228,8 +299,24 @@ begin
 end;
 $$;
 
--- Both tasks of a relation hear of it.
-create function public.task_relations_touch_tasks() returns trigger
+-- How many open tasks block each of `tasks` (their cards say "Blocked" while any do).
+create function public.sync_open_blockers(tasks uuid[]) returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.tasks t
+  set open_blockers = (
+    select count(*)::integer
+    from public.task_relations r
+    join public.tasks b on b.id = r.from_task_id
+    where r.to_task_id = t.id and r.kind = 'blocks' and b.completed_at is null
+  )
+  where t.id = any ($1)
+$$;
+
+-- Both tasks of a relation hear of it (the blocked one's count follows).
+create function public.task_relations_sync_tasks() returns trigger
 language plpgsql
 security definer
 set search_path = ''
@@ -237,24 +324,24 @@ as $$
 declare
   r public.task_relations := coalesce(new, old);
 begin
-  update public.tasks t set updated_at = now() where t.id in (r.from_task_id, r.to_task_id);
+  perform public.sync_open_blockers(array[r.to_task_id]);
+  update public.tasks t set updated_at = now() where t.id = r.from_task_id;
   return null;
 end;
 $$;
 
 -- A task entering or leaving the completed / canceled statuses changes whether
--- the tasks it blocks are "Blocked": they hear of it.
-create function public.tasks_touch_blocked() returns trigger
+-- the tasks it blocks are "Blocked".
+create function public.tasks_sync_blocked() returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
 begin
   if (old.completed_at is null) <> (new.completed_at is null) then
-    update public.tasks t
-    set updated_at = now()
-    from public.task_relations r
-    where r.kind = 'blocks' and r.from_task_id = new.id and t.id = r.to_task_id;
+    perform public.sync_open_blockers(array(
+      select r.to_task_id from public.task_relations r where r.kind = 'blocks' and r.from_task_id = new.id
+    ));
   end if;
   return null;
 end;
@@ -262,21 +349,22 @@ $$;
 
 revoke execute on function
   public.task_relations_before_insert(),
-  public.task_relations_touch_tasks(),
-  public.tasks_touch_blocked()
+  public.sync_open_blockers(uuid[]),
+  public.task_relations_sync_tasks(),
+  public.tasks_sync_blocked()
 from public, anon, authenticated;
 
 create trigger task_relations_before_insert
 before insert on public.task_relations
 for each row execute function public.task_relations_before_insert();
 
-create trigger task_relations_touch_tasks
+create trigger task_relations_sync_tasks
 after insert or delete on public.task_relations
-for each row execute function public.task_relations_touch_tasks();
+for each row execute function public.task_relations_sync_tasks();
 
-create trigger tasks_touch_blocked
+create trigger tasks_sync_blocked
 after update of status_id on public.tasks
-for each row execute function public.tasks_touch_blocked();
+for each row execute function public.tasks_sync_blocked();
 
 -- Row-level security ----------------------------------------------------------------------------
 alter table public.checklist_items enable row level security;
@@ -318,7 +406,7 @@ grant insert (from_task_id, to_task_id, kind) on table public.task_relations to 
 create policy "members see relations"
 on public.task_relations for select
 to authenticated
-using (public.is_member(team_id));
+using (team_id in (select public.my_team_ids()));
 
 create policy "members relate tasks in active projects"
 on public.task_relations for insert

@@ -3,13 +3,16 @@
 -- (docs/decisions/0027-project-statuses.md). Each still answers its page in
 -- one round trip, as the caller (security invoker: row-level security decides).
 
--- board_view: the project; its statuses in order, each with how many tasks it
--- holds (for the WIP warning: all of them, whatever the filters) and its first
+-- board_view: the project; its statuses in order, each with its first
 -- `limits->>'<status id>'` cards by position (default 200, and one more to
--- know whether there are more), the board's filters applied; and the team's
--- members. A card carries its labels, its checklist and sub-task tallies and
--- whether an open task blocks it; and the team's labels (for the label filter
--- and the task form). `label` is a label's name (any capitals).
+-- know whether there are more), the board's filters applied, and, when it has
+-- a WIP limit, how many tasks it holds (all of them, whatever the filters);
+-- the team's members and labels (for the cards' chips, the label filter and
+-- the task form). A card carries its labels' ids and `counts`: [checklist
+-- items ticked, checklist items, sub-tasks closed, sub-tasks, open tasks
+-- blocking it], all kept on the task row
+-- (…_team_labels.sql, …_checklists_subtasks_relations.sql), so a card costs
+-- what it cost with the five fixed statuses. `label` is a label's name (any capitals).
 create function public.board_view(
   team_slug text,
   project_key text,
@@ -62,36 +65,20 @@ begin
       select json_agg(json_build_object(
         'id', s.id, 'name', s.name, 'color', s.color, 'category', s.category, 'position', s.position,
         'wip_limit', s.wip_limit,
-        'count', (select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id),
+        -- counted only where a WIP limit asks for it
+        'count', case when s.wip_limit is not null then (
+          select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id
+        ) end,
         'cards', coalesce(c.cards, '[]'::json)
       ) order by s.position)
       from public.project_statuses s
       left join lateral (
-        select json_agg(json_build_object(
-          'id', x.id, 'number', x.number, 'title', x.title, 'status_id', x.status_id, 'priority', x.priority,
-          'assignee_id', x.assignee_id, 'due_on', x.due_on, 'position', x.position, 'parent_id', x.parent_id,
-          'labels', coalesce((
-            select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
-            from public.task_labels tl join public.labels l on l.id = tl.label_id
-            where tl.task_id = x.id
-          ), '[]'::json),
-          'checklist', (
-            select json_build_object('done', count(*) filter (where ci.done), 'total', count(*))
-            from public.checklist_items ci where ci.task_id = x.id
-            having count(*) > 0
-          ),
-          'subtasks', (
-            select json_build_object('done', count(*) filter (where st.completed_at is not null), 'total', count(*))
-            from public.tasks st where st.parent_id = x.id
-            having count(*) > 0
-          ),
-          'blocked', exists (
-            select 1 from public.task_relations r join public.tasks b on b.id = r.from_task_id
-            where r.to_task_id = x.id and r.kind = 'blocks' and b.completed_at is null
-          )
-        ) order by x.position, x.id) as cards
+        select json_agg(x order by x.position, x.id) as cards
         from (
-          select t.id, t.number, t.title, t.status_id, t.priority, t.assignee_id, t.due_on, t.position, t.parent_id
+          -- no status id (the column's) and the counts as one array: a card's bytes are most of the
+          -- board's, and each key is written, sent and read 200 times a column
+          select t.id, t.number, t.title, t.priority, t.assignee_id, t.due_on, t.position, t.label_ids,
+                 array[t.checklist_done, t.checklist_total, t.subtasks_done, t.subtasks_total, t.open_blockers] as counts
           from public.tasks t
           where t.project_id = proj.id
             and t.status_id = s.id
@@ -101,9 +88,7 @@ begin
               or ($3 = 'none' and t.assignee_id is null)
               or ($3 not in ('me', 'none') and t.assignee_id::text = lower($3))
             )
-            and (wanted_label is null or exists (
-              select 1 from public.task_labels tl where tl.task_id = t.id and tl.label_id = wanted_label
-            ))
+            and (wanted_label is null or t.label_ids @> array[wanted_label])
             and (title_like is null or t.search @@ tsq or t.title ilike title_like)
           order by t.position, t.id
           limit least(greatest(coalesce(($6 ->> s.id::text)::integer, 200), 1), 5000) + 1
