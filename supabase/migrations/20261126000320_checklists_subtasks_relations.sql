@@ -210,7 +210,7 @@ begin
   set subtasks_total = c.total, subtasks_done = c.done
   from (
     select x.parent, count(st.id)::integer as total, (count(st.id) filter (where st.completed_at is not null))::integer as done
-    from unnest(parents) as x (parent)
+    from (select distinct unnest(parents)) as x (parent)
     left join public.tasks st on st.parent_id = x.parent
     group by x.parent
   ) c

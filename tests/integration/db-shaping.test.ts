@@ -392,13 +392,15 @@ describe("relations (§11)", () => {
     const blocked = await task(p, { title: "Waits" });
     const blocker = await task(ops, { title: "Blocker" });
     await relate(t.mia, blocker.id, blocked.id, "blocks");
+    // counts: [ticked, items, sub-tasks closed, sub-tasks, open blockers]
     const card = async () => {
-      const [{ board }] = await call<{ board: { statuses: { cards: { id: string; blocked: boolean }[] }[] } }>(
+      const [{ board }] = await call<{ board: { statuses: { cards: { id: string; counts: number[] }[] }[] } }>(
         t.mia,
         "select board_view($1, 'WEB') as board",
         [t.slug],
       );
-      return board.statuses.flatMap((s) => s.cards).find((c) => c.id === blocked.id)!;
+      const found = board.statuses.flatMap((s) => s.cards).find((c) => c.id === blocked.id)!;
+      return { blocked: found.counts[4] > 0 };
     };
     expect((await card()).blocked).toBe(true);
     const before = await updatedAt(blocked.id);
@@ -495,6 +497,87 @@ describe("team labels (§11)", () => {
   });
 });
 
+describe("what a card shows, kept on the task row", () => {
+  /** [label ids, checklist ticked, items, sub-tasks closed, sub-tasks, open blockers] as the triggers keep them */
+  async function kept(id: string) {
+    const { rows } = await stack.db.query<{ row: unknown[] }>(
+      `select json_build_array(label_ids, checklist_done, checklist_total, subtasks_done, subtasks_total, open_blockers) as row
+       from tasks where id = $1`,
+      [id],
+    );
+    return rows[0].row;
+  }
+  /** the same, counted from the rows themselves */
+  async function counted(id: string) {
+    const { rows } = await stack.db.query<{ row: unknown[] }>(
+      `select json_build_array(
+         coalesce((select array_agg(label_id order by label_id) from task_labels where task_id = $1), '{}'),
+         (select count(*) filter (where done) from checklist_items where task_id = $1),
+         (select count(*) from checklist_items where task_id = $1),
+         (select count(*) filter (where completed_at is not null) from tasks where parent_id = $1),
+         (select count(*) from tasks where parent_id = $1),
+         (select count(*) from task_relations r join tasks b on b.id = r.from_task_id
+           where r.to_task_id = $1 and r.kind = 'blocks' and b.completed_at is null)) as row`,
+      [id],
+    );
+    return rows[0].row;
+  }
+
+  it("follow every change to labels, checklists, sub-tasks and blockers, by anyone, however made", async () => {
+    const t = await teamWith({ mia: "member" });
+    const p = await project(t.team);
+    const ops = await project(t.team, "OPS");
+    const main = await task(p, { title: "Main" });
+    const expectInStep = async (step: string) => expect(await kept(main.id), step).toEqual(await counted(main.id));
+    await call(t.mia, "select set_task_labels($1, $2)", [main.id, ["b", "a", "c"]]);
+    await expectInStep("three labels");
+    await call(t.mia, "select set_task_labels($1, $2)", [main.id, ["a"]]);
+    await expectInStep("one label left");
+    const [{ id: item }] = await call<{ id: string }>(
+      t.mia,
+      "insert into checklist_items (task_id, title) values ($1, 'one') returning id",
+      [main.id],
+    );
+    await call(t.mia, "insert into checklist_items (task_id, title, done) values ($1, 'two', true)", [main.id]);
+    await call(t.mia, "update checklist_items set done = true where id = $1", [item]);
+    await expectInStep("two items ticked");
+    await call(t.mia, "delete from checklist_items where id = $1", [item]);
+    await expectInStep("an item removed");
+    const sub = await task(p, { title: "Sub", parent: main.id });
+    await task(p, { title: "Sub 2", parent: main.id, status: "Done" });
+    await expectInStep("two sub-tasks, one done");
+    await call(t.mia, "select move_task($1, $2)", [sub.id, await statusId(p, "Canceled")]);
+    await expectInStep("a sub-task canceled");
+    await stack.db.query("delete from tasks where id = $1", [sub.id]);
+    await expectInStep("a sub-task deleted");
+    const blocker = await task(ops, { title: "Blocker" });
+    await call(t.mia, "insert into task_relations (from_task_id, to_task_id, kind) values ($1, $2, 'blocks')", [
+      blocker.id,
+      main.id,
+    ]);
+    await expectInStep("blocked");
+    await call(t.mia, "select move_task($1, $2)", [blocker.id, await statusId(ops, "Done")]);
+    await expectInStep("the blocker done");
+    await call(t.mia, "select move_task($1, $2)", [blocker.id, await statusId(ops, "To do")]);
+    await expectInStep("the blocker reopened");
+    await stack.db.query("delete from tasks where id = $1", [blocker.id]);
+    await expectInStep("the blocker deleted");
+    await call(t.owner, "delete from labels where team_id = $1", [t.team]);
+    await expectInStep("the team's labels deleted");
+    expect(await kept(main.id)).toEqual([[], 1, 1, 1, 1, 0]);
+  });
+
+  it("can't be written by anyone but the triggers", async () => {
+    const t = await teamWith();
+    const { id } = await task(await project(t.team));
+    for (const column of ["label_ids = '{}'", "checklist_total = 9", "subtasks_done = 9", "open_blockers = 9"]) {
+      expect(await failure(call(t.owner, `update tasks set ${column} where id = $1`, [id])), column).toMatchObject({
+        code: "42501",
+      });
+    }
+  });
+});
+
 describe("the board's read (board_view)", () => {
   it("gives the statuses in order with colour, WIP limit and count, and each card's tallies; ?label= by name", async () => {
     const t = await teamWith();
@@ -524,28 +607,29 @@ describe("the board's read (board_view)", () => {
           name: string;
           color: string;
           wip_limit: number | null;
-          count: number;
-          cards: { title: string; checklist: unknown; subtasks: unknown; labels: { name: string }[] }[];
+          count: number | null;
+          cards: { title: string; counts: number[]; label_ids: string[] }[];
         }[];
+        labels: { id: string; name: string; color: string }[];
       };
     }>(t.owner, "select board_view($1, 'WEB', limits => $2) as board", [t.slug, JSON.stringify({ [review.id]: 1 })]);
+    // a column is counted where a WIP limit asks for it
     expect(board.statuses.map((s) => [s.name, s.color, s.wip_limit, s.count])).toEqual([
-      ["Backlog", "gray", null, 0],
-      ["To do", "blue", null, 1],
-      ["In progress", "yellow", null, 0],
+      ["Backlog", "gray", null, null],
+      ["To do", "blue", null, null],
+      ["In progress", "yellow", null, null],
       ["Review", "purple", 1, 2],
-      ["Done", "green", null, 1],
-      ["Canceled", "red", null, 0],
+      ["Done", "green", null, null],
+      ["Canceled", "red", null, null],
     ]);
     const inReview = board.statuses[3].cards;
     // one card asked for, and one more to know there are more
     expect(inReview.map((c) => c.title)).toEqual(["Parent", "Also in review"]);
-    expect(inReview[0]).toMatchObject({
-      checklist: { done: 2, total: 3 },
-      subtasks: { done: 1, total: 2 },
-      labels: [{ name: "Bug", color: "blue" }],
-    });
-    expect(inReview[1]).toMatchObject({ checklist: null, subtasks: null, labels: [] });
+    // [checklist ticked, checklist items, sub-tasks closed, sub-tasks, open blockers]
+    expect(inReview[0].counts).toEqual([2, 3, 1, 2, 0]);
+    expect(inReview[0].label_ids).toEqual([board.labels.find((l) => l.name === "Bug")!.id]);
+    expect(board.labels).toMatchObject([{ name: "Bug", color: "blue" }]);
+    expect(inReview[1]).toMatchObject({ counts: [0, 0, 0, 0, 0], label_ids: [] });
 
     const [{ filtered }] = await call<{ filtered: { statuses: { count: number; cards: { title: string }[] }[] } }>(
       t.owner,

@@ -240,6 +240,13 @@ describe("the statuses migration on a database made and filled by the old migrat
       const wanted = [...new Set(before[i].labels.map((l) => l.trim().toLowerCase()))].sort();
       expect(after.labels, `${after.key}-${after.number}`).toEqual(wanted);
     });
+    // the card's copy of them (tasks.label_ids) agrees with task_labels
+    const { rows: copies } = await db.query<{ n: number }>(
+      `select count(*)::int as n from tasks t
+       where t.label_ids <> coalesce((select array_agg(tl.label_id order by tl.label_id) from task_labels tl
+                                      where tl.task_id = t.id), '{}')`,
+    );
+    expect(copies).toEqual([{ n: 0 }]);
   });
 
   it("leaves a database the new rules and reads work on", async () => {
