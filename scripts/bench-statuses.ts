@@ -164,7 +164,7 @@ async function twelveAgainstFive() {
       await stack.db.exec("analyze public.tasks; analyze public.task_labels; analyze public.project_statuses");
       const url = `${APP_ORIGIN}/teams/bench/projects/${key}`;
       const view = async () => {
-        const response = await handle(new Request(url, { headers: { cookie: cookie() } }), {});
+        const response = await handle(new Request(url, { headers: { cookie: cookie() } }));
         const html = await response.text();
         if (response.status !== 200 || !html.includes(`${statuses} statuses`))
           throw new Error(`${key}: ${response.status}`);

@@ -5,6 +5,8 @@
  * status     print API_URL, ANON_KEY, SERVICE_ROLE_KEY, INBOX_URL, SMTP_URL (and DB_URL) as KEY=value lines
  * functions  list the Edge Functions in supabase/functions, their URLs and whether they verify the JWT
  * reset      wipe the data folder, then start fresh
+ * cron       list the scheduled jobs (cron.job) with their next and last run and last status
+ * cron run J run job J (its name or id) now, in the running stack; exits 1 if it failed
  * gen types  write the database's TypeScript types (as `supabase gen types typescript`) to
  *            app/lib/database.types.ts (--out FILE); --check only says whether the file is up to date
  *
@@ -14,6 +16,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig, parseLatency } from "./config-load.ts";
 import { MigrationError } from "./db/migrate.ts";
+import { CliError, listJobsCommand, runJobCommand } from "./cron/cli.ts";
 import { acquireLock, DataDirLockedError } from "./db/pglite.ts";
 import { listFunctions } from "./functions/project.ts";
 import { DEFAULT_TYPES_FILE, genTypesCommand } from "./gen/index.ts";
@@ -50,7 +53,7 @@ const smtpUrl = `smtp://${config.host}:${config.smtpPort ?? config.port + 4}`;
 
 function usage() {
   console.log(
-    `Usage: npm run stack -- [start|status|functions|reset|gen types] [--port ${config.port}] [--data-dir .data/stack] [--config file.json] [--latency 20ms]`,
+    `Usage: npm run stack -- [start|status|functions|cron [run <job>]|reset|gen types] [--port ${config.port}] [--data-dir .data/stack] [--config file.json] [--latency 20ms]`,
   );
 }
 
@@ -152,7 +155,16 @@ else if (command === "start") await start();
 else if (command === "status") await status();
 else if (command === "functions") functions();
 else if (command === "reset") await reset();
-else if (command === "gen" && positionals[1] === "types") {
+else if (command === "cron" && (positionals[1] === undefined || (positionals[1] === "run" && positionals[2]))) {
+  try {
+    if (positionals[1] === "run") process.exitCode = await runJobCommand({ apiUrl, dataDir }, positionals[2]);
+    else await listJobsCommand({ apiUrl, dataDir });
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+  }
+} else if (command === "gen" && positionals[1] === "types") {
   process.exitCode = await genTypesCommand({
     migrationsDir: config.migrationsDir,
     schemas: config.rest.schemas,

@@ -53,6 +53,13 @@ export interface StackConfig {
     wallClockLimitMs: number;
     /** largest request body a function accepts, in bytes */
     maxBodyBytes: number;
+    /**
+     * Deno's cache of remote and jsr: modules; null: `deno` in the data folder
+     * (node_modules/.cache/deno without one)
+     */
+    cacheDir: string | null;
+    /** load only what is cached (Deno's --cached-only): CI, machines without network */
+    offline: boolean;
   };
   /** added before every API request is handled: a hosted backend's network round trip, for benchmarks (0 = none) */
   latencyMs: number;
@@ -78,6 +85,14 @@ export interface StackConfig {
      * links are invalidated (a new one must be requested); 0: no limit
      */
     maxOtpAttempts: number;
+    /**
+     * MFA challenge and verify requests per IP per minute, each endpoint its
+     * own, after a burst of 30 (GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY,
+     * hosted: 15); 0: no limit
+     */
+    mfaRequestsPerMinute: number;
+    /** codes checked against one MFA challenge before it is void (a new challenge is needed); 0: no limit */
+    maxMfaAttemptsPerChallenge: number;
     /** failed password sign-ins for one address within `passwordFailureWindow` seconds before it is refused with 429; 0: no limit */
     maxPasswordFailures: number;
     passwordFailureWindow: number;
@@ -143,11 +158,32 @@ export interface StackConfig {
   };
   /** the Realtime service's bounds (stack/realtime/types.ts) */
   realtime: RealtimeLimits;
+  /** Supabase Cron (pg_cron) as the stack runs it (stack/cron) */
+  cron: {
+    /** runs going at once at most (pg_cron's cron.max_running_jobs; Supabase advises no more than 8) */
+    maxRunningJobs: number;
+  };
+  /** pg_net's requests as the stack sends them (stack/net) */
+  net: {
+    /**
+     * hosts requests may go to besides loopback and the stack itself: `name`,
+     * `name:port`, `*.domain` or `*` (stack/net/allow-list.ts); others are refused and recorded
+     */
+    allowedHosts: string[];
+    /** requests under way at once */
+    concurrency: number;
+    /** rows read from the queue at a time (pg_net.batch_size) */
+    batchSize: number;
+    /** answers kept this long in net._http_response (pg_net.ttl, 6 hours) */
+    ttlSeconds: number;
+  };
 }
 
 export type StackConfigOverrides = Partial<
-  Omit<StackConfig, "auth" | "rest" | "functions" | "storage" | "limits" | "realtime">
+  Omit<StackConfig, "auth" | "rest" | "functions" | "storage" | "limits" | "realtime" | "cron" | "net">
 > & {
+  cron?: Partial<StackConfig["cron"]>;
+  net?: Partial<StackConfig["net"]>;
   auth?: Partial<StackConfig["auth"]>;
   rest?: Partial<StackConfig["rest"]>;
   functions?: Partial<StackConfig["functions"]>;
@@ -175,6 +211,8 @@ export function defaultConfig(): StackConfig {
       // hosted: a request idle for 150 s gets 504; the worker's own wall clock is 150-400 s
       wallClockLimitMs: 150_000,
       maxBodyBytes: 10 * 1024 * 1024,
+      cacheDir: null,
+      offline: false,
     },
     latencyMs: 0,
     auth: {
@@ -191,6 +229,8 @@ export function defaultConfig(): StackConfig {
       tokenRequestsPerMinute: 300,
       emailsPerHour: 1000,
       maxOtpAttempts: 5,
+      mfaRequestsPerMinute: 15,
+      maxMfaAttemptsPerChallenge: 5,
       maxPasswordFailures: 10,
       passwordFailureWindow: 900,
       passwordMinLength: 8,
@@ -228,7 +268,12 @@ export function defaultConfig(): StackConfig {
       fileSizeLimit: 50 * 1024 * 1024,
     },
     realtime: {
-      maxConnections: 500,
+      maxConnections: 5000,
+      maxConnectionsPerClient: 200,
+      maxJoinsPerSecond: 100,
+      maxJoinsPerSecondPerClient: 200,
+      maxPresencesPerClient: 200,
+      accessRecheckMs: 10_000,
       maxChannelsPerClient: 100,
       maxEventsPerSecond: 100,
       maxPayloadBytes: 256 * 1024,
@@ -236,6 +281,8 @@ export function defaultConfig(): StackConfig {
       maxBufferedBytes: 4 * 1024 * 1024,
       heartbeatTimeoutMs: 60_000,
     },
+    cron: { maxRunningJobs: 5 },
+    net: { allowedHosts: [], concurrency: 32, batchSize: 200, ttlSeconds: 6 * 3600 },
   };
 }
 
@@ -250,6 +297,8 @@ export function mergeConfig(base: StackConfig, over: StackConfigOverrides): Stac
     functions: { ...base.functions, ...stripUndefined(over.functions ?? {}) },
     storage: { ...base.storage, ...stripUndefined(over.storage ?? {}) },
     realtime: { ...base.realtime, ...stripUndefined(over.realtime ?? {}) },
+    cron: { ...base.cron, ...stripUndefined(over.cron ?? {}) },
+    net: { ...base.net, ...stripUndefined(over.net ?? {}) },
   } as StackConfig;
 }
 

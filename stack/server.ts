@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { JWK } from "jose";
 import { createAuthService } from "./auth/index.ts";
 import { resolveConfig, type StackConfig, type StackConfigOverrides } from "./config.ts";
+import { createSchedulerService, type SchedulerService, type SchedulerServiceOptions } from "./cron/index.ts";
 import type { ServiceContext } from "./context.ts";
 import { migrate, type MigrationReport } from "./db/migrate.ts";
 import { ensurePrivateDir, makePrivate } from "./db/lock.ts";
@@ -23,6 +24,7 @@ import { createFunctionsService, type FunctionsService } from "./functions/index
 import { preciseNow, RequestLog } from "./request-log.ts";
 import { createRestService } from "./rest/index.ts";
 import { createStorageService } from "./storage/index.ts";
+import { loadOrCreateVaultKey, vaultSettings } from "./vault/key.ts";
 
 export interface RunningStack {
   url: string;
@@ -44,6 +46,8 @@ export interface RunningStack {
   migrations: MigrationReport;
   /** the folder holding the Storage API's files (inside the data folder, or a temporary one) */
   storageRoot: string;
+  /** Supabase Cron's scheduler, pg_net's sender and the stack's Vault secrets (stack/cron/index.ts) */
+  scheduler: SchedulerService;
   close(): Promise<void>;
 }
 
@@ -53,6 +57,8 @@ export interface StartOptions extends StackConfigOverrides {
   /** skip migrations (the template already has them) */
   skipMigrations?: boolean;
   quiet?: boolean;
+  /** the scheduler's clock, and whether jobs run on their schedules and queued requests are sent */
+  scheduler?: SchedulerServiceOptions;
 }
 
 const CORS_ALLOW_HEADERS =
@@ -68,7 +74,7 @@ function bodyUnread(env: unknown): boolean {
 }
 
 export async function startStack(options: StartOptions = {}): Promise<RunningStack> {
-  const { template, skipMigrations, quiet, ...overrides } = options;
+  const { template, skipMigrations, quiet, scheduler: schedulerOptions, ...overrides } = options;
   const config = resolveConfig(overrides);
   const log = (service: string, message: string) => {
     if (!quiet) console.log(`[${service}] ${message}`);
@@ -76,9 +82,11 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
 
   // the data folder holds password hashes, refresh tokens and signing keys: readable by its owner only
   if (config.dataDir) ensurePrivateDir(config.dataDir);
+  // Vault's key lives in the data folder, never in the database; each session is handed it (stack/vault/key.ts)
+  const settings = vaultSettings(loadOrCreateVaultKey(config.dataDir));
   const db: Database = config.databaseUrl
-    ? await openPostgres(config.databaseUrl)
-    : await openPglite({ dataDir: config.dataDir, loadDataDir: template });
+    ? await openPostgres(config.databaseUrl, 10, settings)
+    : await openPglite({ dataDir: config.dataDir, loadDataDir: template, settings });
 
   let migrations: MigrationReport = { applied: [], seeded: false };
   try {
@@ -119,6 +127,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     const origin = c.req.header("origin");
     // the inbox and /_stack: no CORS, nothing cross-site (stack/http/same-origin.ts)
     const localOnly = isLocalOnlyPath(url.pathname);
+    // Edge Functions answer CORS themselves, preflights included, as on hosted
+    const ownCors = url.pathname.startsWith("/functions/v1/");
     if (localOnly) {
       const refused = c.req.method === "OPTIONS" ? "cross-site preflight" : crossSiteRefusal(c, [config.host]);
       if (refused)
@@ -128,7 +138,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
           },
           403,
         );
-    } else if (c.req.method === "OPTIONS") {
+    } else if (c.req.method === "OPTIONS" && !ownCors) {
       return new Response(null, {
         status: 204,
         headers: {
@@ -147,7 +157,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     // and get a reset (seen in edge-fuzz on a busy machine: a 1.1 MB body refused early, then the
     // next request on that connection failed with "other side closed").
     if (c.res.status === 413 || bodyUnread(c.env)) c.res.headers.set("connection", "close");
-    if (!localOnly) {
+    if (!localOnly && !ownCors) {
       c.res.headers.set("access-control-allow-origin", origin ?? "*");
       c.res.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);
       if (origin) c.res.headers.append("vary", "origin");
@@ -214,6 +224,9 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   app.route("/functions/v1", functions.app);
   const realtime = await createRealtimeService(ctx, server);
   app.route("/realtime/v1", realtime.app);
+  // ── scheduler plug-in (issue 31): pg_cron, pg_net, Vault; started once the API answers ──
+  const scheduler = createSchedulerService(ctx, schedulerOptions);
+  app.route("/_stack/cron", scheduler.app);
 
   // Request counts for tests and benchmarks (service role only).
   app.on(["GET", "DELETE"], "/_stack/requests", async (c) => {
@@ -236,6 +249,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     return c.json({ message: "An unexpected error occurred" }, 500);
   });
   mounted = true;
+  await scheduler.start();
 
   let closed = false;
   // what the database, the keys and storage created before umask or mode could reach them
@@ -256,12 +270,15 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     realtime,
     migrations,
     storageRoot: storage.store.root,
+    scheduler,
     setLatency(ms: number) {
       latencyMs = ms;
     },
     async close() {
       if (closed) return;
       closed = true;
+      // first: jobs and requests under way may still use the API and the database
+      await scheduler.close();
       await rest.close?.();
       await realtime.close();
       await functions.close();

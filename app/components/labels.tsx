@@ -1,4 +1,4 @@
-import type { LabelChip } from "~/lib/board.server";
+import type { LabelChip } from "~/lib/board";
 
 /*
  * Colours go on as the class color-<name> (app/styles/palette.css); the

@@ -1,7 +1,6 @@
 import { Form, useFetcher } from "@remix-run/react";
 import { useState, type DragEvent } from "react";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
-import { formState, SelectField } from "~/components/task/fields";
+import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { CATEGORIES, CATEGORY_LABELS, overWipLimit } from "~/lib/board";
 import type { StatusWithCount as StatusColumnInfo } from "~/lib/statuses.server";
 import { colorClass, COLOR_OPTIONS } from "~/lib/palette";

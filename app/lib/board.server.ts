@@ -1,36 +1,7 @@
 import type { SupabaseClient } from "./supabase-types";
-import { columnLimit, type BoardFilters, type Priority, type StatusColumnInfo } from "./board";
-import type { PaletteColor } from "./palette";
+import { columnLimit, type BoardFilters, type Card, type LabelChip, type StatusColumnInfo } from "./board";
 
-/** A label as chips show it. */
-export interface LabelChip {
-  id: string;
-  name: string;
-  color: PaletteColor;
-}
-
-/** Done out of all: a checklist's ticked items, or sub-tasks completed or canceled. */
-export interface Tally {
-  done: number;
-  total: number;
-}
-
-/** What a card shows, and nothing more (no description: it can be 10,000 characters). */
-export interface Card {
-  id: string;
-  number: number;
-  title: string;
-  status_id: string;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  position: number;
-  labels: LabelChip[];
-  checklist: Tally | null;
-  subtasks: Tally | null;
-  /** a task that is not completed or canceled blocks it */
-  blocked: boolean;
-}
+export type { Card, LabelChip };
 
 export interface BoardColumn {
   status: StatusColumnInfo;
@@ -38,21 +9,6 @@ export interface BoardColumn {
   /** more tasks match beyond `limit` ("show more") */
   hasMore: boolean;
   limit: number;
-}
-
-/** A value inside a PostgREST filter, double-quoted so commas, dots and parentheses stay literal. */
-export function quoteFilterValue(value: string): string {
-  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-}
-
-/** A one-element Postgres array literal, for `labels cs {…}`. */
-export function arrayLiteral(value: string): string {
-  return `{${quoteFilterValue(value)}}`;
-}
-
-/** `%` and `_` are wildcards in LIKE; `*` is PostgREST's spelling of `%` and can't be escaped, so it goes. */
-export function likeEscape(value: string): string {
-  return value.replace(/\*/g, "").replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export interface BoardMember {

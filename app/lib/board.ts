@@ -4,6 +4,7 @@
  * read from the URL, the WIP warning, and the optimistic placement of a
  * moved card. Any move between two statuses is allowed (§4).
  */
+import type { Tables } from "./database.types";
 import type { PaletteColor } from "./palette";
 
 export const CATEGORIES = ["backlog", "unstarted", "started", "completed", "canceled"] as const;
@@ -52,6 +53,69 @@ export const PRIORITY_LABELS: Record<Priority, string> = {
   medium: "Medium",
   high: "High",
   urgent: "Urgent",
+};
+
+/**
+ * A task as the database stores it (the generated types); the shapes below
+ * are picked from it, so a column that changes type or goes changes them.
+ */
+type TaskRow = Tables<"tasks">;
+
+/** A label as chips show it. */
+export interface LabelChip {
+  id: string;
+  name: string;
+  color: PaletteColor;
+}
+
+/** Done out of all: a checklist's ticked items, or sub-tasks completed or canceled. */
+export interface Tally {
+  done: number;
+  total: number;
+}
+
+/** What a card shows, and nothing more (no description: it can be 10,000 characters). */
+export type Card = Pick<
+  TaskRow,
+  "id" | "number" | "title" | "status_id" | "priority" | "assignee_id" | "due_on" | "position"
+> & {
+  labels: LabelChip[];
+  checklist: Tally | null;
+  subtasks: Tally | null;
+  /** a task that is not completed or canceled blocks it */
+  blocked: boolean;
+};
+
+/** What a task's forms edit (its fields, its place). */
+export type EditableTask = Pick<
+  TaskRow,
+  "id" | "title" | "description" | "status_id" | "priority" | "assignee_id" | "due_on" | "position"
+>;
+
+/**
+ * The task panel's task: its own columns (not the project, the search vector
+ * or what the board's cards keep), who created it, its status and its parent.
+ */
+export type TaskDetail = Pick<
+  TaskRow,
+  | "id"
+  | "number"
+  | "title"
+  | "description"
+  | "status_id"
+  | "priority"
+  | "assignee_id"
+  | "due_on"
+  | "position"
+  | "created_at"
+  | "updated_at"
+  | "completed_at"
+  | "created_by"
+  | "parent_id"
+> & {
+  creator: { display_name: string } | null;
+  status: StatusRef;
+  parent: { id: string; number: number; title: string } | null;
 };
 
 export const ARCHIVED_MESSAGE = "This project is archived; its tasks are read-only.";

@@ -1,3 +1,4 @@
+// Generated from the migrations by `npm run stack -- gen types` (stack/gen): don't edit; `npm run check:types` fails when it is out of date.
 export type Json =
   | string
   | number
@@ -483,55 +484,73 @@ export type Database = {
       tasks: {
         Row: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
           completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
+          label_ids: string[]
           number: number
+          open_blockers: number
           parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
           status_id: string
+          subtasks_done: number
+          subtasks_total: number
           title: string
           updated_at: string
         }
         Insert: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
+          label_ids?: string[]
           number: number
+          open_blockers?: number
           parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search?: unknown | null
           status_id: string
+          subtasks_done?: number
+          subtasks_total?: number
           title: string
           updated_at?: string
         }
         Update: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
+          label_ids?: string[]
           number?: number
+          open_blockers?: number
           parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
           search?: unknown | null
           status_id?: string
+          subtasks_done?: number
+          subtasks_total?: number
           title?: string
           updated_at?: string
         }
@@ -686,6 +705,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      checklist_items_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       comments_mark_edited: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -772,19 +795,25 @@ export type Database = {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
           completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
+          label_ids: string[]
           number: number
+          open_blockers: number
           parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
           status_id: string
+          subtasks_done: number
+          subtasks_total: number
           title: string
           updated_at: string
         }
@@ -801,6 +830,7 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       project_statuses_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -856,7 +886,12 @@ export type Database = {
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
+      sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
       task_labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_labels_sync_task: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -875,7 +910,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      task_relations_touch_tasks: {
+      task_relations_sync_tasks: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -893,10 +928,8 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      tasks_touch_blocked: {
-        Args: Record<PropertyKey, never>
-        Returns: unknown
-      }
+      tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean
@@ -906,7 +939,6 @@ export type Database = {
         Returns: unknown
       }
       team_overview: { Args: { team_id: string }; Returns: Json }
-      touch_task: { Args: Record<PropertyKey, never>; Returns: unknown }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined

@@ -5,32 +5,9 @@ import type { TaskComment } from "./comments.server";
 import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import type { Priority, StatusCategory, StatusRef } from "./board";
-import type { LabelChip } from "./board.server";
+import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
 import type { PaletteColor } from "./palette";
 import { backendError, notFound } from "./http.server";
-import type { RequestClient } from "./supabase.server";
-
-export interface TaskDetail {
-  id: string;
-  number: number;
-  title: string;
-  description: string;
-  status_id: string;
-  status: StatusRef;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  position: number;
-  created_at: string;
-  updated_at: string;
-  /** when it entered a completed or canceled status (null while open) */
-  completed_at: string | null;
-  created_by: string | null;
-  creator: { display_name: string } | null;
-  parent_id: string | null;
-  parent: { id: string; number: number; title: string } | null;
-}
 
 export interface ChecklistItem {
   id: string;
@@ -65,17 +42,17 @@ export interface TaskRelation {
  * task the person can see.
  */
 export async function findTaskRef(
-  client: RequestClient,
+  supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
 ): Promise<TaskRef | null> {
-  const { data, error } = await client.supabase
+  const { data, error } = await supabase
     .from("tasks")
     .select("id, status_id, project:projects!inner(key, team:teams!inner(slug))")
     .eq("number", names.number)
     .eq("project.key", names.projectKey)
     .eq("project.team.slug", names.teamSlug)
     .maybeSingle<TaskRef & { project: unknown }>();
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   return data ? { id: data.id, status_id: data.status_id } : null;
 }
 
@@ -112,11 +89,11 @@ export interface TaskPanel {
  * created_at, so the id keeps the order total — shown oldest first.
  */
 export async function requireTaskPanel(
-  client: RequestClient,
+  supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
   before: CommentCursor | null,
 ): Promise<TaskPanel> {
-  const { data, error } = await client.supabase.rpc(
+  const { data, error } = await supabase.rpc(
     "task_panel",
     {
       team_slug: names.teamSlug,
@@ -129,14 +106,14 @@ export async function requireTaskPanel(
     },
     { get: true },
   );
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   const row = data as unknown as
     | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "comments"> & {
         reached: number;
         attachments: AttachmentRow[];
       })
     | null;
-  if (!row) throw notFound(client.headers);
+  if (!row) throw notFound();
   const comments = [...row.comments].reverse();
   const reached = Number(row.reached);
   return {
@@ -148,7 +125,7 @@ export async function requireTaskPanel(
     comments,
     reached,
     hasOlder: reached > comments.length,
-    attachments: await signAttachments(client.supabase, row.attachments),
+    attachments: await signAttachments(supabase, row.attachments),
   };
 }
 

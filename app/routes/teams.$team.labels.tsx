@@ -1,13 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
-import { formState, SelectField } from "~/components/task/fields";
+import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { backendError, notFound, redirect } from "~/lib/http.server";
 import { LabelActionSchema } from "~/lib/labels.schemas";
 import { createLabel, deleteLabel, listLabels, updateLabel, type TeamLabel } from "~/lib/labels.server";
 import { colorClass, COLOR_OPTIONS } from "~/lib/palette";
@@ -22,47 +20,45 @@ const MAX_LABELS = 100;
 
 /** /teams/:team/labels — the team's labels with how many tasks carry each; members+ create, admins+ change. */
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, team, read } = await withTeamContext(args, (client) =>
-    listLabels(client.supabase, args.params.team!),
-  );
-  if (read.error) throw backendError(read.error, client.headers);
-  return data({ labels: read.labels, can: permissionsOf(team.role) }, { headers: client.headers });
+  const { team, read } = await withTeamContext(args, (supabase) => listLabels(supabase, args.params.team!));
+  if (read.error) throw backendError(read.error);
+  return { labels: read.labels, can: permissionsOf(team.role) };
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const { client, team } = await requireTeamContext(args);
+  const { supabase, team } = await requireTeamContext(args);
   const parsed = parseIntent(LabelActionSchema, await args.request.formData());
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
   const { intent, values } = parsed;
   const allowed = can(team.role, intent === "create-label" ? "createLabels" : "manageLabels");
-  if (!allowed) return forbiddenResult(client.headers, { intent, values });
-  if (!parsed.success) return formFailure(parsed, client.headers);
+  if (!allowed) return forbiddenResult({ intent, values });
+  if (!parsed.success) return formFailure(parsed);
   const fields = parsed.data;
   const done = async (message: string) => {
-    await setFlash(args.request, client.headers, { kind: "success", message });
-    return redirect(`/teams/${team.slug}/labels`, { headers: client.headers });
+    await setFlash({ kind: "success", message });
+    return redirect(`/teams/${team.slug}/labels`);
   };
 
   switch (fields.intent) {
     case "create-label": {
-      const { error } = await createLabel(client.supabase, team.id, fields);
-      if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
+      const { error } = await createLabel(supabase, team.id, fields);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
       return done(`The label ${fields.name} is created.`);
     }
     case "edit-label": {
-      const { data: saved, error } = await updateLabel(client.supabase, team.id, fields.labelId, fields);
-      if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
-      if (!saved) return forbiddenResult(client.headers, { intent, values });
+      const { data: saved, error } = await updateLabel(supabase, team.id, fields.labelId, fields);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
+      if (!saved) return forbiddenResult({ intent, values });
       return done(`The label ${fields.name} is saved.`);
     }
     case "delete-label": {
-      const { data: deleted, error } = await deleteLabel(client.supabase, team.id, fields.labelId);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!deleted) return forbiddenResult(client.headers, { intent, values });
+      const { data: deleted, error } = await deleteLabel(supabase, team.id, fields.labelId);
+      if (error) return writeFailure(error, { intent, values });
+      if (!deleted) return forbiddenResult({ intent, values });
       return done("The label is deleted; no task carries it any more.");
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function TeamLabels() {

@@ -26,61 +26,54 @@ import { ChecklistActionSchema } from "~/lib/tasks.schemas";
  */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, team, archived, number } = ctx;
+  const { supabase, team, archived, number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(ChecklistActionSchema, form);
   const values = submittedValues(form);
 
-  if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
-  if (!can(team.role, "editTasks", { archived }))
-    return archivedResult(client.headers, { intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks")) return forbiddenResult({ intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks", { archived })) return archivedResult({ intent: parsed?.intent, values });
   const task = foundTask(ctx);
-  if (!parsed) throw notFound(client.headers);
-  if (!parsed.success) return formFailure(parsed, client.headers);
+  if (!parsed) throw notFound();
+  if (!parsed.success) return formFailure(parsed);
 
   const urls = taskUrls(args.request.url, boardPath(ctx), number);
   const { intent, data: fields } = parsed;
   const failed = (error: Parameters<typeof writeFailure>[0], field = "form") =>
-    writeFailure(error, { intent, values, field }, client.headers);
-  const gone = () =>
-    formFailure({ intent, errors: { form: "That item isn't on this task any more." }, values }, client.headers);
+    writeFailure(error, { intent, values, field });
+  const gone = () => formFailure({ intent, errors: { form: "That item isn't on this task any more." }, values });
 
   switch (fields.intent) {
     case "add-item": {
-      const { error } = await addChecklistItem(client.supabase, task.id, fields.title);
+      const { error } = await addChecklistItem(supabase, task.id, fields.title);
       if (error) return failed(error, "title");
-      return redirectWithSuccess(args.request, client.headers, "The item is added.", urls.task);
+      return redirectWithSuccess("The item is added.", urls.task);
     }
     case "edit-item": {
-      const { data: saved, error } = await editChecklistItem(client.supabase, task.id, fields.itemId, fields.title);
+      const { data: saved, error } = await editChecklistItem(supabase, task.id, fields.itemId, fields.title);
       if (error) return failed(error, "title");
       if (!saved) return gone();
-      return redirectWithSuccess(args.request, client.headers, "The item is saved.", urls.task);
+      return redirectWithSuccess("The item is saved.", urls.task);
     }
     case "tick-item": {
-      const { data: saved, error } = await tickChecklistItem(client.supabase, task.id, fields.itemId, fields.done);
+      const { data: saved, error } = await tickChecklistItem(supabase, task.id, fields.itemId, fields.done);
       if (error) return failed(error);
       if (!saved) return gone();
-      return redirectWithSuccess(
-        args.request,
-        client.headers,
-        fields.done ? "The item is ticked." : "The item is unticked.",
-        urls.task,
-      );
+      return redirectWithSuccess(fields.done ? "The item is ticked." : "The item is unticked.", urls.task);
     }
     case "move-item": {
-      const { error } = await moveChecklistItem(client.supabase, fields.itemId, fields.position);
+      const { error } = await moveChecklistItem(supabase, fields.itemId, fields.position);
       if (error) return failed(error);
-      return redirectWithSuccess(args.request, client.headers, "The item is moved.", urls.task);
+      return redirectWithSuccess("The item is moved.", urls.task);
     }
     case "remove-item": {
-      const { data: removed, error } = await removeChecklistItem(client.supabase, task.id, fields.itemId);
+      const { data: removed, error } = await removeChecklistItem(supabase, task.id, fields.itemId);
       if (error) return failed(error);
       if (!removed) return gone();
-      return redirectWithSuccess(args.request, client.headers, "The item is removed.", urls.task);
+      return redirectWithSuccess("The item is removed.", urls.task);
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function TaskWithChecklistResult() {

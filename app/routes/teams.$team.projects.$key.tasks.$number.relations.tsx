@@ -21,42 +21,34 @@ import { RelationActionSchema } from "~/lib/tasks.schemas";
  */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, team, project, archived, number } = ctx;
+  const { supabase, team, project, archived, number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(RelationActionSchema, form);
   const values = submittedValues(form);
 
-  if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
-  if (!can(team.role, "editTasks", { archived }))
-    return archivedResult(client.headers, { intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks")) return forbiddenResult({ intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks", { archived })) return archivedResult({ intent: parsed?.intent, values });
   const task = foundTask(ctx);
-  if (!parsed) throw notFound(client.headers);
-  if (!parsed.success) return formFailure(parsed, client.headers);
+  if (!parsed) throw notFound();
+  if (!parsed.success) return formFailure(parsed);
   const urls = taskUrls(args.request.url, boardPath(ctx), number);
   const { intent } = parsed;
 
   if (parsed.data.intent === "remove-relation") {
-    const { data: removed, error } = await removeRelation(client.supabase, task.id, parsed.data.relationId);
-    if (error) return writeFailure(error, { intent, values }, client.headers);
-    if (!removed)
-      return formFailure({ intent, errors: { form: "That relation is gone already." }, values }, client.headers);
-    return redirectWithSuccess(args.request, client.headers, "The relation is removed.", urls.task);
+    const { data: removed, error } = await removeRelation(supabase, task.id, parsed.data.relationId);
+    if (error) return writeFailure(error, { intent, values });
+    if (!removed) return formFailure({ intent, errors: { form: "That relation is gone already." }, values });
+    return redirectWithSuccess("The relation is removed.", urls.task);
   }
 
   const { other, relation } = parsed.data;
   const ref = taskRef(other.key, other.number);
-  const { data: found, error: findError } = await findTeamTask(client.supabase, team.slug, other);
-  if (findError) throw backendError(findError, client.headers);
-  if (!found)
-    return formFailure({ intent, errors: { other: `There's no task ${ref} in this team.` }, values }, client.headers);
-  const { error } = await addRelation(client.supabase, relationRow(task.id, found.id, relation));
-  if (error) return writeFailure(error, { intent, values, field: "other" }, client.headers);
-  return redirectWithSuccess(
-    args.request,
-    client.headers,
-    `${taskRef(project.key, number)} and ${ref} are related.`,
-    urls.task,
-  );
+  const { data: found, error: findError } = await findTeamTask(supabase, team.slug, other);
+  if (findError) throw backendError(findError);
+  if (!found) return formFailure({ intent, errors: { other: `There's no task ${ref} in this team.` }, values });
+  const { error } = await addRelation(supabase, relationRow(task.id, found.id, relation));
+  if (error) return writeFailure(error, { intent, values, field: "other" });
+  return redirectWithSuccess(`${taskRef(project.key, number)} and ${ref} are related.`, urls.task);
 }
 
 export default function TaskWithRelationResult() {

@@ -20,19 +20,18 @@ import { createTask } from "~/lib/tasks.server";
  */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, team, project, archived, number } = ctx;
+  const { supabase, team, project, archived, number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(SubtaskActionSchema, form);
   const values = submittedValues(form);
 
-  if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
-  if (!can(team.role, "editTasks", { archived }))
-    return archivedResult(client.headers, { intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks")) return forbiddenResult({ intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks", { archived })) return archivedResult({ intent: parsed?.intent, values });
   const task = foundTask(ctx);
-  if (!parsed) throw notFound(client.headers);
-  if (!parsed.success) return formFailure(parsed, client.headers);
+  if (!parsed) throw notFound();
+  if (!parsed.success) return formFailure(parsed);
 
-  const { data: made, error } = await createTask(client.supabase, project.id, {
+  const { data: made, error } = await createTask(supabase, project.id, {
     title: parsed.data.title,
     description: "",
     priority: "none",
@@ -41,14 +40,9 @@ export async function action(args: ActionFunctionArgs) {
     statusId: null,
     parentId: task.id,
   });
-  if (error) return writeFailure(error, { intent: parsed.intent, values, field: "title" }, client.headers);
+  if (error) return writeFailure(error, { intent: parsed.intent, values, field: "title" });
   const urls = taskUrls(args.request.url, boardPath(ctx), number);
-  return redirectWithSuccess(
-    args.request,
-    client.headers,
-    `${taskRef(project.key, made.number)} is added as a sub-task.`,
-    urls.task,
-  );
+  return redirectWithSuccess(`${taskRef(project.key, made.number)} is added as a sub-task.`, urls.task);
 }
 
 export default function TaskWithSubtaskResult() {

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { AddStatusForm, StatusList } from "~/components/statuses";
@@ -7,7 +6,7 @@ import { ARCHIVED_MESSAGE, MAX_STATUSES } from "~/lib/board";
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { backendError, notFound, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent } from "~/lib/schemas";
 import { StatusActionSchema } from "~/lib/statuses.schemas";
@@ -21,62 +20,59 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** /teams/:team/projects/:key/settings — a project's statuses (docs/product.md §11), for admins and the owner. */
 export async function loader(args: LoaderFunctionArgs) {
   const ctx = await requireProjectContext(args, { need: "manageProjects" });
-  const { client, project, archived } = ctx;
-  const { statuses, error } = await listStatuses(client.supabase, project.id);
-  if (error) throw backendError(error, client.headers);
-  return data(
-    {
-      project: { key: project.key, name: project.name, archived },
-      boardPath: boardPath(ctx),
-      statuses,
-    },
-    { headers: client.headers },
-  );
+  const { supabase, project, archived } = ctx;
+  const { statuses, error } = await listStatuses(supabase, project.id);
+  if (error) throw backendError(error);
+  return {
+    project: { key: project.key, name: project.name, archived },
+    boardPath: boardPath(ctx),
+    statuses,
+  };
 }
 
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
-  const { client, team, project, archived } = ctx;
+  const { supabase, team, project, archived } = ctx;
   const parsed = parseIntent(StatusActionSchema, await args.request.formData());
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
   const { intent, values } = parsed;
-  if (!can(team.role, "manageStatuses")) return forbiddenResult(client.headers, { intent, values });
-  if (archived) return archivedResult(client.headers, { intent, values });
-  if (!parsed.success) return formFailure(parsed, client.headers);
+  if (!can(team.role, "manageStatuses")) return forbiddenResult({ intent, values });
+  if (archived) return archivedResult({ intent, values });
+  if (!parsed.success) return formFailure(parsed);
   const fields = parsed.data;
 
   const done = async (message: string) => {
-    await setFlash(args.request, client.headers, { kind: "success", message });
+    await setFlash({ kind: "success", message });
     // back to the list, at the status the form was about
     const anchor = "statusId" in fields ? `#status-${fields.statusId}` : "";
-    return redirect(`${boardPath(ctx)}/settings${anchor}`, { headers: client.headers });
+    return redirect(`${boardPath(ctx)}/settings${anchor}`);
   };
 
   switch (fields.intent) {
     case "add-status": {
-      const { error } = await addStatus(client.supabase, project.id, fields);
-      if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
+      const { error } = await addStatus(supabase, project.id, fields);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
       return done(`${fields.name} is added at the end of the board.`);
     }
     case "edit-status": {
-      const { data: saved, error } = await updateStatus(client.supabase, project.id, fields.statusId, fields);
-      if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
-      if (!saved) return forbiddenResult(client.headers, { intent, values });
+      const { data: saved, error } = await updateStatus(supabase, project.id, fields.statusId, fields);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
+      if (!saved) return forbiddenResult({ intent, values });
       return done(`${fields.name} is saved.`);
     }
     case "move-status": {
-      const { error } = await moveStatus(client.supabase, fields.statusId, fields.position);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
+      const { error } = await moveStatus(supabase, fields.statusId, fields.position);
+      if (error) return writeFailure(error, { intent, values });
       return done("The order of the columns is saved.");
     }
     case "remove-status": {
-      const { error } = await removeStatus(client.supabase, fields.statusId, fields.moveTo);
-      if (error) return writeFailure(error, { intent, values, field: "moveTo" }, client.headers);
-      await setFlash(args.request, client.headers, { kind: "success", message: "The status is removed." });
-      return redirect(`${boardPath(ctx)}/settings`, { headers: client.headers });
+      const { error } = await removeStatus(supabase, fields.statusId, fields.moveTo);
+      if (error) return writeFailure(error, { intent, values, field: "moveTo" });
+      await setFlash({ kind: "success", message: "The status is removed." });
+      return redirect(`${boardPath(ctx)}/settings`);
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function ProjectSettings() {

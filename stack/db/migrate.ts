@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { extensionFiles, preinstalledExtensionFiles, rewriteExtensionStatement } from "./extensions/index.ts";
 import { splitSql } from "./split-sql.ts";
 import type { Database } from "./types.ts";
 
@@ -9,7 +10,7 @@ const BASE_SCHEMA = fileURLToPath(new URL("./base-schema.sql", import.meta.url))
 /** Each backend service's own schema (storage, realtime, …), applied after the base schema in name order. */
 const SERVICE_SCHEMAS_DIR = fileURLToPath(new URL("./schemas/", import.meta.url));
 
-/** The base schema first, then each service's schema file. All of them are idempotent. */
+/** The base schema first, then each service's schema file, then the extensions every hosted project has. All idempotent. */
 function baseSchemaFiles(): string[] {
   const services = fs.existsSync(SERVICE_SCHEMAS_DIR)
     ? fs
@@ -18,7 +19,7 @@ function baseSchemaFiles(): string[] {
         .sort()
         .map((f) => path.join(SERVICE_SCHEMAS_DIR, f))
     : [];
-  return [BASE_SCHEMA, ...services];
+  return [BASE_SCHEMA, ...services, ...preinstalledExtensionFiles()];
 }
 
 export class MigrationError extends Error {
@@ -49,13 +50,17 @@ function pgMessageOf(error: unknown): string {
     .join(" ");
 }
 
-/** Runs a script statement by statement inside one transaction. */
+/**
+ * Runs a script statement by statement inside one transaction. `create
+ * extension` for an extension the stack supplies runs the stack's SQL for it
+ * (stack/db/extensions).
+ */
 async function runScript(db: Database, file: string, sql: string, after?: string[]) {
   const statements = splitSql(sql);
   await db.transaction(async (tx) => {
     for (const statement of statements) {
       try {
-        await tx.exec(statement.sql);
+        await tx.exec(rewriteExtensionStatement(statement.sql) ?? statement.sql);
       } catch (error) {
         throw new MigrationError(file, statement.line, statement.sql, pgMessageOf(error));
       }
@@ -141,7 +146,7 @@ function literal(value: string): string {
 /** A hash of everything that shapes a freshly migrated database. */
 export function schemaFingerprint(migrationsDir: string, seedFile?: string | null): string {
   const hash = crypto.createHash("sha256");
-  for (const file of baseSchemaFiles()) hash.update(fs.readFileSync(file));
+  for (const file of [...baseSchemaFiles(), ...extensionFiles()]) hash.update(fs.readFileSync(file));
   for (const m of listMigrations(migrationsDir)) {
     hash.update(path.basename(m.file));
     hash.update(fs.readFileSync(m.file));

@@ -19,6 +19,7 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
         rows: result.rows as T[],
         rowCount: result.rowCount ?? result.rows.length,
         fields: (result.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+        command: result.command ?? undefined,
       };
     },
     async exec(sql: string) {
@@ -27,9 +28,13 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-/** A native PostgreSQL behind a connection pool (DATABASE_URL). */
-export async function openPostgres(url: string, max = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max, options: "-c timezone=UTC" });
+/**
+ * A native PostgreSQL behind a connection pool (DATABASE_URL). `settings` are
+ * given to every connection at its start (not stored in the database).
+ */
+export async function openPostgres(url: string, max = 10, settings: Record<string, string> = {}): Promise<Database> {
+  const startup = Object.entries({ timezone: "UTC", ...settings }).map(([name, value]) => `-c ${name}=${value}`);
+  const pool = new pg.Pool({ connectionString: url, max, options: startup.join(" ") });
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
   await pool.query("select 1");
   const root = wrap(pool);

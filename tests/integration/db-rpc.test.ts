@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const sha256 = (text: string) => crypto.createHash("sha256").update(text).digest("hex");
-const { unique, createUser, as, call, teamWith, project, statusId, task, column } = dbPeople(() => stack);
+const { unique, createUser, call, teamWith, project, statusId, task, column } = dbPeople(() => stack);
 
 describe("profiles made at sign-up", () => {
   async function profileOf(id: string) {

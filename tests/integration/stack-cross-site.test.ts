@@ -54,6 +54,7 @@ describe("the inbox and /_stack refuse other sites", () => {
       "/inbox/api/v1/message/latest",
       "/inbox",
       "/_stack/requests",
+      "/_stack/cron/jobs",
     ]) {
       for (const headers of [
         crossSite,

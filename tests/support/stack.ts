@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import ws from "ws";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
@@ -18,6 +20,10 @@ export type TestStack = RunningStack & {
  * migrated template (about 0.7 s), or, with TEST_DATABASE_URL, a new database
  * copied from a migrated template database on that native PostgreSQL.
  * Listens on a random port. Rate limits are lifted unless a test sets them.
+ * Scheduled jobs do not run on their own (the migrations schedule one every
+ * minute, which would call a function in the middle of unrelated tests):
+ * tests that want them pass `scheduler: { cron: true }`, or run a job with
+ * `stack.scheduler.cron.runNow()`. pg_net's requests are sent as usual.
  */
 export async function startTestStack(options: StartOptions = {}): Promise<TestStack> {
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -32,13 +38,15 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
     quiet: true,
     skipMigrations: true,
     ...options,
+    scheduler: { cron: false, ...options.scheduler },
     auth: {
       tokenRequestsPerMinute: 100_000,
+      mfaRequestsPerMinute: 0,
       bcryptCost: 4,
       ...options.auth,
     },
   };
-  if (adminUrl) {
+  if (adminUrl && !options.databaseUrl) {
     const template = await ensurePostgresTemplate(adminUrl);
     const name = `teamboard_test_${crypto.randomBytes(6).toString("hex")}`;
     const admin = new pg.Client({ connectionString: adminUrl });
@@ -52,7 +60,7 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
       await a.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
       await a.end();
     };
-  } else {
+  } else if (!adminUrl) {
     const file = await ensurePgliteTemplate();
     base.template = new Blob([fs.readFileSync(file)]);
   }
@@ -72,4 +80,39 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
       await dropDatabase?.();
     },
   });
+}
+
+/**
+ * A database (and data folder) that outlives one stack, for restarts: each
+ * `start()` is a stack on the same database, PGlite in a temporary folder or
+ * a database of its own on TEST_DATABASE_URL's server.
+ */
+export async function persistentTestDatabase(): Promise<{
+  start(options?: StartOptions): Promise<TestStack>;
+  dispose(): Promise<void>;
+}> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "teamboard-restart-"));
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  let databaseUrl: string | undefined;
+  let name = "";
+  if (adminUrl) {
+    const template = await ensurePostgresTemplate(adminUrl);
+    name = `teamboard_test_${crypto.randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${pg.escapeIdentifier(name)} template ${pg.escapeIdentifier(template)}`);
+    await admin.end();
+    databaseUrl = withDatabase(adminUrl, name);
+  }
+  return {
+    start: (options = {}) => startTestStack({ ...options, dataDir, databaseUrl }),
+    async dispose() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!adminUrl) return;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+      await admin.end();
+    },
+  };
 }

@@ -4,7 +4,7 @@ import { StatusBadge } from "~/components/labels";
 import { isClosed, taskRef } from "~/lib/board";
 import { RELATION_CHOICE_LABELS, RELATION_CHOICES } from "~/lib/relations";
 import type { ChecklistItem, SubTask, TaskRelation } from "~/lib/tasks.server";
-import { formState, SelectField } from "./fields";
+import { formState, SelectField } from "~/components/form";
 
 /**
  * Breaking the open task down (docs/product.md §11): its checklist, its

@@ -1,9 +1,8 @@
 import { Avatar } from "~/components/avatar";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { SubmitButton, ValidatedForm, type FormFailure } from "~/components/form";
+import { SubmitButton, TextAreaField, ValidatedForm, formState, type FormFailure } from "~/components/form";
 import { commentsSearch } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
-import { formState, TextAreaField } from "./fields";
 
 interface CommentItem {
   id: string;

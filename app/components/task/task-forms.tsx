@@ -1,19 +1,6 @@
-import { ValidatedForm, SubmitButton } from "~/components/form";
+import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
 import { LabelChips, StatusBadge } from "~/components/labels";
-import { PRIORITIES, PRIORITY_LABELS, type Priority, type StatusRef } from "~/lib/board";
-import type { LabelChip } from "~/lib/board.server";
-import { formState, InputField, SelectField, TextAreaField } from "./fields";
-
-interface EditableTask {
-  id: string;
-  title: string;
-  description: string;
-  status_id: string;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  position: number;
-}
+import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
 type LabelOption = { id: string; name: string };
@@ -48,13 +35,7 @@ export function TaskFields({
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
-      <InputField
-        name="title"
-        label="Title"
-        maxLength={200}
-        value={pick("title", task?.title ?? "")}
-        error={errors.title}
-      />
+      <Field name="title" label="Title" maxLength={200} value={pick("title", task?.title ?? "")} error={errors.title} />
       <TextAreaField
         name="description"
         label="Description"
@@ -81,7 +62,7 @@ export function TaskFields({
         />
       </div>
       <div className="field-row">
-        <InputField
+        <Field
           name="dueOn"
           label="Due date"
           type="date"
@@ -90,12 +71,13 @@ export function TaskFields({
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
         />
-        <InputField
+        <Field
           name="labels"
           label="Labels"
           hint="Comma-separated, up to 10; a new name becomes a team label."
           maxLength={300}
           list={labelList}
+          autoComplete="off"
           value={pick("labels", labels.map((l) => l.name).join(", "))}
           error={errors.labels}
         />
@@ -184,7 +166,7 @@ export function TaskMoveForm({
           value={values.status ?? task.status_id}
           error={errors.status}
         />
-        <InputField
+        <Field
           name="position"
           label="Place in column"
           type="number"

@@ -44,3 +44,18 @@ export async function callerId(req: Request, client: SupabaseClient): Promise<st
   if (error || !data?.claims?.sub || data.claims.role !== "authenticated") return null;
   return data.claims.sub;
 }
+
+/**
+ * Whether the caller holds the project's service role key (the scheduler's
+ * calls do: migration 20261126000200 reads it from Vault). Compared in
+ * constant time, so the answer's timing says nothing about the key.
+ */
+export function isServiceRole(req: Request): boolean {
+  const token = /^Bearer\s+(.+)$/i.exec(req.headers.get("Authorization") ?? "")?.[1] ?? "";
+  const key = Deno.env.get("SUPABASE_SERVICE_ROLE_KEY") ?? "";
+  const a = new TextEncoder().encode(token);
+  const b = new TextEncoder().encode(key);
+  let differ = a.length ^ b.length;
+  for (let i = 0; i < b.length; i++) differ |= (a[i] ?? 0) ^ b[i];
+  return key !== "" && differ === 0;
+}
