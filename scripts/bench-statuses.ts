@@ -9,7 +9,8 @@
  *    both in turns. Prints both p50s and their ratio.
  * 2. The board page's server time through the BUILT app's request handler
  *    (build/, made first when missing) with 12 statuses × 200 tasks against
- *    5 × 200, and the backend requests per page view (counted by the stack).
+ *    5 × 200, timed in turns, and the backend requests per page view
+ *    (counted by the stack).
  *
  * Prints figures only. BENCH_RUNS (default 15) sets the timed runs per case.
  */
@@ -39,14 +40,19 @@ const APP_ORIGIN = "http://127.0.0.1:4999";
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-async function timed(runs: number, run: () => Promise<void>) {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
+/**
+ * Each of `runs` in turns (a, b, a, b …), WARMUP rounds first: a stall of
+ * this shared machine or a stack's warm-up weighs on all of them alike.
+ * Returns each one's times.
+ */
+async function inTurns(rounds: number, runs: Array<() => Promise<void>>) {
+  const times = runs.map(() => [] as number[]);
+  for (let i = 0; i < WARMUP + rounds; i++)
+    for (const [k, run] of runs.entries()) {
+      const started = performance.now();
+      await run();
+      if (i >= WARMUP) times[k].push(performance.now() - started);
+    }
   return times;
 }
 
@@ -120,18 +126,7 @@ async function oldAgainstNew() {
     const report = await migrate(after.stack.db, { migrationsDir: MIGRATIONS_DIR, seedFile: null });
     await reloadSchemaCache(after.stack.db);
     await after.stack.db.exec("analyze public.tasks; analyze public.task_labels; analyze public.project_statuses");
-    const oldTimes: number[] = [];
-    const newTimes: number[] = [];
-    for (let i = 0; i < WARMUP + RUNS; i++) {
-      for (const [board, times] of [
-        [before.board, oldTimes],
-        [after.board, newTimes],
-      ] as const) {
-        const started = performance.now();
-        await board();
-        if (i >= WARMUP) times.push(performance.now() - started);
-      }
-    }
+    const [oldTimes, newTimes] = await inTurns(RUNS, [before.board, after.board]);
     return { applied: report.applied.length, old: p50(oldTimes), new: p50(newTimes) };
   } finally {
     await before.stack.close();
@@ -146,7 +141,7 @@ async function twelveAgainstFive() {
     const handle = await loadBuiltApp(stack);
     const who = await owner(stack, "bench");
     const { cookie } = await signInWithCookies(stack, { email: who.email, password: who.password });
-    const results: Array<{ statuses: number; p50: number; requests: string[] }> = [];
+    const boards: Array<{ statuses: number; view: () => Promise<void>; requests: string[] }> = [];
     for (const statuses of [5, 12]) {
       const key = statuses === 5 ? "FIVE" : "TWELVE";
       const { rows } = await stack.db.query<{ id: string }>(
@@ -188,16 +183,19 @@ async function twelveAgainstFive() {
         if (response.status !== 200 || !html.includes(`${statuses} statuses`))
           throw new Error(`${key}: ${response.status}`);
       };
-      const times = await timed(RUNS, view);
       const since = Date.now();
       await view();
       const requests = stack.requests
         .list(since)
         .map((r) => r.path)
         .filter((p) => !p.includes("/.well-known/"));
-      results.push({ statuses, p50: p50(times), requests });
+      boards.push({ statuses, view, requests });
     }
-    return results;
+    const times = await inTurns(
+      RUNS,
+      boards.map((b) => b.view),
+    );
+    return boards.map(({ statuses, requests }, k) => ({ statuses, p50: p50(times[k]), requests }));
   } finally {
     await stack.close();
   }
