@@ -264,6 +264,27 @@ export type Database = {
           },
         ]
       }
+      mfa_recovery_codes: {
+        Row: {
+          code_hash: string
+          created_at: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          code_hash: string
+          created_at?: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          code_hash?: string
+          created_at?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       profiles: {
         Row: {
           avatar_path: string | null
@@ -733,6 +754,7 @@ export type Database = {
         Args: { project_id: string; min_role: string; writable?: boolean }
         Returns: boolean
       }
+      has_required_aal: { Args: Record<PropertyKey, never>; Returns: boolean }
       has_role: {
         Args: { team_id: string; min_role: string }
         Returns: boolean
@@ -752,6 +774,10 @@ export type Database = {
           status: string
           expires_at: string
         }[]
+      }
+      invitations_stay_ended: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
       labels_before_insert: {
@@ -831,6 +857,10 @@ export type Database = {
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      new_recovery_codes: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
       project_statuses_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -851,10 +881,22 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      queue_folder_removal: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      recovery_code_hash: {
+        Args: { person: string; code: string }
+        Returns: string
+      }
+      recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
+      redeem_recovery_code: { Args: { code: string }; Returns: boolean }
       remove_status: {
         Args: { status_id: string; move_to?: string }
         Returns: undefined
       }
+      require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
+      require_invited_address: { Args: { invited: string }; Returns: undefined }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -885,6 +927,10 @@ export type Database = {
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
+      storage_folder_is_full: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
       task_labels_before_insert: {
