@@ -92,10 +92,10 @@ beforeAll(async () => {
     ids.project = await one("insert into projects (team_id, key, name) values ($1, 'TWO', 'Two') returning id", [
       ids.team,
     ]);
-    ids.task = await one(
-      "insert into tasks (project_id, title, status, created_by) values ($1, 'Guarded', 'todo', $2) returning id",
-      [ids.project, ids.erin],
-    );
+    ids.task = await one("insert into tasks (project_id, title, created_by) values ($1, 'Guarded', $2) returning id", [
+      ids.project,
+      ids.erin,
+    ]);
     ids.comment = await one("insert into comments (task_id, author_id, body) values ($1, $2, 'Hi') returning id", [
       ids.task,
       ids.erin,
