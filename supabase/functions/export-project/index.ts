@@ -3,54 +3,35 @@
 // page at a time. Read with the caller's own client, so the file holds only
 // what row-level security lets them see. Cells that a spreadsheet would run
 // as a formula (starting with = + - @, tab or CR) get a leading apostrophe.
-// Made for spreadsheet apps and people: the columns and the statuses and
-// priorities in the words the app shows, the description included, times as
-// "2026-01-02 03:04" in UTC (said in the header), and a UTF-8 byte order mark
-// first, without which Excel reads "Zoë" as "ZoÃ«".
 import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
 const COLUMNS = [
-  "Task",
-  "Title",
-  "Description",
-  "Status",
-  "Priority",
-  "Assignee",
-  "Due date",
-  "Labels",
-  "Created (UTC)",
-  "Updated (UTC)",
+  "number",
+  "title",
+  "status",
+  "priority",
+  "assignee",
+  "due_date",
+  "labels",
+  "created_at",
+  "updated_at",
+  "completed_at",
 ];
-const BOM = "\uFEFF";
-
-// the words of the app's board (app/lib/board.ts): a function can't import the app's modules
-const STATUS_WORDS: Record<string, string> = {
-  backlog: "Backlog",
-  todo: "To do",
-  in_progress: "In progress",
-  done: "Done",
-  canceled: "Canceled",
-};
-const PRIORITY_WORDS: Record<string, string> = {
-  none: "None",
-  low: "Low",
-  medium: "Medium",
-  high: "High",
-  urgent: "Urgent",
-};
 
 interface TaskRow {
   number: number;
   title: string;
-  description: string;
-  status: string;
   priority: string;
   due_on: string | null;
-  labels: string[];
   created_at: string;
   updated_at: string;
+  completed_at: string | null;
   assignee: { display_name: string } | null;
+  /** the project's status, by the name people see on the board */
+  status: { name: string } | null;
+  /** the team's labels the task carries */
+  task_labels: Array<{ label: { name: string } | null }>;
 }
 
 /** Text a person typed: neutralised if a spreadsheet would take it for a formula. */
@@ -66,23 +47,24 @@ function line(values: string[]): string {
   return values.map(cell).join(",") + "\r\n";
 }
 
-/** "2026-01-02 03:04" (UTC): what a spreadsheet reads as a date and time. */
-function time(iso: string): string {
-  return new Date(iso).toISOString().slice(0, 16).replace("T", " ");
-}
-
 function row(key: string, t: TaskRow): string {
   return line([
     `${key}-${t.number}`,
     text(t.title),
-    text(t.description ?? ""),
-    STATUS_WORDS[t.status] ?? t.status,
-    PRIORITY_WORDS[t.priority] ?? t.priority,
+    text(t.status?.name ?? ""),
+    t.priority,
     text(t.assignee?.display_name ?? ""),
     t.due_on ?? "",
-    text(t.labels.join(", ")),
-    time(t.created_at),
-    time(t.updated_at),
+    text(
+      t.task_labels
+        .map((l) => l.label?.name ?? "")
+        .filter(Boolean)
+        .sort((a, b) => a.localeCompare(b))
+        .join(", "),
+    ),
+    new Date(t.created_at).toISOString(),
+    new Date(t.updated_at).toISOString(),
+    t.completed_at ? new Date(t.completed_at).toISOString() : "",
   ]);
 }
 
@@ -112,13 +94,15 @@ Deno.serve(async (req) => {
     async pull(controller) {
       if (header) {
         header = false;
-        controller.enqueue(encoder.encode(BOM + line(COLUMNS)));
+        controller.enqueue(encoder.encode(line(COLUMNS)));
         return;
       }
       const { data, error } = await caller
         .from("tasks")
         .select(
-          "number, title, description, status, priority, due_on, labels, created_at, updated_at, assignee:profiles!tasks_assignee_id_fkey(display_name)",
+          "number, title, priority, due_on, created_at, updated_at, completed_at, " +
+            "assignee:profiles!tasks_assignee_id_fkey(display_name), " +
+            "status:project_statuses!tasks_status_in_project_fkey(name), task_labels(label:labels(name))",
         )
         .eq("project_id", project.id)
         .order("number")
