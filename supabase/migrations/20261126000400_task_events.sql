@@ -1,0 +1,467 @@
+-- Task events and watchers (PRODUCT.md §10 "Activity", "Watching", "Mentions";
+-- docs/decisions/0028-activity-and-notifications.md).
+--
+-- Every change to a task is recorded by the database itself, in triggers, so a
+-- change made through any client (the app, supabase-js, SQL) is recorded: one
+-- row in task_events per change, with the actor (auth.uid(); null for the
+-- service role and for SQL run outside the API), a kind and the change as
+-- data. Several field edits in one save are one event: a second change of the
+-- same task by the same actor in the same transaction is merged into the
+-- event the first one wrote. Nobody writes events directly: no role has
+-- insert, update or delete on the table; the triggers (security definer) do.
+--
+-- Event kinds and their data (ids are uuids; "from"/"to" pairs are the values
+-- before and after):
+--   task_created            {title, status, assignee, mentions[]}
+--   task_updated            {changes: {title|description|status|priority|assignee|due_on|parent|recurrence:
+--                             {from, to}, labels: {added[], removed[]}}, mentions[]}
+--   comment_posted          {comment_id, mentions[]}
+--   comment_edited          {comment_id, mentions[]}         (mentions: only the ones the edit added)
+--   comment_deleted         {comment_id}
+--   attachment_added        {attachment_id, file_name, size_bytes, content_type}
+--   attachment_removed      {attachment_id, file_name}
+--   checklist_item_added | _ticked | _unticked | _removed   {item_id, text}
+--   subtask_added | subtask_removed                          {subtask_id, number, title}
+--   relation_added | relation_removed                        {relation, other_task_id, number, title}
+-- The last three families are written by the triggers of the tables issue 24
+-- adds (checklists, sub-tasks, relations); the kinds exist from the start.
+
+-- Which teams the caller belongs to, computed once per query (a hashed
+-- subplan), as my_project_ids() does for tasks.
+create function public.my_team_ids() returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.team_id from public.team_members m where m.user_id = auth.uid()
+$$;
+
+revoke execute on function public.my_team_ids() from public, anon;
+grant execute on function public.my_team_ids() to authenticated, service_role;
+
+-- task_events ---------------------------------------------------------------------------
+create table public.task_events (
+  id uuid primary key default gen_random_uuid(),
+  team_id uuid not null references public.teams (id) on delete cascade,
+  project_id uuid not null references public.projects (id) on delete cascade,
+  task_id uuid not null references public.tasks (id) on delete cascade,
+  actor_id uuid references public.profiles (id) on delete set null,
+  kind text not null,
+  data jsonb not null default '{}'::jsonb,
+  created_at timestamptz not null default now(),
+  -- the writing transaction: later changes of the same save are merged into this row
+  tx xid8 not null default pg_current_xact_id(),
+  constraint task_events_kind check (kind in (
+    'task_created', 'task_updated',
+    'comment_posted', 'comment_edited', 'comment_deleted',
+    'attachment_added', 'attachment_removed',
+    'checklist_item_added', 'checklist_item_ticked', 'checklist_item_unticked', 'checklist_item_removed',
+    'subtask_added', 'subtask_removed',
+    'relation_added', 'relation_removed'
+  )),
+  constraint task_events_data_object check (jsonb_typeof(data) = 'object')
+);
+
+comment on table public.task_events is
+  'One row per change to a task, written by triggers (docs/decisions/0028). Team members read; nobody writes directly.';
+
+-- the task's timeline (newest first, keyset paging) and the team's activity page
+create index task_events_task_idx on public.task_events (task_id, created_at desc, id desc);
+create index task_events_team_idx on public.task_events (team_id, created_at desc, id desc);
+create index task_events_project_idx on public.task_events (project_id, created_at desc, id desc);
+create index task_events_actor_idx on public.task_events (actor_id, created_at desc) where actor_id is not null;
+
+-- task_watchers -------------------------------------------------------------------------
+create table public.task_watchers (
+  task_id uuid not null references public.tasks (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  since timestamptz not null default now(),
+  primary key (task_id, user_id)
+);
+
+create index task_watchers_user_idx on public.task_watchers (user_id);
+
+-- Mentions ------------------------------------------------------------------------------
+-- `@username` outside code (``` fenced blocks and `inline` spans), not part of
+-- a word or an address (x@y.z): the first 50 different names of a text, in
+-- order, lowercased. The rest stay plain text. app/lib/mentions.ts reads text
+-- the same way when it shows a mention as the person's name.
+create function public.mention_candidates(body text) returns text[]
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select coalesce(array_agg(c.name order by c.first_at), '{}')
+  from (
+    select lower(m[2]) as name, min(x.n) as first_at
+    from regexp_matches(
+      regexp_replace(regexp_replace(coalesce($1, ''), '```.*?(```|$)', ' ', 'g'), '`[^`]*`', ' ', 'g'),
+      '(^|[^[:alnum:]_@.`])@([A-Za-z0-9_]{3,30})(?![[:alnum:]_])',
+      'g'
+    ) with ordinality as x (m, n)
+    group by lower(m[2])
+    order by min(x.n)
+    limit 50
+  ) c
+$$;
+
+-- The members of a team a text mentions (people outside it, and unknown names, are not).
+create function public.mentioned_members(team_id uuid, body text) returns uuid[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(p.id), '{}')
+  from unnest(public.mention_candidates($2)) as c (name)
+  join public.profiles p on p.username = c.name::extensions.citext
+  join public.team_members m on m.team_id = $1 and m.user_id = p.id
+$$;
+
+revoke execute on function public.mention_candidates(text), public.mentioned_members(uuid, text) from public, anon;
+grant execute on function public.mention_candidates(text) to authenticated, service_role;
+grant execute on function public.mentioned_members(uuid, text) to service_role;
+
+-- Writing events ------------------------------------------------------------------------
+-- Watchers: those who start watching by what they did or had done to them.
+create function public.watch_task(task_id uuid, people uuid[]) returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into public.task_watchers (task_id, user_id)
+  select $1, p from unnest($2) as p where p is not null
+  on conflict do nothing
+$$;
+
+-- Two changes of one field in one save are one: the first "from", the last
+-- "to" (a field changed and changed back drops out).
+create function public.merge_task_changes(earlier jsonb, later jsonb) returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  merged jsonb := earlier;
+  field text;
+  change jsonb;
+  added jsonb;
+  removed jsonb;
+begin
+  for field, change in select * from jsonb_each(later) loop
+    if field = 'labels' then
+      added := coalesce(merged #> '{labels,added}', '[]'::jsonb);
+      removed := coalesce(merged #> '{labels,removed}', '[]'::jsonb);
+      -- a label added then removed (or the other way) in one save cancels out
+      select coalesce(jsonb_agg(a), '[]'::jsonb) into added
+      from (
+        select a from jsonb_array_elements(added) a where not (change -> 'removed') @> jsonb_build_array(a)
+        union
+        select a from jsonb_array_elements(coalesce(change -> 'added', '[]'::jsonb)) a
+        where not removed @> jsonb_build_array(a)
+      ) x;
+      select coalesce(jsonb_agg(r), '[]'::jsonb) into removed
+      from (
+        select r from jsonb_array_elements(removed) r where not (change -> 'added') @> jsonb_build_array(r)
+        union
+        select r from jsonb_array_elements(coalesce(change -> 'removed', '[]'::jsonb)) r
+        where not (merged #> '{labels,added}') @> jsonb_build_array(r)
+      ) y;
+      if added = '[]'::jsonb and removed = '[]'::jsonb then
+        merged := merged - 'labels';
+      else
+        merged := jsonb_set(merged, '{labels}', jsonb_build_object('added', added, 'removed', removed));
+      end if;
+    elsif merged ? field then
+      if (merged -> field -> 'from') = (change -> 'to') then
+        merged := merged - field;
+      else
+        merged := jsonb_set(merged, array[field, 'to'], change -> 'to');
+      end if;
+    else
+      merged := merged || jsonb_build_object(field, change);
+    end if;
+  end loop;
+  return merged;
+end;
+$$;
+
+-- Records one event: merged into this transaction's event of the same kind on
+-- the same task by the same actor when there is one (task_updated only; the
+-- other kinds are one event per row changed). Returns nothing: notifications
+-- follow from the task_events triggers.
+create function public.record_task_event(task uuid, kind text, data jsonb) returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  actor uuid := auth.uid();
+  earlier public.task_events;
+  place record;
+begin
+  if $2 = 'task_updated' then
+    select * into earlier
+    from public.task_events e
+    where e.task_id = $1 and e.created_at = now() and e.tx = pg_current_xact_id()
+      and e.kind = 'task_updated' and e.actor_id is not distinct from actor
+    order by e.id
+    limit 1
+    for update;
+    if found then
+      update public.task_events e
+      set data = jsonb_build_object(
+        'changes', public.merge_task_changes(earlier.data -> 'changes', $3 -> 'changes'),
+        'mentions', (
+          select coalesce(jsonb_agg(distinct m), '[]'::jsonb)
+          from jsonb_array_elements(coalesce(earlier.data -> 'mentions', '[]') || coalesce($3 -> 'mentions', '[]')) m
+        )
+      )
+      where e.id = earlier.id;
+      return;
+    end if;
+  end if;
+  select p.id, p.team_id into place
+  from public.tasks t join public.projects p on p.id = t.project_id
+  where t.id = $1;
+  if not found then
+    return; -- the task is being deleted with everything on it
+  end if;
+  insert into public.task_events (team_id, project_id, task_id, actor_id, kind, data)
+  values (place.team_id, place.id, $1, actor, $2, $3);
+end;
+$$;
+
+-- tasks: created, and the fields a person edits (not position: moving a card
+-- within its column, or its neighbours making room, is no change to them).
+create function public.tasks_record_insert() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  team uuid := (select p.team_id from public.projects p where p.id = new.project_id);
+  mentions uuid[] := case when new.description = '' then '{}'::uuid[]
+                          else public.mentioned_members(team, new.description) end;
+begin
+  perform public.watch_task(new.id, array[new.created_by, new.assignee_id] || mentions);
+  insert into public.task_events (team_id, project_id, task_id, actor_id, kind, data)
+  values (team, new.project_id, new.id, auth.uid(), 'task_created', jsonb_build_object(
+    'title', new.title,
+    'status', new.status,
+    'assignee', new.assignee_id,
+    'mentions', to_jsonb(mentions)
+  ));
+  return null;
+end;
+$$;
+
+create function public.tasks_record_update() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  changes jsonb := '{}'::jsonb;
+  mentions uuid[] := '{}';
+  team uuid;
+begin
+  if new.title is distinct from old.title then
+    changes := changes || jsonb_build_object('title', jsonb_build_object('from', old.title, 'to', new.title));
+  end if;
+  if new.description is distinct from old.description then
+    changes := changes || jsonb_build_object('description', jsonb_build_object('from', old.description, 'to', new.description));
+    if new.description like '%@%' then
+      team := (select p.team_id from public.projects p where p.id = new.project_id);
+      -- only people the edit newly mentions
+      select coalesce(array_agg(m), '{}') into mentions
+      from unnest(public.mentioned_members(team, new.description)) m
+      where m <> all (public.mentioned_members(team, old.description));
+    end if;
+  end if;
+  if new.status is distinct from old.status then
+    changes := changes || jsonb_build_object('status', jsonb_build_object('from', old.status, 'to', new.status));
+  end if;
+  if new.priority is distinct from old.priority then
+    changes := changes || jsonb_build_object('priority', jsonb_build_object('from', old.priority, 'to', new.priority));
+  end if;
+  if new.assignee_id is distinct from old.assignee_id then
+    changes := changes || jsonb_build_object('assignee', jsonb_build_object('from', old.assignee_id, 'to', new.assignee_id));
+  end if;
+  if new.due_on is distinct from old.due_on then
+    changes := changes || jsonb_build_object('due_on', jsonb_build_object('from', old.due_on, 'to', new.due_on));
+  end if;
+  if new.labels is distinct from old.labels then
+    changes := changes || jsonb_build_object('labels', jsonb_build_object(
+      'added', to_jsonb(array(select l from unnest(new.labels) l where l <> all (old.labels))),
+      'removed', to_jsonb(array(select l from unnest(old.labels) l where l <> all (new.labels)))
+    ));
+  end if;
+  if changes = '{}'::jsonb then
+    return null;
+  end if;
+  perform public.watch_task(new.id, array[new.assignee_id] || mentions);
+  perform public.record_task_event(new.id, 'task_updated',
+    jsonb_build_object('changes', changes, 'mentions', to_jsonb(mentions)));
+  return null;
+end;
+$$;
+
+-- comments: posted, edited, deleted
+create function public.comments_record_change() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  team uuid;
+  mentions uuid[] := '{}';
+begin
+  if tg_op = 'DELETE' then
+    perform public.record_task_event(old.task_id, 'comment_deleted', jsonb_build_object('comment_id', old.id));
+    return null;
+  end if;
+  if new.body like '%@%' then
+    select p.team_id into team from public.tasks t join public.projects p on p.id = t.project_id where t.id = new.task_id;
+    mentions := public.mentioned_members(team, new.body);
+    if tg_op = 'UPDATE' then
+      select coalesce(array_agg(m), '{}') into mentions
+      from unnest(mentions) m
+      where m <> all (public.mentioned_members(team, old.body));
+    end if;
+  end if;
+  if tg_op = 'INSERT' then
+    perform public.watch_task(new.task_id, array[new.author_id] || mentions);
+    perform public.record_task_event(new.task_id, 'comment_posted',
+      jsonb_build_object('comment_id', new.id, 'mentions', to_jsonb(mentions)));
+  else
+    perform public.watch_task(new.task_id, mentions);
+    perform public.record_task_event(new.task_id, 'comment_edited',
+      jsonb_build_object('comment_id', new.id, 'mentions', to_jsonb(mentions)));
+  end if;
+  return null;
+end;
+$$;
+
+-- attachments: added, removed
+create function public.attachments_record_change() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    perform public.record_task_event(new.task_id, 'attachment_added', jsonb_build_object(
+      'attachment_id', new.id, 'file_name', new.file_name, 'size_bytes', new.size_bytes,
+      'content_type', new.content_type
+    ));
+  else
+    perform public.record_task_event(old.task_id, 'attachment_removed',
+      jsonb_build_object('attachment_id', old.id, 'file_name', old.file_name));
+  end if;
+  return null;
+end;
+$$;
+
+-- Leaving a team: no more watching its tasks (and, with the notifications
+-- migration, no more notifications about it).
+create function public.team_members_forget_watching() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from public.teams t where t.id = old.team_id) then
+    delete from public.task_watchers w
+    using public.tasks t, public.projects p
+    where w.user_id = old.user_id and t.id = w.task_id and p.id = t.project_id and p.team_id = old.team_id;
+  end if;
+  return null;
+end;
+$$;
+
+revoke execute on function
+  public.watch_task(uuid, uuid[]),
+  public.merge_task_changes(jsonb, jsonb),
+  public.record_task_event(uuid, text, jsonb),
+  public.tasks_record_insert(),
+  public.tasks_record_update(),
+  public.comments_record_change(),
+  public.attachments_record_change(),
+  public.team_members_forget_watching()
+from public, anon, authenticated, service_role;
+
+create trigger tasks_record_insert
+after insert on public.tasks
+for each row execute function public.tasks_record_insert();
+
+-- the WHEN clause keeps position-only updates (board moves shift whole columns) free
+create trigger tasks_record_update
+after update of title, description, status, priority, assignee_id, due_on, labels on public.tasks
+for each row
+when (
+  old.title is distinct from new.title or old.description is distinct from new.description
+  or old.status is distinct from new.status or old.priority is distinct from new.priority
+  or old.assignee_id is distinct from new.assignee_id or old.due_on is distinct from new.due_on
+  or old.labels is distinct from new.labels
+)
+execute function public.tasks_record_update();
+
+create trigger comments_record_insert
+after insert on public.comments
+for each row execute function public.comments_record_change();
+
+create trigger comments_record_update
+after update of body on public.comments
+for each row when (old.body is distinct from new.body)
+execute function public.comments_record_change();
+
+create trigger comments_record_delete
+after delete on public.comments
+for each row execute function public.comments_record_change();
+
+create trigger attachments_record_change
+after insert or delete on public.attachments
+for each row execute function public.attachments_record_change();
+
+create trigger team_members_forget_watching
+after delete on public.team_members
+for each row execute function public.team_members_forget_watching();
+
+-- Row-level security ---------------------------------------------------------------------
+alter table public.task_events enable row level security;
+alter table public.task_watchers enable row level security;
+
+-- events: the team's members read them; nobody (not even the service role) writes them
+revoke all on table public.task_events from anon, authenticated, service_role;
+grant select on table public.task_events to authenticated, service_role;
+
+create policy "members see their teams' events"
+on public.task_events for select
+to authenticated
+using (team_id in (select public.my_team_ids()));
+
+-- watchers: readers of a task see who watches it; each person starts and stops their own watching
+revoke all on table public.task_watchers from anon, authenticated;
+grant select, delete on table public.task_watchers to authenticated;
+grant insert (task_id, user_id) on table public.task_watchers to authenticated;
+
+create policy "readers of a task see its watchers"
+on public.task_watchers for select
+to authenticated
+using (public.has_task_role(task_id, 'viewer'));
+
+create policy "people watch tasks they can read"
+on public.task_watchers for insert
+to authenticated
+with check (user_id = (select auth.uid()) and public.has_task_role(task_id, 'viewer'));
+
+create policy "people stop watching"
+on public.task_watchers for delete
+to authenticated
+using (user_id = (select auth.uid()));
+
+-- The task page shows new events as they happen (Realtime checks each subscriber's RLS).
+alter publication supabase_realtime add table public.task_events;
