@@ -269,7 +269,7 @@ $$;
 
 -- Whether a pending row may be taken now: nobody holds it (or its run died
 -- more than 5 minutes ago: the function's own limit is 150 s), and a failed
--- try was at least attempts−1 minutes ago (the next run, then slower, at most hourly).
+-- try was at least 30 s × attempts ago (the next run, then slower, at most hourly).
 create function public.notification_email_claimable(n public.notifications) returns boolean
 language sql
 stable
@@ -277,7 +277,7 @@ set search_path = ''
 as $$
   select n.email = 'pending' and (
     (n.email_claim is null and (n.email_attempts = 0
-      or n.email_tried_at <= now() - interval '1 minute' * least(n.email_attempts - 1, 60)))
+      or n.email_tried_at <= now() - interval '30 seconds' * least(n.email_attempts, 120)))
     or (n.email_claim is not null and n.email_tried_at < now() - interval '5 minutes')
   )
 $$;
@@ -385,8 +385,9 @@ begin
 end;
 $$;
 
--- Reports a claimed batch: sent (never sent again) or failed (pending again, tried next run).
-create function public.finish_notification_emails(claim uuid, sent boolean) returns integer
+-- Reports what a run did with its batches: sent (never sent again) or not
+-- (pending again, for a later run).
+create function public.finish_notification_emails(sent_claims uuid[], failed_claims uuid[]) returns integer
 language plpgsql
 security definer
 set search_path = ''
@@ -395,11 +396,11 @@ declare
   done integer;
 begin
   update public.notifications n
-  set email = case when $2 then 'sent' else 'pending' end,
-      emailed_at = case when $2 then now() end,
-      email_claim = null,
-      email_attempts = n.email_attempts + case when $2 then 0 else 1 end
-  where n.email_claim = $1 and n.email = 'pending';
+  set email = case when n.email_claim = any ($1) then 'sent' else 'pending' end,
+      emailed_at = case when n.email_claim = any ($1) then now() end,
+      email_attempts = n.email_attempts + case when n.email_claim = any ($1) then 0 else 1 end,
+      email_claim = null
+  where n.email = 'pending' and (n.email_claim = any ($1) or n.email_claim = any ($2));
   get diagnostics done = row_count;
   return done;
 end;
@@ -412,14 +413,14 @@ revoke execute on function
   public.person_time_zone(uuid),
   public.notification_email_claimable(public.notifications),
   public.claim_notification_emails(timestamptz, interval, integer),
-  public.finish_notification_emails(uuid, boolean),
+  public.finish_notification_emails(uuid[], uuid[]),
   public.unsubscribe_from_emails(text),
   public.unread_notification_count(),
   public.last_digest_time(timestamptz, text)
 from public, anon, authenticated;
 
 grant execute on function public.claim_notification_emails(timestamptz, interval, integer),
-  public.finish_notification_emails(uuid, boolean)
+  public.finish_notification_emails(uuid[], uuid[])
 to service_role;
 -- the link in an email works without signing in
 grant execute on function public.unsubscribe_from_emails(text) to anon, authenticated;
