@@ -98,7 +98,7 @@ as $$
     select lower(m[2]) as name, min(x.n) as first_at
     from regexp_matches(
       regexp_replace(regexp_replace(coalesce($1, ''), '```.*?(```|$)', ' ', 'g'), '`[^`]*`', ' ', 'g'),
-      '(^|[^[:alnum:]_@.`])@([A-Za-z0-9_]{3,30})(?![[:alnum:]_])',
+      '(^|[^A-Za-z0-9_@.`])@([A-Za-z0-9_]{3,30})(?![A-Za-z0-9_])',
       'g'
     ) with ordinality as x (m, n)
     group by lower(m[2])

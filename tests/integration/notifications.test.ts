@@ -15,6 +15,7 @@ import {
   type ActivityTeam,
   type Teammate,
 } from "../support/activity.ts";
+import { mentionCandidates } from "../../app/lib/mentions.ts";
 import { makePerson } from "../support/realtime.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
@@ -117,6 +118,24 @@ describe("mentions that notify nobody", () => {
     expect(who(await notificationsOf(stack, task.id))).toEqual(["olive:comment", "vera:mentioned"]);
     const { data } = await t.other.client.rpc("mention_candidates", { body: `${filler} @${t.member.username}` });
     expect(data).toHaveLength(50);
+  });
+});
+
+describe("the app reads mentions as the database does", () => {
+  it("finds the same names in tricky texts", async () => {
+    const texts = [
+      "@ann @bob,@cyd (@dee) @eve.",
+      "`x`@ann and `@bob` and ``` @cyd ``` @dee",
+      "```\n@ann\n",
+      "a@bob.com @@cyd @dee_ @EVE @fay-x",
+      "@ab @abc @abcdefghijklmnopqrstuvwxyz12345 @abcdefghijklmnopqrstuvwxyz1234",
+      "é@ann ü @bob\n@cyd",
+      Array.from({ length: 70 }, (_, i) => `@n_${i}`).join(" "),
+    ];
+    for (const body of texts) {
+      const { data } = await t.member.client.rpc("mention_candidates", { body });
+      expect(data, body).toEqual(mentionCandidates(body));
+    }
   });
 });
 
