@@ -99,6 +99,35 @@ export type Database = {
           },
         ]
       }
+      email_unsubscribe_tokens: {
+        Row: {
+          created_at: string
+          kinds: string[]
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          kinds: string[]
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          kinds?: string[]
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "email_unsubscribe_tokens_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -146,6 +175,132 @@ export type Database = {
           },
           {
             foreignKeyName: "invitations_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notification_settings: {
+        Row: {
+          email: string
+          kind: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          email: string
+          kind: string
+          updated_at?: string
+          user_id?: string
+        }
+        Update: {
+          email?: string
+          kind?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          comment_id: string | null
+          created_at: string
+          email: string
+          email_attempts: number
+          email_claim: string | null
+          email_tried_at: string | null
+          emailed_at: string | null
+          event_id: string | null
+          id: string
+          kind: string
+          read_at: string | null
+          recipient_id: string
+          task_id: string
+          team_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          email?: string
+          email_attempts?: number
+          email_claim?: string | null
+          email_tried_at?: string | null
+          emailed_at?: string | null
+          event_id?: string | null
+          id?: string
+          kind: string
+          read_at?: string | null
+          recipient_id: string
+          task_id: string
+          team_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          email?: string
+          email_attempts?: number
+          email_claim?: string | null
+          email_tried_at?: string | null
+          emailed_at?: string | null
+          event_id?: string | null
+          id?: string
+          kind?: string
+          read_at?: string | null
+          recipient_id?: string
+          task_id?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_id_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_comment_id_fkey"
+            columns: ["comment_id"]
+            isOneToOne: false
+            referencedRelation: "comments"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_event_id_fkey"
+            columns: ["event_id"]
+            isOneToOne: false
+            referencedRelation: "task_events"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_recipient_id_fkey"
+            columns: ["recipient_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_team_id_fkey"
             columns: ["team_id"]
             isOneToOne: false
             referencedRelation: "teams"
@@ -226,6 +381,92 @@ export type Database = {
         Insert: { bucket_id: string; object_path: string; queued_at?: string }
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
+      }
+      task_events: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          data: Json
+          id: string
+          kind: string
+          project_id: string
+          task_id: string
+          team_id: string
+          tx: unknown
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: string
+          kind: string
+          project_id: string
+          task_id: string
+          team_id: string
+          tx?: unknown
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: string
+          kind?: string
+          project_id?: string
+          task_id?: string
+          team_id?: string
+          tx?: unknown
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_events_actor_id_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_watchers: {
+        Row: { since: string; task_id: string; user_id: string }
+        Insert: { since?: string; task_id: string; user_id: string }
+        Update: { since?: string; task_id?: string; user_id?: string }
+        Relationships: [
+          {
+            foreignKeyName: "task_watchers_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_watchers_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       tasks: {
         Row: {
@@ -389,6 +630,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      attachments_record_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       board_view: {
         Args: {
           team_slug: string
@@ -404,7 +649,15 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      claim_notification_emails: {
+        Args: { at?: string; batch_window?: unknown; max_batches?: number }
+        Returns: Json
+      }
       comments_mark_edited: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      comments_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -419,6 +672,12 @@ export type Database = {
         }
       }
       decline_invitation: { Args: { token: string }; Returns: undefined }
+      default_email_setting: { Args: { kind: string }; Returns: string }
+      email_setting: { Args: { person: string; kind: string }; Returns: string }
+      finish_notification_emails: {
+        Args: { sent_claims: string[]; failed_claims: string[] }
+        Returns: number
+      }
       handle_new_user: { Args: Record<PropertyKey, never>; Returns: unknown }
       handle_user_metadata_change: {
         Args: Record<PropertyKey, never>
@@ -449,7 +708,17 @@ export type Database = {
         }[]
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      last_digest_time: { Args: { at: string; zone: string }; Returns: string }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      mention_candidates: { Args: { body: string }; Returns: string[] }
+      mentioned_members: {
+        Args: { team_id: string; body: string }
+        Returns: string[]
+      }
+      merge_task_changes: {
+        Args: { earlier: Json; later: Json }
+        Returns: Json
+      }
       move_task: {
         Args: { task_id: string; status: string; position?: number }
         Returns: {
@@ -482,6 +751,16 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      notification_email_claimable: {
+        Args: { n: Database["public"]["Tables"]["notifications"]["Row"] }
+        Returns: boolean
+      }
+      notification_kinds: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
+      person_time_zone: { Args: { person: string }; Returns: string }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -489,6 +768,10 @@ export type Database = {
       queue_avatar_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
+      }
+      record_task_event: {
+        Args: { task: string; kind: string; data: Json }
+        Returns: undefined
       }
       search_tasks: {
         Args: { query: string; limit?: number }
@@ -515,12 +798,22 @@ export type Database = {
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
+      task_events_notify: { Args: Record<PropertyKey, never>; Returns: unknown }
       task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
       task_panel: {
         Args: {
           team_slug: string
           project_key: string
           task_number: number
+          before_created_at?: string
+          before_id?: string
+          page_size?: number
+        }
+        Returns: Json
+      }
+      task_timeline: {
+        Args: {
+          task_id: string
           before_created_at?: string
           before_id?: string
           page_size?: number
@@ -536,6 +829,14 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_record_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_record_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean
@@ -544,9 +845,26 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      team_members_forget_notifications: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_watching: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       team_overview: { Args: { team_id: string }; Returns: Json }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
+        Returns: undefined
+      }
+      unread_notification_count: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
+      unsubscribe_from_emails: { Args: { token: string }; Returns: Json }
+      watch_task: {
+        Args: { task_id: string; people: string[] }
         Returns: undefined
       }
     }

@@ -2,7 +2,9 @@ import { signAttachments, type AttachmentRow } from "./attachments.server";
 import type { AttachmentView } from "./attachments.server";
 import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
-import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
+import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
+import type { TaskEvent } from "./activity";
+import type { Mentionable } from "./mentions";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { Priority, Status } from "./board";
@@ -52,14 +54,56 @@ export interface TaskRef {
   status: Status;
 }
 
-/** The task panel: the task named in the URL, one page of its comments, its attachments (with signed URLs). */
+/** One item of a task's timeline: a comment, or an event (PRODUCT.md §10). */
+export type TimelineItem = (TaskComment & { type: "comment" }) | (TaskEvent & { type: "event" });
+
+/** The task panel: the task named in the URL, one page of its timeline, its attachments (with signed URLs), its watchers. */
 export interface TaskPanel {
   task: TaskDetail;
-  comments: TaskComment[];
-  /** how many comments this page reaches back over (all of them on the latest page) */
-  reached: number;
-  hasOlder: boolean;
+  /** oldest first */
+  timeline: TimelineItem[];
+  hasEarlier: boolean;
+  commentCount: number;
+  watchers: number;
+  watching: boolean;
+  /** the team's members, for names in events and @mentions */
+  members: Mentionable[];
   attachments: AttachmentView[];
+}
+
+interface RawTimelineItem {
+  type: "comment" | "event";
+  id: string;
+  created_at: string;
+  actor_id: string | null;
+  actor: { display_name: string; avatar_path?: string | null } | null;
+  body: string | null;
+  edited_at: string | null;
+  kind: string | null;
+  data: Record<string, unknown> | null;
+}
+
+function timelineItem(raw: RawTimelineItem): TimelineItem {
+  if (raw.type === "comment") {
+    return {
+      type: "comment",
+      id: raw.id,
+      body: raw.body ?? "",
+      created_at: raw.created_at,
+      edited_at: raw.edited_at,
+      author_id: raw.actor_id,
+      author: raw.actor,
+    };
+  }
+  return {
+    type: "event",
+    id: raw.id,
+    kind: raw.kind ?? "",
+    data: raw.data ?? {},
+    actor_id: raw.actor_id,
+    actor: raw.actor,
+    created_at: raw.created_at,
+  };
 }
 
 /**
@@ -67,14 +111,14 @@ export interface TaskPanel {
  * security decides), named by the URL's team slug, project key and number so
  * it needs no earlier read and runs beside the team lookup; one more only
  * when there are attachments to sign. A thrown 404 for a task the person
- * can't see. Comments: the latest page, or the page before `before`, newest
- * first by (created_at, id) — comments written in one transaction share
+ * can't see. The timeline: the latest page, or the page before `before`,
+ * newest first by (created_at, id) — rows written in one transaction share
  * created_at, so the id keeps the order total — shown oldest first.
  */
 export async function requireTaskPanel(
   client: RequestClient,
   names: { teamSlug: string; projectKey: string; number: number },
-  before: CommentCursor | null,
+  before: TimelineCursor | null,
 ): Promise<TaskPanel> {
   const { data, error } = await client.supabase.rpc(
     "task_panel",
@@ -84,7 +128,7 @@ export async function requireTaskPanel(
       task_number: names.number,
       before_created_at: before?.createdAt,
       before_id: before?.id,
-      page_size: COMMENTS_PAGE_SIZE,
+      page_size: TIMELINE_PAGE_SIZE,
       // a read: GET, like the REST reads it replaces (and the request log shows which task)
     },
     { get: true },
@@ -92,18 +136,25 @@ export async function requireTaskPanel(
   if (error) throw backendError(error, client.headers);
   const row = data as unknown as {
     task: TaskDetail;
-    comments: TaskComment[];
-    reached: number;
+    timeline: RawTimelineItem[];
+    comment_count: number;
+    watchers: number;
+    watching: boolean;
+    members: Array<{ id: string; username: string; display_name: string }>;
     attachments: AttachmentRow[];
   } | null;
   if (!row) throw notFound(client.headers);
-  const comments = [...row.comments].reverse();
-  const reached = Number(row.reached);
+  // the function reads one item more than a page: there are earlier ones when it came
+  const hasEarlier = row.timeline.length > TIMELINE_PAGE_SIZE;
+  const timeline = row.timeline.slice(0, TIMELINE_PAGE_SIZE).map(timelineItem).reverse();
   return {
     task: row.task,
-    comments,
-    reached,
-    hasOlder: reached > comments.length,
+    timeline,
+    hasEarlier,
+    commentCount: Number(row.comment_count),
+    watchers: Number(row.watchers),
+    watching: row.watching,
+    members: row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name })),
     attachments: await signAttachments(client.supabase, row.attachments),
   };
 }

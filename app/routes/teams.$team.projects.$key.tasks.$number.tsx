@@ -4,7 +4,7 @@ import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
 import { STATUS_LABELS, taskRef } from "~/lib/board";
-import { parseCommentCursor } from "~/lib/comments";
+import { parseTimelineCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
@@ -33,18 +33,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { client, user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params, client.headers);
-  const { task, comments, reached, hasOlder, attachments } = panel;
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return data(
     {
       projectKey: project.key,
       taskPath: `${boardPath(ctx)}/tasks/${number}`,
-      task,
-      attachments,
-      comments,
-      commentsReached: reached,
-      hasOlderComments: hasOlder,
-      olderCommentsPage: before !== null,
+      ...panel,
+      earlierPage: before !== null,
+      now: new Date().toISOString(),
       userId: user.id,
       can: permissionsOf(team.role, { archived }),
     },
@@ -52,7 +48,7 @@ export async function loader(args: LoaderFunctionArgs) {
   );
 }
 
-/** The task, its comments and attachments, named by the URL (a 404 for a malformed one). */
+/** The task, its timeline, attachments and watchers, named by the URL (a 404 for a malformed one). */
 async function readPanel(args: LoaderFunctionArgs) {
   const client = createServerClient(args);
   // nobody signed in never reaches the backend (the same memoised check as the context's)
@@ -60,7 +56,7 @@ async function readPanel(args: LoaderFunctionArgs) {
   const number = requireTaskNumber(args.params, client.headers);
   const { team, key } = args.params;
   if (!team || !key) throw notFound(client.headers);
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return requireTaskPanel(client, { teamSlug: team, projectKey: key, number }, before);
 }
 

@@ -56,7 +56,7 @@ grant execute on function public.task_timeline(uuid, timestamptz, uuid, integer)
 
 -- task_panel: the task, one page of its timeline (one item more than the page
 -- when there are earlier ones), how many comments it has, its attachments and
--- its watchers. Replaces the comments page of 20251125000100_page_reads.sql.
+-- its watchers, and the team's members (names and usernames). Replaces the comments page of 20251125000100_page_reads.sql.
 drop function public.task_panel(text, text, integer, timestamptz, uuid, integer);
 
 create function public.task_panel(
@@ -99,6 +99,15 @@ begin
     'watching', exists (
       select 1 from public.task_watchers w where w.task_id = task_row.id and w.user_id = auth.uid()
     ),
+    -- for names in events and @mentions
+    'members', coalesce((
+      select json_agg(json_build_object('id', pr.id, 'username', pr.username, 'display_name', pr.display_name)
+                      order by pr.display_name, pr.id)
+      from public.projects p
+      join public.team_members m on m.team_id = p.team_id
+      join public.profiles pr on pr.id = m.user_id
+      where p.key = $2 and p.team_id = (select t.id from public.teams t where t.slug = $1)
+    ), '[]'::json),
     'attachments', coalesce((
       select json_agg(x order by x.created_at, x.id)
       from (

@@ -192,9 +192,9 @@ describe("the scheduler's own call", () => {
     await stack.db.query("update notifications set created_at = now() - interval '1 minute' where recipient_id = $1", [
       kim.id,
     ]);
-    const answered = new Promise<{ content: string }>((resolve) => stack.scheduler.net.onResult(resolve));
+    const answered = new Promise<{ content: string | null }>((resolve) => stack.scheduler.net.onResult(resolve));
     expect(await stack.scheduler.cron.runNow("send-notifications")).toMatchObject({ status: "succeeded" });
-    expect(JSON.parse((await answered).content)).toEqual({ sent: 1, failed: 0 });
+    expect(JSON.parse((await answered).content ?? "")).toEqual({ sent: 1, failed: 0 });
     expect(await messagesTo(stack.url, kim.email)).toHaveLength(1);
   });
 });
@@ -251,7 +251,7 @@ describe("a failing mail server", () => {
     // the server comes back; a minute passes
     const silent = (own as unknown as { silent: net.Server }).silent;
     for (const socket of held) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
@@ -274,7 +274,7 @@ describe("a failing mail server", () => {
       expect(delivered).toHaveLength(3);
       expect((await pending()).map((r) => r.email)).toEqual(["sent", "sent", "sent"]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

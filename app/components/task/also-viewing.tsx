@@ -30,10 +30,14 @@ export function AlsoViewing({ taskId }: { taskId: string }) {
   );
 }
 
-/** Others' comments and attachments on this task show without a reload (the task itself: the board's subscription). */
+/**
+ * Others' comments, attachments and what they changed (the timeline's events)
+ * show without a reload (the task itself: the board's subscription).
+ */
 export function LiveTaskData({ taskId }: { taskId: string }) {
   useLiveData("task", [
     { table: "comments", filter: `task_id=eq.${taskId}` },
+    { table: "task_events", filter: `task_id=eq.${taskId}` },
     { table: "attachments", filter: `task_id=eq.${taskId}` },
   ]);
   return null;
