@@ -69,10 +69,19 @@ export default tseslint.config(
                 "app/ never imports the local stack (stack/): talk to it over HTTP through the Supabase clients.",
             },
           ],
+          paths: [
+            {
+              name: "@remix-run/node",
+              importNames: ["redirect", "redirectDocument", "replace"],
+              message:
+                "Use redirect from ~/lib/http.server: it carries the request's cookies where Remix reads them (docs/decisions/0025-request-scope.md).",
+            },
+          ],
         },
       ],
     },
   },
+
   {
     files: ["stack/**/*.ts"],
     rules: {

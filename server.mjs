@@ -7,6 +7,9 @@
 //     requests (SHUTDOWN_TIMEOUT_MS, default 25 s), then exit;
 //   - a request id per request: the access log line, the X-Request-Id header
 //     and the 500 page's error id are the same (entry.server's handleError);
+//   - the app's request scope around every request it handles: the session
+//     cookies a request refreshed go out with its answer, whatever it is
+//     (docs/decisions/0025-request-scope.md);
 //   - the app's security headers on redirects and static files too;
 //   - load shedding: at most MAX_CONCURRENT_REQUESTS (default 32) requests are
 //     handled at once; the next wait their turn (form posts before page views)
@@ -53,7 +56,7 @@ const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64
 setGlobalDispatcher(new Agent({ connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null }));
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
-const { serverHeaders, runWithRequestId, createAdmission, shedPageHtml } = build.entry.module;
+const { serverHeaders, serveInRequestScope, createAdmission, shedPageHtml } = build.entry.module;
 const admission = createAdmission({ maxInFlight: MAX_CONCURRENT_REQUESTS, maxWaitMs: QUEUE_TIMEOUT_MS });
 let draining = false;
 
@@ -110,12 +113,7 @@ app.use(
     setHeaders: (res) => setAll(res, serverHeaders.static),
   }),
 );
-const handleWithRemix = createRequestHandler({
-  build,
-  mode: process.env.NODE_ENV,
-  // one object per request (the per-request backend client is keyed by it)
-  getLoadContext: (_req, res) => ({ shed: res.locals.shed === true }),
-});
+const handleWithRemix = createRequestHandler({ build, mode: process.env.NODE_ENV });
 app.all("*", async (req, res, next) => {
   // a client that goes away while waiting gives its place up
   const gone = new AbortController();
@@ -136,7 +134,10 @@ app.all("*", async (req, res, next) => {
       return void res.status(503).type("html").send(shedPageHtml);
     }
   }
-  runWithRequestId(res.locals.requestId, () => handleWithRemix(req, res, next));
+  // the app's request scope: its id, whether it was shed, and the cookies every answer carries (app/lib/request-scope.server.ts)
+  serveInRequestScope(req, res, { id: res.locals.requestId, shed: res.locals.shed === true }, () =>
+    handleWithRemix(req, res, next),
+  );
 });
 
 const server = app.listen(PORT, HOST, () => {

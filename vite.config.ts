@@ -20,6 +20,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     exclude: ["@remix-run/node", "ws"],
   },
   plugins: [
+    requestScope(),
     remix({
       future: {
         v3_fetcherPersist: true,
@@ -49,6 +50,33 @@ export default defineConfig(({ isSsrBuild }) => ({
         },
       },
 }));
+
+/**
+ * The dev server's side of the app's request scope, as server.mjs is the
+ * production server's (docs/decisions/0025-request-scope.md): every request
+ * runs inside a scope of its own and leaves with the cookies it set, whatever
+ * the app answered. The module is loaded through Vite, so this is the very
+ * instance the app's modules use (and a change to it is picked up as theirs).
+ */
+function requestScope(): Plugin {
+  const module = "/app/lib/request-scope.server.ts";
+  return {
+    name: "teamboard:request-scope",
+    apply: "serve",
+    configureServer(server) {
+      server.middlewares.use(async (req, res, next) => {
+        try {
+          const { serveInRequestScope } = (await server.ssrLoadModule(
+            module,
+          )) as typeof import("./app/lib/request-scope.server");
+          serveInRequestScope(req, res, {}, next);
+        } catch (error) {
+          next(error);
+        }
+      });
+    },
+  };
+}
 
 /**
  * The browser build's auth-js without its passkey and Ethereum modules, which

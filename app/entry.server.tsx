@@ -2,7 +2,6 @@ import { PassThrough } from "node:stream";
 import crypto from "node:crypto";
 import type {
   ActionFunctionArgs,
-  AppLoadContext,
   EntryContext,
   HandleDocumentRequestFunction,
   LoaderFunctionArgs,
@@ -16,7 +15,7 @@ import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
 import { shedPage } from "~/lib/admission.server";
 import { MESSAGES } from "~/lib/messages";
-import { errorIdForThisRequest, runWithRequestId } from "~/lib/request-id.server";
+import { currentScope, errorIdForThisRequest } from "~/lib/request-scope.server";
 import { applySecurityHeaders, BASELINE_HEADERS, STATIC_FILE_HEADERS } from "~/lib/security-headers.server";
 
 const ABORT_DELAY = 5_000;
@@ -28,9 +27,8 @@ const handleRequest: HandleDocumentRequestFunction = (
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  loadContext: AppLoadContext,
 ) => {
-  const errorId = errorIds.get(loadContext) ?? null;
+  const errorId = currentScope()?.errorId ?? null;
   const nonce = crypto.randomBytes(16).toString("base64");
   applySecurityHeaders(responseHeaders, { nonce, backendUrl: env.SUPABASE_URL, dev });
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
@@ -84,15 +82,15 @@ export function handleDataRequest(response: Response, _args: LoaderFunctionArgs 
 
 /** For the production server (server.mjs reads them from the build): headers of static files and of every other response. */
 export const serverHeaders = { static: STATIC_FILE_HEADERS, baseline: BASELINE_HEADERS };
-/** For the production server: handles a request under its id (see request-id.server). */
-export { runWithRequestId };
+/**
+ * For the servers (server.mjs; vite.config.ts's dev server; the page benchmarks): every request is
+ * handled inside its request scope, whose cookies go out with whatever the app answers (request-scope.server).
+ */
+export { handleInRequestScope, serveInRequestScope } from "~/lib/request-scope.server";
 /** For the production server: how many requests run at once, and shedding the rest (see admission.server). */
 export { createAdmission } from "~/lib/admission.server";
 /** For the production server: the page a shed page view gets, without the app. */
 export const shedPageHtml = shedPage(MESSAGES.backendDown);
-
-/** Ids of unexpected errors per request (the load context is one object per request). */
-const errorIds = new WeakMap<object, string>();
 
 /**
  * Unexpected errors: logged with an id; a server-rendered error page shows
@@ -100,9 +98,10 @@ const errorIds = new WeakMap<object, string>();
  * request's id when the server gives one (server.mjs: its access log line
  * and X-Request-Id carry it too). Aborted requests are not errors.
  */
-export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   const id = errorIdForThisRequest();
-  if (context) errorIds.set(context, id);
+  const scope = currentScope();
+  if (scope) scope.errorId = id;
   console.error(`[error ${id}] ${request.method} ${new URL(request.url).pathname}`, error);
 }

@@ -1,5 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -29,7 +28,6 @@ import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
-import { createServerClient } from "~/lib/supabase.server";
 import styles from "~/styles/app.css?url";
 
 export const meta: MetaFunction = () => [
@@ -42,23 +40,17 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await getUser(client);
-  const flash = await takeFlash(request, client.headers);
-  return data(
-    {
-      env: publicEnv,
-      user: user
-        ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath }
-        : null,
-      flash,
-    },
-    { headers: client.headers },
-  );
+export async function loader() {
+  const user = await getUser();
+  const flash = await takeFlash();
+  return {
+    env: publicEnv,
+    user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
+    flash,
+  };
 }
 
-export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+export type RootData = Awaited<ReturnType<typeof loader>>;
 
 /** A live page's refresh (someone else changed a task) leaves the root's data alone: see live-refresh.ts. */
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>

@@ -67,7 +67,7 @@ try {
     const url = `${APP_ORIGIN}/teams/bench/projects/${key}`;
     const view = async () => {
       const started = performance.now();
-      const response = await handle(new Request(url, { headers: { cookie } }), {});
+      const response = await handle(new Request(url, { headers: { cookie } }));
       const html = await response.text();
       const ms = performance.now() - started;
       if (response.status !== 200 || !html.includes(`${size} tasks`))

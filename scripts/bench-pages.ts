@@ -107,7 +107,7 @@ try {
       headers.host = new URL(APP_ORIGIN).host;
     }
     const started = performance.now();
-    const response = await handle(new Request(`${APP_ORIGIN}${c.url}`, init), {});
+    const response = await handle(new Request(`${APP_ORIGIN}${c.url}`, init));
     const body = await response.text();
     const ms = performance.now() - started;
     if (response.status !== c.status)

@@ -122,7 +122,7 @@ export function assignChunks(
       shared.set(key, [...(shared.get(key) ?? []), id]);
     }
   }
-  // each named after the module that brings in the rest ("task-forms", not the "fields" it imports)
+  // each named after the module that brings in the rest ("task-forms", not a module it imports)
   for (const ids of shared.values()) {
     const inside = new Set(ids.flatMap((id) => importedIds(id)));
     const top = ids.find((id) => !inside.has(id)) ?? ids[0];

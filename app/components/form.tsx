@@ -198,33 +198,69 @@ export function FormAlert({ id, autoFocus, children }: { id?: string; autoFocus?
   );
 }
 
-type FieldProps = {
+/** The errors and typed values an action sent back for the form with this `intent` (or none). */
+export function formState(result: unknown, intent?: string): { errors: FieldErrors; values: FormValues } {
+  if (isFormFailure(result) && (intent === undefined || result.intent === intent))
+    return { errors: result.errors, values: result.values };
+  return { errors: {}, values: {} };
+}
+
+/**
+ * What every labelled field takes. Inside a ValidatedForm a field finds its
+ * message and the value sent back by itself; `error` and `value` are for
+ * forms whose answer the route reads (`formState`), and give way to the
+ * browser's own check.
+ */
+interface LabelledProps {
   name: string;
   label: string;
-  type?: string;
-  autoComplete?: string;
-  defaultValue?: string;
   hint?: ReactNode;
-  required?: boolean;
-  inputMode?: "numeric" | "email" | "text";
-  /** phones: "none" for names, addresses and codes that aren't words; "characters" for keys */
-  autoCapitalize?: "none" | "characters" | "words" | "sentences";
-  spellCheck?: boolean;
-  maxLength?: number;
-  /** file inputs: the types the picker offers */
-  accept?: string;
-  multiple?: boolean;
+  /** the message from the route's action data, when the form has none of its own */
+  error?: string;
+  /** the value to show, when the route decides it (what was sent back, else the saved one) */
+  value?: string;
+  /** the saved value, shown unless the form sent another back */
+  defaultValue?: string;
   autoFocus?: boolean;
   /** something to show below the message (e.g. a resend button) */
   after?: ReactNode;
-};
+}
 
-export function Field({ name, label, type = "text", defaultValue, hint, after, ...input }: FieldProps) {
+interface ControlProps {
+  id: string;
+  name: string;
+  /** keyed by the shown value, so a re-rendered form shows what was sent back */
+  key: string | undefined;
+  defaultValue: string | undefined;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+  autoFocus: true | undefined;
+}
+
+/**
+ * The one labelled field: label, hint, the control `render` draws with the
+ * props it is given (id, name, value, aria), the message. A wrong field is
+ * `aria-invalid` and described by its message; the first wrong one of a
+ * ValidatedForm gets `autofocus`, so a page the server sends back focuses it
+ * without JavaScript.
+ */
+function LabelledField({
+  name,
+  label,
+  hint,
+  error: sent,
+  value,
+  defaultValue,
+  autoFocus,
+  after,
+  secret = false,
+  render,
+}: LabelledProps & { secret?: boolean; render: (control: ControlProps) => ReactNode }) {
   const { errors, values, formId, firstError } = useContext(FormStateContext);
-  const id = `${formId}-${name}`;
-  const error = errors[name];
-  const secret = type === "password";
-  const value = secret ? undefined : (values[name] ?? defaultValue);
+  const ownId = useId();
+  const id = formId ? `${formId}-${name}` : ownId;
+  const error = errors[name] ?? sent;
+  const shown = secret ? undefined : (value ?? values[name] ?? defaultValue);
   const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
@@ -234,19 +270,15 @@ export function Field({ name, label, type = "text", defaultValue, hint, after, .
           {hint}
         </p>
       ) : null}
-      <input
-        id={id}
-        name={name}
-        type={type}
-        // keyed by the server's value so a re-rendered form shows what was sent back
-        key={value}
-        defaultValue={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-        // without JavaScript, the page the server sends back focuses its first wrong field
-        autoFocus={input.autoFocus || firstError === name || undefined}
-      />
+      {render({
+        id,
+        name,
+        key: shown,
+        defaultValue: shown,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy,
+        autoFocus: autoFocus || (firstError !== undefined && firstError === name) || undefined,
+      })}
       {error ? (
         <p className="field-error" id={`${id}-error`}>
           {error}
@@ -254,6 +286,69 @@ export function Field({ name, label, type = "text", defaultValue, hint, after, .
       ) : null}
       {after}
     </div>
+  );
+}
+
+type InputProps = {
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+  inputMode?: "numeric" | "email" | "text";
+  /** phones: "none" for names, addresses and codes that aren't words; "characters" for keys */
+  autoCapitalize?: "none" | "characters" | "words" | "sentences";
+  spellCheck?: boolean;
+  maxLength?: number;
+  min?: string;
+  max?: string;
+  /** file inputs: the types the picker offers */
+  accept?: string;
+  multiple?: boolean;
+};
+
+/** A labelled <input>; a password's value is never shown again. */
+export function Field({ type = "text", ...props }: LabelledProps & InputProps) {
+  const { name, label, hint, error, value, defaultValue, autoFocus, after, ...input } = props;
+  return (
+    <LabelledField
+      {...{ name, label, hint, error, value, defaultValue, autoFocus, after }}
+      secret={type === "password"}
+      render={({ key, ...control }) => <input key={key} type={type} {...input} {...control} />}
+    />
+  );
+}
+
+/** A labelled <textarea>: plain text with line breaks kept (never HTML). */
+export function TextAreaField({
+  rows = 5,
+  maxLength,
+  ...props
+}: LabelledProps & { rows?: number; maxLength?: number }) {
+  return (
+    <LabelledField
+      {...props}
+      render={({ key, ...control }) => <textarea key={key} rows={rows} maxLength={maxLength} {...control} />}
+    />
+  );
+}
+
+/** A labelled <select>. */
+export function SelectField({
+  options,
+  ...props
+}: LabelledProps & { options: ReadonlyArray<{ value: string; label: string }> }) {
+  return (
+    <LabelledField
+      {...props}
+      render={({ key, ...control }) => (
+        <select key={key} {...control}>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAdmission, isShed, shedPage } from "./admission.server";
+import { createAdmission, shedPage } from "./admission.server";
 
 describe("admission: how many requests run at once", () => {
   it("lets requests in up to the limit, then sheds at once when they may not wait", async () => {
@@ -79,12 +79,5 @@ describe("admission: how many requests run at once", () => {
     const page = shedPage("Can't <b>reach</b> it & so on");
     expect(page).toContain("<h1>Can&#39;t &lt;b>reach&lt;/b> it &amp; so on</h1>");
     expect(page).not.toMatch(/<script|<style|style=/);
-  });
-
-  it("recognises a shed request's load context", () => {
-    expect(isShed({ shed: true })).toBe(true);
-    expect(isShed({ shed: false })).toBe(false);
-    expect(isShed({})).toBe(false);
-    expect(isShed(undefined)).toBe(false);
   });
 });

@@ -96,19 +96,6 @@ export function createAdmission({ maxInFlight, maxWaitMs }: AdmissionOptions): A
 }
 
 /**
- * The load context of a shed request: the app handles it as it handles an
- * unreachable backend (pages answer 503, forms keep what was typed), without
- * sending the backend anything, so no session is refreshed or cleared.
- */
-export interface ShedContext {
-  shed?: boolean;
-}
-
-export function isShed(context: unknown): boolean {
-  return typeof context === "object" && context !== null && (context as ShedContext).shed === true;
-}
-
-/**
  * What a shed page view gets from the server itself, without the app: a
  * page costs the app a render, and under overload a shed must cost next to
  * nothing (form posts and data requests still go through the app, which

@@ -7,7 +7,7 @@
  * the address, reports auth events and signs out (browser-auth.ts), and every
  * sign-in and two-factor step (TOTP) is a form post handled on the server,
  * whose auth-js is untouched. Leaving them out saves ~2.9 KiB (Brotli) on every
- * page (docs/decisions/0021-browser-weight.md, session 6). Calling either
+ * page (docs/decisions/0021-browser-weight.md). Calling either
  * feature in the browser fails with the message below instead of doing
  * something half-way. The names are exactly what GoTrueClient 2.109 imports:
  * if a new auth-js imports another, the build stops with "not exported".

@@ -1,8 +1,9 @@
-import { redirect } from "@remix-run/node";
-import type { SupabaseClient } from "./supabase-types";
-import { backendError, shedResponse } from "./http.server";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { backendError, redirect, shedResponse } from "./http.server";
 import { isBackendUnavailable } from "./auth-errors.server";
+import { requestScope } from "./request-scope.server";
 import { pathWithSearch } from "./safe-redirect";
+import { hasAuthCookie, requestClient } from "./supabase.server";
 
 /** The verified identity of the person behind a request (from the access token's claims). */
 export interface SessionUser {
@@ -20,43 +21,31 @@ export interface SessionUser {
   mfaEnrolled: boolean;
 }
 
-interface ClaimsSource {
-  supabase: SupabaseClient;
-  headers: Headers;
-  /** a request the production server shed: answered 503 without asking the backend anything */
-  shed?: boolean;
-}
-
 /**
  * The signed-in person, or null. Uses getClaims(): the access token's
  * signature is checked against the backend's published keys (cached), and an
- * expiring session is refreshed first. Asked once per request, however many
- * loaders (and the action) ask, because they share one client: auth-js counts
- * a session as expiring 90 s before its end, so with short-lived tokens every
- * getClaims() call would refresh again (a load test saw four refreshes per
- * page view with 30-s tokens). Actions that sign someone in or out answer
- * with a redirect, so no loader of the same request asks again.
+ * expiring session is refreshed first. Asked once per request (remembered in
+ * the request scope), however many loaders (and the action) ask: auth-js
+ * counts a session as expiring 90 s before its end, so with short-lived
+ * tokens every getClaims() call would refresh again (a load test saw four
+ * refreshes per page view with 30-s tokens). Actions that sign someone in or
+ * out answer with a redirect, so no loader of the same request asks again.
  *
- * A shed request (supabase.server's createServerClient) gets a 503 thrown at
- * once: auth-js would otherwise try to refresh an expiring session and,
- * finding the backend "unreachable", retry for up to 30 s.
+ * A shed request that carries a session gets a 503 thrown at once: auth-js
+ * would otherwise try to refresh an expiring session and, finding the
+ * backend "unreachable", retry for up to 30 s.
  */
-export function getUser(client: ClaimsSource): Promise<SessionUser | null> {
-  let answer = claimsOfRequest.get(client.supabase);
-  if (!answer) {
-    answer = readClaims(client);
-    claimsOfRequest.set(client.supabase, answer);
-  }
-  return answer;
+export function getUser(): Promise<SessionUser | null> {
+  return requestScope().remember("claims", readClaims);
 }
 
-const claimsOfRequest = new WeakMap<SupabaseClient, Promise<SessionUser | null>>();
-
-async function readClaims({ supabase, headers, shed }: ClaimsSource): Promise<SessionUser | null> {
-  if (shed) throw shedResponse(headers);
+async function readClaims(): Promise<SessionUser | null> {
+  const scope = requestScope();
+  if (scope.shed && hasAuthCookie(scope)) throw shedResponse();
+  const supabase = requestClient();
   const { data, error } = await supabase.auth.getClaims();
   if (error) {
-    if (isBackendUnavailable(error)) throw backendError(error, headers);
+    if (isBackendUnavailable(error)) throw backendError(error);
     return null;
   }
   if (!data?.claims) return null;
@@ -94,30 +83,43 @@ export function secondFactorUrl(next: string): string {
 }
 
 /**
- * Throws a redirect to `/login?next=<this page>` (carrying the cleared
- * cookies) when nobody is signed in, and to `/login/mfa?next=<this page>`
+ * Throws a redirect to `/login?next=<this page>` when nobody is signed in, and to `/login/mfa?next=<this page>`
  * when the account has a second factor the session hasn't used yet (unless
  * `aal: "any"`, for the page that asks for it).
  */
 export async function requireUser(
-  client: ClaimsSource,
   request: Request,
   { aal = "required" }: { aal?: "required" | "any" } = {},
 ): Promise<SessionUser> {
-  const user = await getUser(client);
+  const user = await getUser();
   if (!user) {
     const next = pathWithSearch(request);
     const target = next === "/" ? "/login" : `/login?${new URLSearchParams({ next })}`;
-    throw redirect(target, { headers: client.headers });
+    throw redirect(target);
   }
   if (aal === "required" && needsSecondFactor(user)) {
-    throw redirect(secondFactorUrl(pathWithSearch(request)), { headers: client.headers });
+    throw redirect(secondFactorUrl(pathWithSearch(request)));
   }
   return user;
 }
 
+/**
+ * The loader of a page that needs a signed-in person and nothing else
+ * (`export const loader = signedInPage;`): the guard, and their email.
+ */
+export async function signedInPage({ request }: Pick<LoaderFunctionArgs, "request">) {
+  const user = await requireUser(request);
+  return { email: user.email };
+}
+
+/** The loader of a page for signed-out people only (`export const loader = signedOutPage;`). */
+export async function signedOutPage() {
+  await requireAnonymous();
+  return null;
+}
+
 /** Signed-in people have no business on /login and /signup. */
-export async function requireAnonymous(client: ClaimsSource): Promise<void> {
-  const user = await getUser(client);
-  if (user) throw redirect("/teams", { headers: client.headers });
+export async function requireAnonymous(): Promise<void> {
+  const user = await getUser();
+  if (user) throw redirect("/teams");
 }

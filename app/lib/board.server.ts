@@ -1,20 +1,5 @@
 import type { SupabaseClient } from "./supabase-types";
-import { STATUSES, type BoardFilters, type Priority, type Status } from "./board";
-
-/** What a card shows, and nothing more (no description: it can be 10,000 characters). */
-export const CARD_COLUMNS = "id, number, title, status, priority, assignee_id, due_on, labels, position";
-
-export interface Card {
-  id: string;
-  number: number;
-  title: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-}
+import { STATUSES, type BoardFilters, type Card, type Status } from "./board";
 
 export interface BoardColumn {
   status: Status;
@@ -22,21 +7,6 @@ export interface BoardColumn {
   /** more tasks match beyond `limit` ("show more") */
   hasMore: boolean;
   limit: number;
-}
-
-/** A value inside a PostgREST filter, double-quoted so commas, dots and parentheses stay literal. */
-export function quoteFilterValue(value: string): string {
-  return `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-}
-
-/** A one-element Postgres array literal, for `labels cs {…}`. */
-export function arrayLiteral(value: string): string {
-  return `{${quoteFilterValue(value)}}`;
-}
-
-/** `%` and `_` are wildcards in LIKE; `*` is PostgREST's spelling of `%` and can't be escaped, so it goes. */
-export function likeEscape(value: string): string {
-  return value.replace(/\*/g, "").replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export interface BoardMember {

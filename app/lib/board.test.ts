@@ -12,7 +12,6 @@ import {
   STATUSES,
   type Status,
 } from "./board";
-import { arrayLiteral, likeEscape, quoteFilterValue } from "./board.server";
 
 const card = (id: string, status: Status, position: number) => ({ id, status, position });
 
@@ -108,15 +107,5 @@ describe("grouping and moving cards", () => {
     expect(nudge({ status: "done", position: 2 }, "ArrowDown", others)).toEqual({ status: "done", position: 3 });
     expect(nudge({ status: "done", position: 3 }, "ArrowDown", others)).toEqual({ status: "done", position: 3 });
     expect(nudge({ status: "done", position: 0 }, "ArrowUp", others)).toEqual({ status: "done", position: 0 });
-  });
-});
-
-describe("filter values sent to the REST API", () => {
-  it("are quoted so commas, parentheses and quotes stay literal", () => {
-    expect(quoteFilterValue('a,b) "c"\\')).toBe('"a,b) \\"c\\"\\\\"');
-    expect(arrayLiteral("needs, review")).toBe('{"needs, review"}');
-  });
-  it("escape LIKE wildcards and drop PostgREST's *", () => {
-    expect(likeEscape("100%_done*")).toBe("100\\%\\_done");
   });
 });

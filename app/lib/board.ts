@@ -3,6 +3,8 @@
  * legal moves (docs/product.md §4), filters and per-column limits read from the
  * URL, and the optimistic placement of a moved card.
  */
+import type { Tables } from "./database.types";
+
 export const STATUSES = ["backlog", "todo", "in_progress", "done", "canceled"] as const;
 export type Status = (typeof STATUSES)[number];
 
@@ -25,16 +27,30 @@ export const PRIORITY_LABELS: Record<Priority, string> = {
   urgent: "Urgent",
 };
 
+/**
+ * A task as the database stores it (the generated types); the shapes below
+ * are picked from it, so a column that changes type or goes changes them.
+ */
+type TaskRow = Tables<"tasks">;
+
+/** What a card shows, and nothing more (no description: it can be 10,000 characters). */
+export type Card = Pick<
+  TaskRow,
+  "id" | "number" | "title" | "status" | "priority" | "assignee_id" | "due_on" | "labels" | "position"
+>;
+
+/** What a task's forms edit (its fields, its place). */
+export type EditableTask = Omit<Card, "number"> & Pick<TaskRow, "description">;
+
+/** The task panel's task: every column but the project and the search vector, and who created it. */
+export type TaskDetail = Omit<TaskRow, "project_id" | "search"> & { creator: { display_name: string } | null };
+
 export const ARCHIVED_MESSAGE = "This project is archived; its tasks are read-only.";
 
 /** docs/product.md §9: 200 tasks per column, then "show more" adds as many again. */
 export const COLUMN_PAGE_SIZE = 200;
 /** A column never asks for more than this in one page view, whatever the URL says. */
 export const COLUMN_MAX_LIMIT = 2000;
-
-export function isStatus(value: unknown): value is Status {
-  return typeof value === "string" && (STATUSES as readonly string[]).includes(value);
-}
 
 /** The transitions of docs/product.md §4; staying in a column (reordering) is always allowed. */
 export function canMove(from: Status, to: Status): boolean {

@@ -1,3 +1,4 @@
+// Generated from the migrations by `npm run stack -- gen types` (stack/gen): don't edit; `npm run check:types` fails when it is out of date.
 export type Json =
   | string
   | number

@@ -54,12 +54,11 @@ export function writeFailure<I extends string | undefined = undefined>(
     field = "form",
     messages = {},
   }: { intent?: I; values: FormValues; field?: string; messages?: Partial<Record<string, string>> },
-  headers: Headers,
 ) {
   const { status, message } = classifyDbError(error);
-  if (status === 503) return backendUnavailableResult(values, headers);
-  if (status === 404) throw notFound(headers);
-  if (status === 500) throw backendError(error, headers);
+  if (status === 503) return backendUnavailableResult(values);
+  if (status === 404) throw notFound();
+  if (status === 500) throw backendError(error);
   const text = (error.code && messages[error.code]) || message;
-  return formFailure({ intent, errors: { [status === 403 ? "form" : field]: text }, values }, headers, status);
+  return formFailure({ intent, errors: { [status === 403 ? "form" : field]: text }, values }, status);
 }

@@ -1,6 +1,6 @@
 import { env } from "./env.server";
 import { backendError, notFound } from "./http.server";
-import type { RequestClient } from "./supabase.server";
+import type { SupabaseClient } from "./supabase-types";
 
 /**
  * A project's tasks as CSV, from the `export-project` function, streamed
@@ -9,14 +9,14 @@ import type { RequestClient } from "./supabase.server";
  * file holds only what they may see.
  */
 export async function exportProjectCsv(
-  client: RequestClient,
+  supabase: SupabaseClient,
   project: { id: string; key: string },
   fileStem: string,
 ): Promise<Response> {
-  const { data, error } = await client.supabase.auth.getSession();
-  if (error) throw backendError(error, client.headers);
+  const { data, error } = await supabase.auth.getSession();
+  if (error) throw backendError(error);
   const token = data.session?.access_token;
-  if (!token) throw notFound(client.headers);
+  if (!token) throw notFound();
   let res: Response;
   try {
     res = await fetch(
@@ -26,16 +26,13 @@ export async function exportProjectCsv(
       },
     );
   } catch (cause) {
-    throw backendError(cause, client.headers);
+    throw backendError(cause);
   }
-  if (res.status === 404 || res.status === 401) throw notFound(client.headers);
+  if (res.status === 404 || res.status === 401) throw notFound();
   if (!res.ok || !res.body) {
-    throw backendError(
-      { message: `export-project answered ${res.status}`, status: 503, name: "FunctionsHttpError" },
-      client.headers,
-    );
+    throw backendError({ message: `export-project answered ${res.status}`, status: 503, name: "FunctionsHttpError" });
   }
-  const headers = new Headers(client.headers);
+  const headers = new Headers();
   headers.set("Content-Type", "text/csv; charset=utf-8");
   const date = new Date().toISOString().slice(0, 10);
   headers.set("Content-Disposition", `attachment; filename="${fileStem}-tasks-${date}.csv"`);

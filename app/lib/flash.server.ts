@@ -1,14 +1,18 @@
-import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { createCookieSessionStorage } from "@remix-run/node";
 import { env } from "./env.server";
+import { redirect } from "./http.server";
+import { requestScope } from "./request-scope.server";
 
 export interface Flash {
   kind: "success" | "info";
   message: string;
 }
 
+const COOKIE = "tb_flash";
+
 const storage = createCookieSessionStorage<Record<string, never>, { flash: Flash }>({
   cookie: {
-    name: "tb_flash",
+    name: COOKIE,
     httpOnly: true,
     sameSite: "lax",
     path: "/",
@@ -19,25 +23,26 @@ const storage = createCookieSessionStorage<Record<string, never>, { flash: Flash
   },
 });
 
-/** Adds a one-time message to `headers` (the request's shared headers), shown on the next page. */
-export async function setFlash(request: Request, headers: Headers, flash: Flash) {
-  const session = await storage.getSession(request.headers.get("Cookie"));
+/** A one-time message, shown on the next page (its cookie goes out with this request's answer). */
+export async function setFlash(flash: Flash) {
+  const scope = requestScope();
+  const session = await storage.getSession(scope.cookie);
   session.flash("flash", flash);
-  headers.append("Set-Cookie", await storage.commitSession(session));
+  scope.setCookie(COOKIE, await storage.commitSession(session));
 }
 
 /** After a successful form: the message for the next page, and the way there. */
-export async function redirectWithSuccess(request: Request, headers: Headers, message: string, to: string) {
-  await setFlash(request, headers, { kind: "success", message });
-  return redirect(to, { headers });
+export async function redirectWithSuccess(message: string, to: string) {
+  await setFlash({ kind: "success", message });
+  return redirect(to);
 }
 
-/** Reads the message once; the cookie that clears it goes into `headers`. */
-export async function takeFlash(request: Request, headers: Headers): Promise<Flash | null> {
-  const cookie = request.headers.get("Cookie");
-  if (!cookie?.includes("tb_flash=")) return null;
-  const session = await storage.getSession(cookie);
+/** Reads the message once; the cookie that clears it goes out with this request's answer. */
+export async function takeFlash(): Promise<Flash | null> {
+  const scope = requestScope();
+  if (!scope.cookie.includes(`${COOKIE}=`)) return null;
+  const session = await storage.getSession(scope.cookie);
   const flash = session.get("flash") ?? null;
-  headers.append("Set-Cookie", await storage.commitSession(session));
+  scope.setCookie(COOKIE, await storage.commitSession(session));
   return flash;
 }

@@ -1,5 +1,6 @@
 import type { Factor } from "@supabase/supabase-js";
 import { describeAuthError, type AuthFailure } from "./auth-errors.server";
+import { textResponse } from "./http.server";
 import type { SupabaseClient } from "./supabase-types";
 
 /**
@@ -90,8 +91,8 @@ export function enrolmentFromForm(form: FormData, factorId: string): Enrolment |
 
 /**
  * Checks a code against a factor (challenge + verify, one after the other).
- * On success the session is at aal2 and its new cookies are in the client's
- * headers.
+ * On success the session is at aal2 and its new cookies go out with the
+ * request's answer.
  */
 export async function verifyTotp(
   supabase: SupabaseClient,
@@ -103,10 +104,8 @@ export async function verifyTotp(
 }
 
 /** A failure where a page was wanted (a loader's read): its message as a plain page with its status. */
-export function failurePage(failure: AuthFailure, headers: Headers): Response {
-  const h = new Headers(headers);
-  h.set("Content-Type", "text/plain; charset=utf-8");
-  return new Response(failure.message, { status: failure.status >= 500 ? failure.status : 500, headers: h });
+export function failurePage(failure: AuthFailure): Response {
+  return textResponse(failure.message, failure.status >= 500 ? failure.status : 500);
 }
 
 export async function removeFactor(supabase: SupabaseClient, factorId: string): Promise<AuthFailure | null> {

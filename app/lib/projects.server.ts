@@ -1,6 +1,6 @@
 import type { SupabaseClient } from "./supabase-types";
-import { backendError, notFound } from "./http.server";
-import type { RequestClient } from "./supabase.server";
+import { notFound, requireFound } from "./http.server";
+import { requestClient } from "./supabase.server";
 
 export interface ProjectSummary {
   id: string;
@@ -43,73 +43,27 @@ export async function listProjects(
 }
 
 /**
- * The project behind `:key` in a team the person belongs to, or a thrown 404.
- * Memoised per request, like requireTeam: the board and its task panel share it.
+ * The project behind `:key` in the team behind `:team`, or a thrown 404. By
+ * the team's slug, not its id, so that it needs no earlier read and runs
+ * beside the team's own lookup (requireProjectContext): one round trip fewer
+ * on every board, task and form post under a project. RLS decides: a project
+ * of a team the person isn't in is not found. Asked once per request: the
+ * board and its task panel share it.
  */
-const projectLookups = new WeakMap<SupabaseClient, Map<string, Promise<Project | null>>>();
-
-export async function requireProject(client: RequestClient, teamId: string, key: string | undefined): Promise<Project> {
-  if (!key || !/^[A-Z]{2,10}$/.test(key)) throw notFound(client.headers);
-  let perClient = projectLookups.get(client.supabase);
-  if (!perClient) projectLookups.set(client.supabase, (perClient = new Map()));
-  const cacheKey = `${teamId}/${key}`;
-  let lookup = perClient.get(cacheKey);
-  if (!lookup) {
-    lookup = (async () => {
-      const { data, error } = await client.supabase
-        .from("projects")
-        .select("id, key, name, description, archived_at")
-        .eq("team_id", teamId)
-        .eq("key", key)
-        .maybeSingle<Project>();
-      if (error) throw error;
-      return data;
-    })();
-    perClient.set(cacheKey, lookup);
-  }
-  const project = await lookup.catch((error) => {
-    throw backendError(error, client.headers);
+export async function requireProjectInTeam(teamSlug: string | undefined, key: string | undefined): Promise<Project> {
+  if (!key || !/^[A-Z]{2,10}$/.test(key) || !teamSlug) throw notFound();
+  return requireFound(`project ${teamSlug}/${key}`, async () => {
+    const { data, error } = await requestClient()
+      .from("projects")
+      .select("id, key, name, description, archived_at, team:teams!inner(slug)")
+      .eq("team.slug", teamSlug)
+      .eq("key", key)
+      .maybeSingle<Project & { team: unknown }>();
+    if (error) throw error;
+    if (!data) return null;
+    const { team: _team, ...project } = data;
+    return project;
   });
-  if (!project) throw notFound(client.headers);
-  return project;
-}
-
-/**
- * The same lookup by the team's slug instead of its id, so that it needs no
- * earlier read and runs beside the team's own (requireProjectContext): one
- * round trip fewer on every board, task and form post under a project. RLS
- * decides as before: a project of a team the person isn't in is not found.
- */
-export async function requireProjectInTeam(
-  client: RequestClient,
-  teamSlug: string | undefined,
-  key: string | undefined,
-): Promise<Project> {
-  if (!key || !/^[A-Z]{2,10}$/.test(key) || !teamSlug) throw notFound(client.headers);
-  let perClient = projectLookups.get(client.supabase);
-  if (!perClient) projectLookups.set(client.supabase, (perClient = new Map()));
-  const cacheKey = `slug:${teamSlug}/${key}`;
-  let lookup = perClient.get(cacheKey);
-  if (!lookup) {
-    lookup = (async () => {
-      const { data, error } = await client.supabase
-        .from("projects")
-        .select("id, key, name, description, archived_at, team:teams!inner(slug)")
-        .eq("team.slug", teamSlug)
-        .eq("key", key)
-        .maybeSingle<Project & { team: unknown }>();
-      if (error) throw error;
-      if (!data) return null;
-      const { team: _team, ...project } = data;
-      return project;
-    })();
-    perClient.set(cacheKey, lookup);
-  }
-  const project = await lookup.catch((error) => {
-    throw backendError(error, client.headers);
-  });
-  if (!project) throw notFound(client.headers);
-  return project;
 }
 
 export async function createProject(

@@ -1,14 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { headersTarget, RequestScope, runInRequestScope } from "./request-scope.server";
+
 type Module = typeof import("./supabase.server");
 let createRequestClient: Module["createRequestClient"];
-let createServerClient: Module["createServerClient"];
+let requestClient: Module["requestClient"];
 
 beforeAll(async () => {
   process.env.SUPABASE_URL ??= "http://127.0.0.1:54321";
   process.env.SUPABASE_ANON_KEY ??= "anon-key-for-unit-tests-0123456789";
   process.env.SESSION_SECRET ??= "unit-test-secret-0123456789";
-  ({ createRequestClient, createServerClient } = await import("./supabase.server"));
+  ({ createRequestClient, requestClient } = await import("./supabase.server"));
 });
 
 /** A backend that answers every password sign-in with a session for a user with `metadataBytes` of metadata. */
@@ -34,14 +36,18 @@ function fakeBackend(metadataBytes: number): typeof fetch {
   };
 }
 
+/** The headers a response of a request that signed in leaves with. */
 async function signIn(metadataBytes: number) {
-  const { supabase, headers } = createRequestClient(new Request("http://localhost/login", { method: "POST" }), {
+  const scope = new RequestScope();
+  const supabase = createRequestClient(scope, {
     url: "http://backend.test",
     anonKey: "anon",
     fetch: fakeBackend(metadataBytes),
   });
   const { error } = await supabase.auth.signInWithPassword({ email: "ada@example.com", password: "secret12" });
   expect(error).toBeNull();
+  const headers = new Headers();
+  scope.writeInto(headersTarget(headers));
   return headers;
 }
 
@@ -91,24 +97,22 @@ describe("the per-request client's cookies", () => {
       .getSetCookie()
       .map((c) => c.split(";")[0])
       .join("; ");
-    const { supabase } = createRequestClient(
-      new Request("http://localhost/account", { headers: { Cookie: cookieHeader } }),
-      {
-        url: "http://backend.test",
-        anonKey: "anon",
-        fetch: fakeBackend(0),
-      },
-    );
+    const supabase = createRequestClient(new RequestScope({ cookie: cookieHeader }), {
+      url: "http://backend.test",
+      anonKey: "anon",
+      fetch: fakeBackend(0),
+    });
     const { data } = await supabase.auth.getSession();
     expect(data.session?.user.user_metadata.bio).toHaveLength(8000);
   });
 
-  it("shares one client between the loaders of one request (one load context), never between requests", () => {
-    const request = new Request("http://localhost/account");
-    const context = {};
-    const a = createServerClient({ request, context });
-    const b = createServerClient({ request: new Request(request.url), context });
-    const c = createServerClient({ request, context: {} });
+  it("shares one client between the loaders of one request (one request scope), never between requests", async () => {
+    const scope = new RequestScope();
+    const [a, b] = await Promise.all([
+      runInRequestScope(scope, async () => requestClient()),
+      runInRequestScope(scope, async () => requestClient()),
+    ]);
+    const c = runInRequestScope(new RequestScope(), () => requestClient());
     expect(a).toBe(b);
     expect(a).not.toBe(c);
   });

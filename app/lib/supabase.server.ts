@@ -1,4 +1,3 @@
-import type { AppLoadContext } from "@remix-run/node";
 import {
   createServerClient as createSupabaseServerClient,
   parseCookieHeader,
@@ -6,65 +5,47 @@ import {
 } from "@supabase/ssr";
 import type { Database, SupabaseClient } from "./supabase-types";
 import WebSocket from "ws";
-import { isShed } from "./admission.server";
 import { env } from "./env.server";
+import { requestScope, RequestScope } from "./request-scope.server";
 
-export interface RequestClient {
-  supabase: SupabaseClient;
-  /** Set-Cookie and cache headers the client produced; every response of this request carries them. */
-  headers: Headers;
-  /** the production server shed this request, which carries a session (see createServerClient) */
-  shed?: boolean;
+/**
+ * The request's backend client: one per request, shared by the action and
+ * every loader that runs for it (kept in the request scope), so the parallel
+ * loaders of a nested page await one token refresh instead of racing three
+ * with the same refresh token. The cookies it writes (a refreshed session)
+ * are the scope's: every response of the request carries them. Never shared
+ * between requests.
+ *
+ * A request the production server shed gets a client that never reaches the
+ * backend: signed out, its pages need nothing from it (auth.server answers a
+ * signed-in one 503 before any call).
+ */
+export function requestClient(): SupabaseClient {
+  const scope = requestScope();
+  return scope.remember("backend client", () => createRequestClient(scope, scope.shed ? { fetch: notSent } : {}));
 }
 
 /**
- * One client per incoming request, shared by the action and every loader that
- * runs for it. Remix hands each loader its own copy of the Request (it strips
- * `?index` / `?_routes`), so the Request cannot be the key; the load context
- * is one object per request (the server adapter's default `{}` when the
- * server passes none), so it is. Sharing means the parallel loaders of a
- * nested page await one token refresh instead of racing three with the same
- * refresh token, and they all return the same `headers`.
+ * A client reading the session from `scope`'s Cookie header and writing
+ * cookies into its outgoing headers. Without memoisation: `requestClient()`
+ * is the app's; tests use this one for a stack at another address.
  */
-const clients = new WeakMap<object, RequestClient>();
-
-export function createServerClient({ request, context }: { request: Request; context: AppLoadContext }): RequestClient {
-  const key = (context ?? request) as object;
-  const existing = clients.get(key);
-  if (existing) return existing;
-  // signed out, a shed request needs nothing from the backend to say so (its pages may render)
-  const client = isShed(context)
-    ? { ...createRequestClient(request, { fetch: notSent }), shed: hasAuthCookie(request) }
-    : createRequestClient(request);
-  clients.set(key, client);
-  return client;
-}
-
-/** The client itself, without memoisation (tests use it directly). */
 export function createRequestClient(
-  request: Request,
+  scope: RequestScope,
   options: { url?: string; anonKey?: string; fetch?: typeof fetch } = {},
-): RequestClient {
-  const headers = new Headers();
-  // the last value set for each cookie (a session may be written more than once per request)
-  const setCookies = new Map<string, string>();
-  const supabase = createSupabaseServerClient<Database>(
+): SupabaseClient {
+  return createSupabaseServerClient<Database>(
     options.url ?? env.SUPABASE_URL,
     options.anonKey ?? env.SUPABASE_ANON_KEY,
     {
       cookies: {
         getAll() {
-          return parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({
-            name,
-            value: value ?? "",
-          }));
+          return parseCookieHeader(scope.cookie).map(({ name, value }) => ({ name, value: value ?? "" }));
         },
         setAll(cookies, cacheHeaders) {
           for (const { name, value, options } of cookies)
-            setCookies.set(name, serializeCookieHeader(name, value, options));
-          headers.delete("Set-Cookie");
-          for (const cookie of setCookies.values()) headers.append("Set-Cookie", cookie);
-          for (const [name, value] of Object.entries(cacheHeaders ?? {})) headers.set(name, value);
+            scope.setCookie(name, serializeCookieHeader(name, value, options));
+          for (const [name, value] of Object.entries(cacheHeaders ?? {})) scope.setHeader(name, value);
         },
       },
       global: { fetch: refreshOncePerRequest(options.fetch ?? fetch) },
@@ -72,7 +53,6 @@ export function createRequestClient(
       realtime: { transport: WebSocket as never },
     },
   );
-  return { supabase, headers };
 }
 
 /** The fetch of a shed request's client: fails at once, as fetch does when the backend is unreachable. */
@@ -126,17 +106,19 @@ export function refreshOncePerRequest(baseFetch: typeof fetch): typeof fetch {
   };
 }
 
-function hasAuthCookie(request: Request) {
-  return parseCookieHeader(request.headers.get("Cookie") ?? "").some(({ name }) => AUTH_COOKIE.test(name));
+/** Whether the browser sent a session (a shed request that carries one is answered 503: auth.server). */
+export function hasAuthCookie(scope: RequestScope): boolean {
+  return parseCookieHeader(scope.cookie).some(({ name }) => AUTH_COOKIE.test(name));
 }
 
 const AUTH_COOKIE = /^sb-.+-auth-token(\.\d+)?$/;
 
 /** Expires this browser's auth cookies (all chunks), for when the backend can't be told about a sign-out. */
-export function clearAuthCookies(request: Request, headers: Headers) {
-  for (const { name } of parseCookieHeader(request.headers.get("Cookie") ?? "")) {
+export function clearAuthCookies() {
+  const scope = requestScope();
+  for (const { name } of parseCookieHeader(scope.cookie)) {
     if (/^sb-.+-auth-token(-code-verifier)?(\.\d+)?$/.test(name)) {
-      headers.append("Set-Cookie", serializeCookieHeader(name, "", { path: "/", maxAge: 0, sameSite: "lax" }));
+      scope.setCookie(name, serializeCookieHeader(name, "", { path: "/", maxAge: 0, sameSite: "lax" }));
     }
   }
 }

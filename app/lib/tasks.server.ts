@@ -7,26 +7,8 @@ import type { TaskEvent } from "./activity";
 import type { Mentionable } from "./mentions";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import type { Priority, Status } from "./board";
+import type { Priority, Status, TaskDetail } from "./board";
 import { backendError, notFound } from "./http.server";
-import type { RequestClient } from "./supabase.server";
-
-export interface TaskDetail {
-  id: string;
-  number: number;
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-  created_at: string;
-  updated_at: string;
-  created_by: string | null;
-  creator: { display_name: string } | null;
-}
 
 /**
  * Just enough to act on the task named in the URL: by the team's slug, the
@@ -35,17 +17,17 @@ export interface TaskDetail {
  * task the person can see.
  */
 export async function findTaskRef(
-  client: RequestClient,
+  supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
 ): Promise<TaskRef | null> {
-  const { data, error } = await client.supabase
+  const { data, error } = await supabase
     .from("tasks")
     .select("id, status, project:projects!inner(key, team:teams!inner(slug))")
     .eq("number", names.number)
     .eq("project.key", names.projectKey)
     .eq("project.team.slug", names.teamSlug)
     .maybeSingle<TaskRef & { project: unknown }>();
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   return data ? { id: data.id, status: data.status } : null;
 }
 
@@ -116,11 +98,11 @@ function timelineItem(raw: RawTimelineItem): TimelineItem {
  * created_at, so the id keeps the order total — shown oldest first.
  */
 export async function requireTaskPanel(
-  client: RequestClient,
+  supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
   before: TimelineCursor | null,
 ): Promise<TaskPanel> {
-  const { data, error } = await client.supabase.rpc(
+  const { data, error } = await supabase.rpc(
     "task_panel",
     {
       team_slug: names.teamSlug,
@@ -133,7 +115,7 @@ export async function requireTaskPanel(
     },
     { get: true },
   );
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   const row = data as unknown as {
     task: TaskDetail;
     timeline: RawTimelineItem[];
@@ -143,7 +125,7 @@ export async function requireTaskPanel(
     members: Array<{ id: string; username: string; display_name: string }>;
     attachments: AttachmentRow[];
   } | null;
-  if (!row) throw notFound(client.headers);
+  if (!row) throw notFound();
   // the function reads one item more than a page: there are earlier ones when it came
   const hasEarlier = row.timeline.length > TIMELINE_PAGE_SIZE;
   const timeline = row.timeline.slice(0, TIMELINE_PAGE_SIZE).map(timelineItem).reverse();
@@ -155,7 +137,7 @@ export async function requireTaskPanel(
     watchers: Number(row.watchers),
     watching: row.watching,
     members: row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name })),
-    attachments: await signAttachments(client.supabase, row.attachments),
+    attachments: await signAttachments(supabase, row.attachments),
   };
 }
 

@@ -3,16 +3,18 @@ import { requireUser, type SessionUser } from "./auth.server";
 import { forbidden, notFound } from "./http.server";
 import { can, type Action } from "./permissions";
 import { requireProjectInTeam, type Project } from "./projects.server";
-import { createServerClient, type RequestClient } from "./supabase.server";
+import { requestClient } from "./supabase.server";
+import type { SupabaseClient } from "./supabase-types";
 import { findTaskRef, type TaskRef } from "./tasks.server";
 import { requireTeam, type TeamAccess } from "./teams.server";
 
 /** What a loader or an action receives, as far as the context needs it. */
-type RouteArgs = Pick<LoaderFunctionArgs, "request" | "context" | "params">;
+type RouteArgs = Pick<LoaderFunctionArgs, "request" | "params">;
 type Params = RouteArgs["params"];
 
 export interface TeamContext {
-  client: RequestClient;
+  /** the request's backend client (supabase.server's requestClient) */
+  supabase: SupabaseClient;
   user: SessionUser;
   team: TeamAccess;
 }
@@ -31,14 +33,13 @@ export interface ProjectContext extends TeamContext {
  * not open at all; actions answer with the form instead).
  */
 export async function requireTeamContext(
-  { request, context, params }: RouteArgs,
+  { request, params }: RouteArgs,
   { need }: { need?: Action } = {},
 ): Promise<TeamContext> {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const team = await requireTeam(client, user.id, params.team);
-  if (need && !can(team.role, need)) throw forbidden(client.headers);
-  return { client, user, team };
+  const user = await requireUser(request);
+  const team = await requireTeam(user.id, params.team);
+  if (need && !can(team.role, need)) throw forbidden();
+  return { supabase: requestClient(), user, team };
 }
 
 /**
@@ -52,7 +53,7 @@ export async function requireProjectContext(
 ): Promise<ProjectContext> {
   const [ctx, project] = await Promise.all([requireTeamContext(args), requireProjectOnceSignedIn(args)]);
   // an unknown project is a 404 whatever the role
-  if (need && !can(ctx.team.role, need)) throw forbidden(ctx.client.headers);
+  if (need && !can(ctx.team.role, need)) throw forbidden();
   return { ...ctx, project, archived: project.archived_at !== null };
 }
 
@@ -65,23 +66,21 @@ export async function requireProjectContext(
  */
 export async function withTeamContext<T>(
   args: RouteArgs,
-  read: (client: RequestClient) => Promise<T>,
+  read: (supabase: SupabaseClient) => Promise<T>,
   { need }: { need?: Action } = {},
 ): Promise<TeamContext & { read: T }> {
   const readOnceSignedIn = async () => {
-    const client = createServerClient(args);
-    await requireUser(client, args.request);
-    return read(client);
+    await requireUser(args.request);
+    return read(requestClient());
   };
   const [ctx, result] = await Promise.all([requireTeamContext(args, { need }), readOnceSignedIn()]);
   return { ...ctx, read: result };
 }
 
-async function requireProjectOnceSignedIn({ request, context, params }: RouteArgs): Promise<Project> {
-  const client = createServerClient({ request, context });
+async function requireProjectOnceSignedIn({ request, params }: RouteArgs): Promise<Project> {
   // the same (memoised) check as requireTeamContext's: nobody signed in never reaches the backend
-  await requireUser(client, request);
-  return requireProjectInTeam(client, params.team, params.key);
+  await requireUser(request);
+  return requireProjectInTeam(params.team, params.key);
 }
 
 export interface TaskContext extends ProjectContext {
@@ -97,13 +96,16 @@ export interface TaskContext extends ProjectContext {
  */
 export async function requireTaskContext(args: RouteArgs): Promise<TaskContext> {
   const findTask = async () => {
-    const client = createServerClient(args);
-    await requireUser(client, args.request);
-    const number = requireTaskNumber(args.params, client.headers);
-    if (!args.params.team || !args.params.key) throw notFound(client.headers);
+    await requireUser(args.request);
+    const number = requireTaskNumber(args.params);
+    if (!args.params.team || !args.params.key) throw notFound();
     return {
       number,
-      task: await findTaskRef(client, { teamSlug: args.params.team, projectKey: args.params.key, number }),
+      task: await findTaskRef(requestClient(), {
+        teamSlug: args.params.team,
+        projectKey: args.params.key,
+        number,
+      }),
     };
   };
   const [ctx, found] = await Promise.all([requireProjectContext(args), findTask()]);
@@ -112,14 +114,14 @@ export async function requireTaskContext(args: RouteArgs): Promise<TaskContext> 
 
 /** The context's task, or a thrown 404. */
 export function foundTask(ctx: TaskContext): TaskRef {
-  if (!ctx.task) throw notFound(ctx.client.headers);
+  if (!ctx.task) throw notFound();
   return ctx.task;
 }
 
 /** `:number` of a task URL, or a 404 for anything that isn't one. */
-export function requireTaskNumber(params: Params, headers: Headers): number {
+export function requireTaskNumber(params: Params): number {
   const raw = params.number;
-  if (!raw || !/^\d{1,9}$/.test(raw)) throw notFound(headers);
+  if (!raw || !/^\d{1,9}$/.test(raw)) throw notFound();
   return Number(raw);
 }
 

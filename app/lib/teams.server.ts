@@ -1,9 +1,9 @@
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import { backendError, notFound } from "./http.server";
+import { notFound, requireFound } from "./http.server";
 import { MEMBERS_PAGE_SIZE, pageOf, pageRange, TEAMS_PAGE_SIZE } from "./paging";
 import { isRole, type Role } from "./permissions";
-import type { RequestClient } from "./supabase.server";
+import { requestClient } from "./supabase.server";
 
 export interface TeamAccess {
   id: string;
@@ -16,29 +16,11 @@ export interface TeamAccess {
 /**
  * The team behind `:team` and the person's role in it, or a thrown 404 for
  * anyone who isn't a member (the app never says whether a team exists).
- * Memoised per request client: the team layout and the page inside it ask
- * once between them.
+ * Asked once per request: the team layout and the page inside it share it.
  */
-const teamLookups = new WeakMap<SupabaseClient, Map<string, Promise<TeamAccess | null>>>();
-
-export async function requireTeam(
-  client: RequestClient,
-  userId: string,
-  slug: string | undefined,
-): Promise<TeamAccess> {
-  if (!slug || !/^[a-z0-9-]{1,40}$/.test(slug)) throw notFound(client.headers);
-  let perClient = teamLookups.get(client.supabase);
-  if (!perClient) teamLookups.set(client.supabase, (perClient = new Map()));
-  let lookup = perClient.get(slug);
-  if (!lookup) {
-    lookup = findTeam(client.supabase, userId, slug);
-    perClient.set(slug, lookup);
-  }
-  const team = await lookup.catch((error) => {
-    throw backendError(error, client.headers);
-  });
-  if (!team) throw notFound(client.headers);
-  return team;
+export async function requireTeam(userId: string, slug: string | undefined): Promise<TeamAccess> {
+  if (!slug || !/^[a-z0-9-]{1,40}$/.test(slug)) throw notFound();
+  return requireFound(`team ${slug}`, () => findTeam(requestClient(), userId, slug));
 }
 
 async function findTeam(supabase: SupabaseClient, userId: string, slug: string): Promise<TeamAccess | null> {

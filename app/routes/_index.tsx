@@ -1,15 +1,13 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { getUser } from "~/lib/auth.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { redirect } from "~/lib/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Teamboard — a small team task tracker" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  if (await getUser(client)) throw redirect("/teams", { headers: client.headers });
-  return data(null, { headers: client.headers });
+export async function loader() {
+  if (await getUser()) throw redirect("/teams");
+  return null;
 }
 
 export default function Index() {

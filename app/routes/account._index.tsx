@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
@@ -7,69 +6,65 @@ import { isBackendUnavailable } from "~/lib/auth-errors.server";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, redirect } from "~/lib/http.server";
 import { Avatar } from "~/components/avatar";
 import { AVATAR_TYPES } from "~/lib/avatars";
 import { getProfile, isUsernameTaken, removeAvatar, saveProfile } from "~/lib/profiles.server";
 import { parseForm, ProfileSchema } from "~/lib/schemas";
 import { chosenFiles } from "~/lib/storage.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const { data: profile, error } = await getProfile(client.supabase, user.id);
-  if (error) throw backendError(error, client.headers);
-  return data(
-    {
-      displayName: profile?.display_name ?? user.displayName ?? "",
-      username: profile?.username ?? "",
-      email: user.email,
-      avatarPath: profile?.avatar_path ?? null,
-    },
-    { headers: client.headers },
-  );
+export async function loader({ request }: LoaderFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
+  const { data: profile, error } = await getProfile(supabase, user.id);
+  if (error) throw backendError(error);
+  return {
+    displayName: profile?.display_name ?? user.displayName ?? "",
+    username: profile?.username ?? "",
+    email: user.email,
+    avatarPath: profile?.avatar_path ?? null,
+  };
 }
 
 /** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
-    return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} }, client.headers);
+    return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} });
   }
   const form = await request.formData();
   if (form.get("intent") === "remove-avatar") {
-    const removed = await removeAvatar(client.supabase, user.id);
+    const removed = await removeAvatar(supabase, user.id);
     if (removed.error) {
-      if (isBackendUnavailable(removed.error)) return backendUnavailableResult({}, client.headers);
-      throw backendError(removed.error, client.headers);
+      if (isBackendUnavailable(removed.error)) return backendUnavailableResult({});
+      throw backendError(removed.error);
     }
-    await client.supabase.auth.refreshSession();
-    await setFlash(request, client.headers, { kind: "success", message: "Your avatar is removed." });
-    throw redirect("/account", { headers: client.headers });
+    await supabase.auth.refreshSession();
+    await setFlash({ kind: "success", message: "Your avatar is removed." });
+    throw redirect("/account");
   }
   const result = parseForm(ProfileSchema, form);
-  if (!result.success) return formFailure(result, client.headers);
-  const saved = await saveProfile(client.supabase, user.id, {
+  if (!result.success) return formFailure(result);
+  const saved = await saveProfile(supabase, user.id, {
     displayName: result.data.displayName,
     username: result.data.username,
     avatar: chosenFiles(form, "avatar")[0] ?? null,
   });
-  if (saved.field)
-    return formFailure({ errors: { [saved.field]: saved.message }, values: result.values }, client.headers);
+  if (saved.field) return formFailure({ errors: { [saved.field]: saved.message }, values: result.values });
   if (saved.error) {
     if (isUsernameTaken(saved.error))
-      return formFailure({ errors: { username: "That username is taken." }, values: result.values }, client.headers);
-    if (isBackendUnavailable(saved.error)) return backendUnavailableResult(result.values, client.headers);
-    throw backendError(saved.error, client.headers);
+      return formFailure({ errors: { username: "That username is taken." }, values: result.values });
+    if (isBackendUnavailable(saved.error)) return backendUnavailableResult(result.values);
+    throw backendError(saved.error);
   }
   // The header shows the name and avatar from the access token's claims; a refreshed token carries the new ones.
-  await client.supabase.auth.refreshSession();
-  await setFlash(request, client.headers, { kind: "success", message: "Your profile is saved." });
-  throw redirect("/account", { headers: client.headers });
+  await supabase.auth.refreshSession();
+  await setFlash({ kind: "success", message: "Your profile is saved." });
+  throw redirect("/account");
 }
 
 export default function Profile() {

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form";
@@ -7,35 +6,35 @@ import { deleteAccount, ownedTeams } from "~/lib/account-deletion.server";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, redirect } from "~/lib/http.server";
 import { submittedValues } from "~/lib/schemas";
-import { clearAuthCookies, createServerClient } from "~/lib/supabase.server";
+import { clearAuthCookies, requestClient } from "~/lib/supabase.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  const { teams, error } = await ownedTeams(client.supabase, user.id);
-  if (error) throw backendError(error, client.headers);
-  return data({ email: user.email, ownedTeams: teams }, { headers: client.headers });
+export async function loader({ request }: LoaderFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
+  const { teams, error } = await ownedTeams(supabase, user.id);
+  if (error) throw backendError(error);
+  return { email: user.email, ownedTeams: teams };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
   const form = await request.formData();
   const values = submittedValues(form);
-  const result = await deleteAccount(client.supabase, user, String(form.get("email") ?? ""));
+  const result = await deleteAccount(supabase, user, String(form.get("email") ?? ""));
   if (!result.ok) {
     if (result.status === 503) {
       console.error("[account] deletion failed:", result.message);
-      return backendUnavailableResult(values, client.headers);
+      return backendUnavailableResult(values);
     }
-    return formFailure({ errors: { [result.field]: result.message }, values }, client.headers, result.status);
+    return formFailure({ errors: { [result.field]: result.message }, values }, result.status);
   }
   // the sessions are gone with the user; this browser forgets its cookies too
-  clearAuthCookies(request, client.headers);
-  await setFlash(request, client.headers, { kind: "info", message: "Your account is deleted." });
-  throw redirect("/", { headers: client.headers });
+  clearAuthCookies();
+  await setFlash({ kind: "info", message: "Your account is deleted." });
+  throw redirect("/");
 }
 
 export default function DeleteAccount() {

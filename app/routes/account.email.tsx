@@ -1,40 +1,33 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { EmailChangeSchema, parseForm } from "~/lib/schemas";
 import { env } from "~/lib/env.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  return data({ email: user.email }, { headers: client.headers });
-}
+export const loader = signedInPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
   const result = parseForm(EmailChangeSchema, await request.formData());
-  if (!result.success) return formFailure(result, client.headers);
+  if (!result.success) return formFailure(result);
   if (result.data.email === user.email) {
-    return formFailure(
-      { errors: { email: "That is already your email address." }, values: result.values },
-      client.headers,
-    );
+    return formFailure({ errors: { email: "That is already your email address." }, values: result.values });
   }
-  const { error } = await client.supabase.auth.updateUser(
+  const { error } = await supabase.auth.updateUser(
     { email: result.data.email },
     { emailRedirectTo: `${originOf(request)}/account/email` },
   );
-  if (error) return authFailure(describeAuthError(error), { values: result.values }, client.headers);
+  if (error) return authFailure(describeAuthError(error), { values: result.values });
   // with secure email change the current address gets a link of its own, and both must be followed
   const alsoTo = env.SUPABASE_SECURE_EMAIL_CHANGE === "true" ? (user.email ?? null) : null;
-  return data({ sent: result.data.email, alsoTo }, { headers: client.headers });
+  return data({ sent: result.data.email, alsoTo });
 }
 
 export default function ChangeEmail() {

@@ -1,30 +1,26 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { parseForm, PasswordChangeSchema } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  return data({ email: user.email }, { headers: client.headers });
-}
+export const loader = signedInPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  await requireUser(request);
   const result = parseForm(PasswordChangeSchema, await request.formData());
-  if (!result.success) return formFailure(result, client.headers);
-  const { error } = await client.supabase.auth.updateUser({ password: result.data.password });
-  if (error) return authFailure(describeAuthError(error), { values: result.values }, client.headers);
-  await setFlash(request, client.headers, { kind: "success", message: "Your new password is saved." });
-  throw redirect("/account/password", { headers: client.headers });
+  if (!result.success) return formFailure(result);
+  const { error } = await supabase.auth.updateUser({ password: result.data.password });
+  if (error) return authFailure(describeAuthError(error), { values: result.values });
+  await setFlash({ kind: "success", message: "Your new password is saved." });
+  throw redirect("/account/password");
 }
 
 export default function ChangePassword() {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form";
@@ -15,8 +15,9 @@ import {
   verifyTotp,
   type Enrolment,
 } from "~/lib/mfa.server";
+import { redirect } from "~/lib/http.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 /**
  * /account/security: two-factor sign-in with an authenticator app. Adding
@@ -27,50 +28,48 @@ import { createServerClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
-  const factors = await listTotpFactors(client.supabase);
-  if ("status" in factors) throw failurePage(factors, client.headers);
-  return data({ factors: factors.verified }, { headers: client.headers });
+export async function loader({ request }: LoaderFunctionArgs) {
+  const supabase = requestClient();
+  await requireUser(request);
+  const factors = await listTotpFactors(supabase);
+  if ("status" in factors) throw failurePage(factors);
+  return { factors: factors.verified };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  await requireUser(request);
   const form = await request.formData();
   const parsed = parseIntent(SecurityActionSchema, form);
-  if (!parsed)
-    return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) }, client.headers);
+  if (!parsed) return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) });
 
   switch (parsed.intent) {
     case "enroll": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const enrolment = await startEnrolment(client.supabase, parsed.data.friendlyName);
-      if ("status" in enrolment)
-        return authFailure(enrolment, { intent: parsed.intent, values: parsed.values }, client.headers);
-      return data({ intent: parsed.intent, enrolment }, { headers: client.headers });
+      if (!parsed.success) return formFailure(parsed);
+      const enrolment = await startEnrolment(supabase, parsed.data.friendlyName);
+      if ("status" in enrolment) return authFailure(enrolment, { intent: parsed.intent, values: parsed.values });
+      return data({ intent: parsed.intent, enrolment });
     }
     case "confirm": {
       // the QR code and secret travel in the form so a wrong code can show them again
       const factorId = typeof form.get("factorId") === "string" ? String(form.get("factorId")) : "";
       const enrolment = enrolmentFromForm(form, factorId);
       const { code: _code, qrCode: _qr, secret: _secret, ...values } = parsed.values;
-      if (!parsed.success) return formFailure({ ...parsed, values, extra: { enrolment } }, client.headers);
-      const failure = await verifyTotp(client.supabase, parsed.data.factorId, parsed.data.code);
-      if (failure) return authFailure(failure, { intent: parsed.intent, values, extra: { enrolment } }, client.headers);
-      await setFlash(request, client.headers, {
+      if (!parsed.success) return formFailure({ ...parsed, values, extra: { enrolment } });
+      const failure = await verifyTotp(supabase, parsed.data.factorId, parsed.data.code);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values, extra: { enrolment } });
+      await setFlash({
         kind: "success",
         message: "Two-factor sign-in is on: signing in now asks for a code from your authenticator app.",
       });
-      throw redirect("/account/security", { headers: client.headers });
+      throw redirect("/account/security");
     }
     case "remove": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const failure = await removeFactor(client.supabase, parsed.data.factorId);
-      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values }, client.headers);
-      await setFlash(request, client.headers, { kind: "success", message: "The authenticator app is removed." });
-      throw redirect("/account/security", { headers: client.headers });
+      if (!parsed.success) return formFailure(parsed);
+      const failure = await removeFactor(supabase, parsed.data.factorId);
+      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values });
+      await setFlash({ kind: "success", message: "The authenticator app is removed." });
+      throw redirect("/account/security");
     }
   }
 }

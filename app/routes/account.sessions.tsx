@@ -1,34 +1,31 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { redirect } from "~/lib/http.server";
+import { requestClient } from "~/lib/supabase.server";
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
-  return data(null, { headers: client.headers });
-}
+export const loader = signedInPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  await requireUser(request);
   const scope = (await request.formData()).get("scope") === "global" ? "global" : "others";
-  const { error } = await client.supabase.auth.signOut({ scope });
+  const { error } = await supabase.auth.signOut({ scope });
   if (error) {
     const failure = describeAuthError(error);
-    return data({ errors: { form: failure.message } }, { status: failure.status, headers: client.headers });
+    return data({ errors: { form: failure.message } }, { status: failure.status });
   }
   if (scope === "global") {
-    await setFlash(request, client.headers, { kind: "info", message: "You're logged out on every device." });
-    throw redirect("/login", { headers: client.headers });
+    await setFlash({ kind: "info", message: "You're logged out on every device." });
+    throw redirect("/login");
   }
-  await setFlash(request, client.headers, { kind: "success", message: "Your other sessions are signed out." });
-  throw redirect("/account/sessions", { headers: client.headers });
+  await setFlash({ kind: "success", message: "Your other sessions are signed out." });
+  throw redirect("/account/sessions");
 }
 
 export default function Sessions() {

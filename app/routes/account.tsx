@@ -1,17 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { requireUser } from "~/lib/auth.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { signedInPage } from "~/lib/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
-  return data({ email: user.email }, { headers: client.headers });
-}
+export const loader = signedInPage;
 
 const SECTIONS = [
   { to: "/account", label: "Profile", end: true },

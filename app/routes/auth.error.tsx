@@ -6,7 +6,7 @@ import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { MESSAGES } from "~/lib/messages";
 import { EmailSignInSchema, parseForm } from "~/lib/schemas";
 import { sendSignInEmail } from "~/lib/sign-in.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "That link didn't work · Teamboard" }];
 
@@ -18,21 +18,20 @@ const REASONS = {
 } as const;
 type Reason = keyof typeof REASONS;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { headers } = createServerClient({ request, context });
+export async function loader({ request }: LoaderFunctionArgs) {
   const param = new URL(request.url).searchParams.get("reason") ?? "expired";
   const reason: Reason = param in REASONS ? (param as Reason) : "expired";
-  return data({ reason, message: REASONS[reason] }, { status: 400, headers });
+  return data({ reason, message: REASONS[reason] }, { status: 400 });
 }
 
 /** A fresh sign-in link, right here. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
   const result = parseForm(EmailSignInSchema, await request.formData());
-  if (!result.success) return formFailure(result, headers);
+  if (!result.success) return formFailure(result);
   const failure = await sendSignInEmail(supabase, result.data.email, `${originOf(request)}/teams`);
-  if (failure) return authFailure(failure, { values: result.values }, headers);
-  return data({ sent: result.data.email }, { headers });
+  if (failure) return authFailure(failure, { values: result.values });
+  return data({ sent: result.data.email });
 }
 
 export default function AuthError() {

@@ -1,34 +1,30 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireAnonymous } from "~/lib/auth.server";
+import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { ForgotPasswordSchema, parseForm } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot your password? · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireAnonymous(client);
-  return data(null, { headers: client.headers });
-}
+export const loader = signedOutPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
   const result = parseForm(ForgotPasswordSchema, await request.formData());
-  if (!result.success) return formFailure(result, headers);
+  if (!result.success) return formFailure(result);
   const { error } = await supabase.auth.resetPasswordForEmail(result.data.email, {
     redirectTo: `${originOf(request)}/reset-password`,
   });
   if (error) {
     const failure = describeAuthError(error);
     // Unknown addresses are not revealed; only throttling and outages are.
-    if (failure.status !== 400) return authFailure(failure, { values: result.values }, headers);
+    if (failure.status !== 400) return authFailure(failure, { values: result.values });
   }
-  return data({ sent: result.data.email }, { headers });
+  return data({ sent: result.data.email });
 }
 
 export default function ForgotPassword() {

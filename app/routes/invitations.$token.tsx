@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert, SubmitButton } from "~/components/form";
 import { getUser, needsSecondFactor, secondFactorUrl } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { backendError, notFound, redirect } from "~/lib/http.server";
 import { formatDate } from "~/lib/dates";
 import {
   acceptInvitation,
@@ -13,7 +13,7 @@ import {
   previewInvitation,
   type InvitationPreview,
 } from "~/lib/invitations.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 import { classifyDbError } from "~/lib/db-errors.server";
 import { ROLE_LABELS } from "~/lib/teams";
 
@@ -32,20 +32,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 
-async function load(request: Request, context: LoaderFunctionArgs["context"], token: string | undefined) {
-  const client = createServerClient({ request, context });
+async function load(token: string | undefined) {
+  const supabase = requestClient();
   const [user, { preview, error }] = await Promise.all([
-    getUser(client),
-    token && TOKEN.test(token) ? previewInvitation(client.supabase, token) : { preview: null, error: null },
+    getUser(),
+    token && TOKEN.test(token) ? previewInvitation(supabase, token) : { preview: null, error: null },
   ]);
-  if (error) throw backendError(error, client.headers);
-  return { client, user, preview };
+  if (error) throw backendError(error);
+  return { supabase, user, preview };
 }
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const { client, user, preview } = await load(request, context, params.token);
-  const headers = new Headers(client.headers);
-  headers.set("Referrer-Policy", "same-origin");
+export async function loader({ params }: LoaderFunctionArgs) {
+  const { user, preview } = await load(params.token);
   return data(
     {
       invitation: preview,
@@ -54,47 +52,47 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       forMe: !!user && !!preview && user.email.toLowerCase() === preview.email.toLowerCase(),
     },
     // an unknown token is a page of its own (what to do next), with 404
-    { status: preview ? 200 : 404, headers },
+    { status: preview ? 200 : 404 },
   );
 }
 
-export async function action({ request, context, params }: ActionFunctionArgs) {
-  const { client, user, preview } = await load(request, context, params.token);
-  if (!preview) throw notFound(client.headers);
+export async function action({ request, params }: ActionFunctionArgs) {
+  const { supabase, user, preview } = await load(params.token);
+  if (!preview) throw notFound();
   const here = `/invitations/${params.token}`;
-  if (!user) throw redirect(`/login?${new URLSearchParams({ next: here })}`, { headers: client.headers });
+  if (!user) throw redirect(`/login?${new URLSearchParams({ next: here })}`);
   // accepting or declining acts for the account: the second factor first, when it has one
-  if (needsSecondFactor(user)) throw redirect(secondFactorUrl(here), { headers: client.headers });
+  if (needsSecondFactor(user)) throw redirect(secondFactorUrl(here));
   const intent = String((await request.formData()).get("intent") ?? "");
   if (user.email.toLowerCase() !== preview.email.toLowerCase()) {
-    return data({ error: `This invitation is for ${preview.email}.` }, { status: 403, headers: client.headers });
+    return data({ error: `This invitation is for ${preview.email}.` }, { status: 403 });
   }
   if (intent === "accept") {
-    const { data: team, error } = await acceptInvitation(client.supabase, params.token!);
-    if (error) return refusal(error, client.headers);
-    await setFlash(request, client.headers, {
+    const { data: team, error } = await acceptInvitation(supabase, params.token!);
+    if (error) return refusal(error);
+    await setFlash({
       kind: "success",
       message: `Welcome to ${team.name}! You joined as ${ROLE_LABELS[preview.role].toLowerCase()}.`,
     });
-    throw redirect(`/teams/${team.slug}`, { headers: client.headers });
+    throw redirect(`/teams/${team.slug}`);
   }
   if (intent === "decline") {
-    const { error } = await declineInvitation(client.supabase, params.token!);
-    if (error) return refusal(error, client.headers);
-    await setFlash(request, client.headers, {
+    const { error } = await declineInvitation(supabase, params.token!);
+    if (error) return refusal(error);
+    await setFlash({
       kind: "info",
       message: `You declined the invitation to ${preview.teamName}.`,
     });
-    throw redirect("/teams", { headers: client.headers });
+    throw redirect("/teams");
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
-function refusal(error: { code?: string; message?: string }, headers: Headers) {
+function refusal(error: { code?: string; message?: string }) {
   const { status, message } = classifyDbError(error);
-  if (status === 404) throw notFound(headers);
-  if (status === 500 || status === 503) throw backendError(error, headers);
-  return data({ error: message }, { status, headers });
+  if (status === 404) throw notFound();
+  if (status === 500 || status === 503) throw backendError(error);
+  return data({ error: message }, { status });
 }
 
 const ENDED: Record<Exclude<InvitationPreview["status"], "pending">, (i: InvitationPreview) => string> = {

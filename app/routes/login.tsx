@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CodeForm } from "~/components/auth/code-form";
 import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
@@ -7,64 +7,60 @@ import { describeAuthError } from "~/lib/auth-errors.server";
 import { oauthProviders } from "~/lib/auth-settings.server";
 import { requireAnonymous } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { LoginActionSchema, parseIntent, submittedValues } from "~/lib/schemas";
 import { resendConfirmation, sendSignInEmail } from "~/lib/sign-in.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "Log in · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireAnonymous(client);
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous();
   const next = new URL(request.url).searchParams.get("next");
-  return data(
-    { next: next ? safeRedirect(next) : null, providers: await oauthProviders() },
-    { headers: client.headers },
-  );
+  return { next: next ? safeRedirect(next) : null, providers: await oauthProviders() };
 }
 
 /**
  * The log-in page's own forms (see LoginActionSchema). The code form posts to
  * /login/code and the provider buttons to /login/oauth, routes of their own.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
   const form = await request.formData();
   const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
   const parsed = parseIntent(LoginActionSchema, { ...fields, intent: fields.intent ?? "password" });
-  if (!parsed) return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) }, headers);
+  if (!parsed) return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) });
   const origin = originOf(request);
 
   switch (parsed.intent) {
     case "password": {
-      if (!parsed.success) return formFailure(parsed, headers);
+      if (!parsed.success) return formFailure(parsed);
       const { error } = await supabase.auth.signInWithPassword({
         email: parsed.data.email,
         password: parsed.data.password,
       });
-      if (error)
-        return authFailure(describeAuthError(error), { intent: parsed.intent, values: parsed.values }, headers);
-      throw redirect(safeRedirect(parsed.data.next), { headers });
+      if (error) return authFailure(describeAuthError(error), { intent: parsed.intent, values: parsed.values });
+      throw redirect(safeRedirect(parsed.data.next));
     }
     case "magiclink":
     case "code": {
-      if (!parsed.success) return formFailure(parsed, headers);
+      if (!parsed.success) return formFailure(parsed);
       const failure = await sendSignInEmail(supabase, parsed.data.email, `${origin}${safeRedirect(parsed.data.next)}`);
-      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values }, headers);
-      return data({ intent: parsed.intent, sent: parsed.data.email }, { headers });
+      if (failure) return authFailure(failure, { intent: parsed.intent, values: parsed.values });
+      return data({ intent: parsed.intent, sent: parsed.data.email });
     }
     case "resend": {
       // its answer shows with the password form it belongs to
       const intent = "password" as const;
-      if (!parsed.success) return formFailure({ ...parsed, intent }, headers);
+      if (!parsed.success) return formFailure({ ...parsed, intent });
       const failure = await resendConfirmation(
         supabase,
         parsed.data.email,
         `${origin}${safeRedirect(parsed.data.next)}`,
       );
-      if (failure) return authFailure(failure, { intent, values: parsed.values }, headers);
-      return data({ intent, resent: parsed.data.email, values: parsed.values }, { headers });
+      if (failure) return authFailure(failure, { intent, values: parsed.values });
+      return data({ intent, resent: parsed.data.email, values: parsed.values });
     }
   }
 }

@@ -1,14 +1,14 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { CodeForm } from "~/components/auth/code-form";
 import { describeAuthError } from "~/lib/auth-errors.server";
-import { requireAnonymous } from "~/lib/auth.server";
+import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { OtpSchema, parseForm } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 /**
  * POST /login/code: the emailed 6-digit code, verified. /login shows the form
@@ -17,19 +17,14 @@ import { createServerClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Enter your code · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireAnonymous(client);
-  return data(null, { headers: client.headers });
-}
+export const loader = signedOutPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
   const form = await request.formData();
   const intent = "verify-code" as const;
   const result = parseForm(OtpSchema, form);
-  if (!result.success)
-    return formFailure({ intent, ...result, extra: { sent: String(form.get("email") ?? "") } }, headers);
+  if (!result.success) return formFailure({ intent, ...result, extra: { sent: String(form.get("email") ?? "") } });
   const { error } = await supabase.auth.verifyOtp({
     email: result.data.email,
     token: result.data.token,
@@ -41,10 +36,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return authFailure(
       { ...failure, field: failure.status === 400 ? "token" : null, message },
       { intent, values: result.values, extra: { sent: result.data.email } },
-      headers,
     );
   }
-  throw redirect(safeRedirect(result.data.next), { headers });
+  throw redirect(safeRedirect(result.data.next));
 }
 
 export default function LoginCode() {

@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
 import { needsSecondFactor, requireUser } from "~/lib/auth.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { failurePage, listTotpFactors, verifyTotp } from "~/lib/mfa.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { MfaCodeSchema, parseForm } from "~/lib/schemas";
-import { createServerClient, type RequestClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 /**
  * GET/POST /login/mfa?next=…: the second step of signing in to an account
@@ -18,28 +18,26 @@ import { createServerClient, type RequestClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request, { aal: "any" });
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request, { aal: "any" });
   const next = safeRedirect(new URL(request.url).searchParams.get("next"));
-  if (!needsSecondFactor(user)) throw redirect(next, { headers: client.headers });
-  const factors = await factorsOrContinue(client, next);
-  return data({ next, email: user.email, factors }, { headers: client.headers });
+  if (!needsSecondFactor(user)) throw redirect(next);
+  const factors = await factorsOrContinue(next);
+  return { next, email: user.email, factors };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request, { aal: "any" });
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request, { aal: "any" });
   const form = await request.formData();
   const next = safeRedirect(form.get("next"));
-  if (!needsSecondFactor(user)) throw redirect(next, { headers: client.headers });
+  if (!needsSecondFactor(user)) throw redirect(next);
   const result = parseForm(MfaCodeSchema, form);
   // a code is never sent back to the page
   const { code: _code, ...values } = result.values;
-  if (!result.success) return formFailure({ errors: result.errors, values }, client.headers);
-  const failure = await verifyTotp(client.supabase, result.data.factorId, result.data.code);
-  if (failure) return authFailure(failure, { values }, client.headers);
-  throw redirect(next, { headers: client.headers });
+  if (!result.success) return formFailure({ errors: result.errors, values });
+  const failure = await verifyTotp(requestClient(), result.data.factorId, result.data.code);
+  if (failure) return authFailure(failure, { values });
+  throw redirect(next);
 }
 
 /**
@@ -47,12 +45,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
  * the last app's removal (on another device): a fresh token says so, and the
  * person goes on without a code.
  */
-async function factorsOrContinue(client: RequestClient, next: string) {
-  const factors = await listTotpFactors(client.supabase);
-  if ("status" in factors) throw failurePage(factors, client.headers);
+async function factorsOrContinue(next: string) {
+  const supabase = requestClient();
+  const factors = await listTotpFactors(supabase);
+  if ("status" in factors) throw failurePage(factors);
   if (factors.verified.length > 0) return factors.verified;
-  await client.supabase.auth.refreshSession();
-  throw redirect(next, { headers: client.headers });
+  await supabase.auth.refreshSession();
+  throw redirect(next);
 }
 
 export default function SecondFactor() {

@@ -1,13 +1,13 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { FormAlert } from "~/components/form";
 import { oauthProviders } from "~/lib/auth-settings.server";
-import { requireAnonymous } from "~/lib/auth.server";
+import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { startOAuth } from "~/lib/sign-in.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 /**
  * POST /login/oauth: starts sign-in with a provider (the login page's
@@ -17,31 +17,24 @@ import { createServerClient } from "~/lib/supabase.server";
  */
 export const meta: MetaFunction = () => [{ title: "Log in · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireAnonymous(client);
-  return data(null, { headers: client.headers });
-}
+export const loader = signedOutPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
   const form = await request.formData();
   const intent = "oauth" as const;
   const provider = String(form.get("provider") ?? "");
   const next = safeRedirect(form.get("next"));
   if (!(await oauthProviders()).includes(provider)) {
-    return formFailure(
-      { intent, errors: { form: "That sign-in provider isn't available." }, values: { next } },
-      headers,
-    );
+    return formFailure({ intent, errors: { form: "That sign-in provider isn't available." }, values: { next } });
   }
   const started = await startOAuth(
     supabase,
     provider,
     `${originOf(request)}/auth/callback?${new URLSearchParams({ next })}`,
   );
-  if ("url" in started) throw redirect(started.url, { headers });
-  return authFailure(started, { intent, values: { next } }, headers);
+  if ("url" in started) throw redirect(started.url);
+  return authFailure(started, { intent, values: { next } });
 }
 
 export default function LoginWithProvider() {

@@ -1,41 +1,39 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { getUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { parseForm, ResetPasswordSchema } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password · Teamboard" }];
 
 /** Reached from a recovery link (which signed this browser in for recovery). */
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await getUser(client);
+export async function loader() {
+  const user = await getUser();
   if (!user) {
-    await setFlash(request, client.headers, {
+    await setFlash({
       kind: "info",
       message: "Your reset link has run out. Ask for a new one here.",
     });
-    throw redirect("/forgot-password", { headers: client.headers });
+    throw redirect("/forgot-password");
   }
-  return data({ email: user.email }, { headers: client.headers });
+  return { email: user.email };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const { supabase, headers } = client;
-  const user = await getUser(client);
-  if (!user) throw redirect("/forgot-password", { headers });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  const user = await getUser();
+  if (!user) throw redirect("/forgot-password");
   const result = parseForm(ResetPasswordSchema, await request.formData());
-  if (!result.success) return formFailure(result, headers);
+  if (!result.success) return formFailure(result);
   const { error } = await supabase.auth.updateUser({ password: result.data.password });
-  if (error) return authFailure(describeAuthError(error), { values: result.values }, headers);
-  await setFlash(request, headers, { kind: "success", message: "Your new password is saved." });
-  throw redirect("/teams", { headers });
+  if (error) return authFailure(describeAuthError(error), { values: result.values });
+  await setFlash({ kind: "success", message: "Your new password is saved." });
+  throw redirect("/teams");
 }
 
 export default function ResetPassword() {

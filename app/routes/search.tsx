@@ -1,12 +1,11 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
 import { STATUS_LABELS, taskRef } from "~/lib/board";
 import { backendError } from "~/lib/http.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 import { searchTasks, type SearchHit } from "~/lib/tasks.server";
 import boardStyles from "~/styles/board.css?url";
 
@@ -16,18 +15,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.q ? `“${data.q}” · Search · Teamboard` : "Search · Teamboard" },
 ];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const supabase = requestClient();
+  await requireUser(request);
   const q = new URL(request.url).searchParams.get("q")?.trim().slice(0, 200) ?? "";
   let hits: SearchHit[] = [];
   let capped = false;
   if (q) {
-    const result = await searchTasks(client.supabase, q);
-    if (result.error) throw backendError(result.error, client.headers);
+    const result = await searchTasks(supabase, q);
+    if (result.error) throw backendError(result.error);
     ({ hits, capped } = result);
   }
-  return data({ q, hits, capped }, { headers: client.headers });
+  return { q, hits, capped };
 }
 
 export default function Search() {

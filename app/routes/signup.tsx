@@ -1,28 +1,28 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { requireAnonymous } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { parseForm, SignupSchema } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireAnonymous(client);
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAnonymous();
   const next = new URL(request.url).searchParams.get("next");
-  return data({ next: next ? safeRedirect(next) : null }, { headers: client.headers });
+  return { next: next ? safeRedirect(next) : null };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const { supabase, headers } = createServerClient({ request, context });
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
   const result = parseForm(SignupSchema, await request.formData());
-  if (!result.success) return formFailure(result, headers);
+  if (!result.success) return formFailure(result);
   const { email, password, displayName } = result.data;
   const next = safeRedirect(result.data.next);
 
@@ -31,18 +31,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
     password,
     options: { data: { display_name: displayName }, emailRedirectTo: `${originOf(request)}${next}` },
   });
-  if (error) return authFailure(describeAuthError(error), { values: result.values }, headers);
+  if (error) return authFailure(describeAuthError(error), { values: result.values });
   // For an address that is already confirmed, the backend answers with a
   // look-alike user without identities (so addresses can't be probed by API);
   // the form can say so, as docs/product.md §8 asks.
   if (signUp.user && signUp.user.identities?.length === 0) {
-    return formFailure(
-      { errors: { email: MESSAGES.userAlreadyExists }, values: result.values, extra: { code: "user_already_exists" } },
-      headers,
-    );
+    return formFailure({
+      errors: { email: MESSAGES.userAlreadyExists },
+      values: result.values,
+      extra: { code: "user_already_exists" },
+    });
   }
-  if (signUp.session) throw redirect(next, { headers });
-  return data({ sent: email }, { headers });
+  if (signUp.session) throw redirect(next);
+  return data({ sent: email });
 }
 
 export default function Signup() {

@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { PRIORITY_LABELS, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
@@ -8,13 +7,13 @@ import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, team } = await requireTeamContext(args);
-  const { overview, error } = await teamOverview(client.supabase, team.id);
+  const { supabase, team } = await requireTeamContext(args);
+  const { overview, error } = await teamOverview(supabase, team.id);
   if (error) {
-    if (error.code === "PT404" || error.code === "P0002") throw notFound(client.headers);
-    throw backendError(error, client.headers);
+    if (error.code === "PT404" || error.code === "P0002") throw notFound();
+    throw backendError(error);
   }
-  return data({ team: { slug: team.slug, name: team.name }, overview }, { headers: client.headers });
+  return { team: { slug: team.slug, name: team.name }, overview };
 }
 
 export default function TeamOverview() {

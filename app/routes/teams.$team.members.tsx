@@ -1,16 +1,14 @@
 import { Avatar } from "~/components/avatar";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import type { ReactNode } from "react";
-import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
-import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form";
-import { formState } from "~/components/task/fields";
+import { Field, FormAlert, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { setFlash } from "~/lib/flash.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, notFound } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, notFound, redirect } from "~/lib/http.server";
 import { membersActionSchema } from "~/lib/invitations.schemas";
 import { formatDate } from "~/lib/dates";
 import {
@@ -29,48 +27,48 @@ import { changeRole, leaveTeam, listMembers, removeMember } from "~/lib/teams.se
 export const meta: MetaFunction = () => [{ title: "Members · Teamboard" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, user, team } = await requireTeamContext(args);
+  const { supabase, user, team } = await requireTeamContext(args);
   const can = permissionsOf(team.role);
   // the members and (for admins) the pending invitations side by side
   const [{ error, items: members, paging }, pending] = await Promise.all([
-    listMembers(client.supabase, team.id, parsePage(new URL(args.request.url).searchParams)),
-    can.manageMembers ? listPendingInvitations(client.supabase, team.id) : null,
+    listMembers(supabase, team.id, parsePage(new URL(args.request.url).searchParams)),
+    can.manageMembers ? listPendingInvitations(supabase, team.id) : null,
   ]);
-  if (error) throw backendError(error, client.headers);
-  if (pending?.error) throw backendError(pending.error, client.headers);
+  if (error) throw backendError(error);
+  if (pending?.error) throw backendError(pending.error);
   const invitations = pending?.items ?? [];
-  return data({ members, paging, invitations, userId: user.id, myRole: team.role, can }, { headers: client.headers });
+  return { members, paging, invitations, userId: user.id, myRole: team.role, can };
 }
 
 const ANSWERED = "That invitation was already answered or withdrawn.";
 
 export async function action(args: ActionFunctionArgs) {
-  const { client, user, team } = await requireTeamContext(args);
+  const { supabase, user, team } = await requireTeamContext(args);
   const { request } = args;
   const parsed = parseIntent(membersActionSchema(), await request.formData());
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
   const { intent, values } = parsed;
   const done = async (message: string, to: string) => {
-    await setFlash(request, client.headers, { kind: "success", message });
-    throw redirect(to, { headers: client.headers });
+    await setFlash({ kind: "success", message });
+    throw redirect(to);
   };
   const membersPath = `/teams/${team.slug}/members`;
 
   if (parsed.intent === "leave") {
-    const { error } = await leaveTeam(client.supabase, team.id);
-    if (error) return writeFailure(error, { intent, values }, client.headers);
+    const { error } = await leaveTeam(supabase, team.id);
+    if (error) return writeFailure(error, { intent, values });
     return done(`You left ${team.name}.`, "/teams");
   }
 
   // every other form is an admin's
-  if (!can(team.role, "manageMembers")) return forbiddenResult(client.headers, { intent, values });
-  if (!parsed.success) return formFailure(parsed, client.headers);
+  if (!can(team.role, "manageMembers")) return forbiddenResult({ intent, values });
+  if (!parsed.success) return formFailure(parsed);
 
   switch (parsed.intent) {
     case "revoke": {
-      const { data: revoked, error } = await revokeInvitation(client.supabase, team.id, parsed.data.invitationId);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!revoked) return formFailure({ intent, errors: { form: ANSWERED }, values }, client.headers);
+      const { data: revoked, error } = await revokeInvitation(supabase, team.id, parsed.data.invitationId);
+      if (error) return writeFailure(error, { intent, values });
+      if (!revoked) return formFailure({ intent, errors: { form: ANSWERED }, values });
       return done(`The invitation to ${revoked.email} is withdrawn.`, membersPath);
     }
 
@@ -78,23 +76,18 @@ export async function action(args: ActionFunctionArgs) {
     case "resend": {
       let invite: { email: string; role: (typeof ASSIGNABLE_ROLES)[number] };
       if (parsed.intent === "resend") {
-        const { data: pending, error } = await findPendingInvitation(
-          client.supabase,
-          team.id,
-          parsed.data.invitationId,
-        );
-        if (error) return writeFailure(error, { intent, values }, client.headers);
-        if (!pending || pending.role === "owner")
-          return formFailure({ intent, errors: { form: ANSWERED }, values }, client.headers);
+        const { data: pending, error } = await findPendingInvitation(supabase, team.id, parsed.data.invitationId);
+        if (error) return writeFailure(error, { intent, values });
+        if (!pending || pending.role === "owner") return formFailure({ intent, errors: { form: ANSWERED }, values });
         invite = { email: pending.email, role: pending.role };
       } else {
         invite = { email: parsed.data.email, role: parsed.data.role };
       }
-      const sent = await sendInvitation(client.supabase, { teamId: team.id, ...invite });
+      const sent = await sendInvitation(supabase, { teamId: team.id, ...invite });
       if (!sent.ok) {
-        if (sent.unavailable) return backendUnavailableResult(values, client.headers);
-        if (sent.status === 404) throw notFound(client.headers);
-        if (sent.status === 403) return forbiddenResult(client.headers, { intent, values });
+        if (sent.unavailable) return backendUnavailableResult(values);
+        if (sent.status === 404) throw notFound();
+        if (sent.status === 403) return forbiddenResult({ intent, values });
         const field =
           sent.code === "invalid_role"
             ? "role"
@@ -104,7 +97,6 @@ export async function action(args: ActionFunctionArgs) {
         const status = sent.status === 429 ? 429 : sent.status === 502 ? 503 : 400;
         return formFailure(
           { intent, errors: { [intent === "resend" ? "form" : field]: sent.message }, values },
-          client.headers,
           status,
         );
       }
@@ -118,31 +110,26 @@ export async function action(args: ActionFunctionArgs) {
     case "remove": {
       if (parsed.intent === "role") {
         if (parsed.data.userId === user.id)
-          return formFailure({ intent, errors: { form: "You can't change your own role." }, values }, client.headers);
-        const { data: changed, error } = await changeRole(
-          client.supabase,
-          team.id,
-          parsed.data.userId,
-          parsed.data.role,
-        );
-        if (error) return writeFailure(error, { intent, values }, client.headers);
-        if (!changed) return forbiddenResult(client.headers, { intent, values });
-        await setFlash(request, client.headers, {
+          return formFailure({ intent, errors: { form: "You can't change your own role." }, values });
+        const { data: changed, error } = await changeRole(supabase, team.id, parsed.data.userId, parsed.data.role);
+        if (error) return writeFailure(error, { intent, values });
+        if (!changed) return forbiddenResult({ intent, values });
+        await setFlash({
           kind: "success",
           message: `The role is now ${ROLE_LABELS[parsed.data.role].toLowerCase()}.`,
         });
       } else {
-        const { data: removed, error } = await removeMember(client.supabase, team.id, parsed.data.userId);
-        if (error) return writeFailure(error, { intent, values }, client.headers);
-        if (!removed) return forbiddenResult(client.headers, { intent, values });
-        await setFlash(request, client.headers, { kind: "success", message: "The member is removed from the team." });
+        const { data: removed, error } = await removeMember(supabase, team.id, parsed.data.userId);
+        if (error) return writeFailure(error, { intent, values });
+        if (!removed) return forbiddenResult({ intent, values });
+        await setFlash({ kind: "success", message: "The member is removed from the team." });
       }
       // back to the page the form was on
       const page = parsePage(new URL(request.url).searchParams);
-      throw redirect(`${membersPath}${pageSearch(new URLSearchParams(), page)}`, { headers: client.headers });
+      throw redirect(`${membersPath}${pageSearch(new URLSearchParams(), page)}`);
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function Members() {

@@ -18,23 +18,23 @@ import { taskUrls } from "~/lib/task-urls";
  */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, team, archived } = ctx;
+  const { supabase, team, archived } = ctx;
   const { number } = ctx;
   const tooLarge = attachmentIntent.bodyTooLarge(args.request);
-  if (tooLarge) return formFailure({ intent: "attach", errors: { files: tooLarge }, values: {} }, client.headers);
+  if (tooLarge) return formFailure({ intent: "attach", errors: { files: tooLarge }, values: {} });
   const form = await args.request.formData();
   const intent = String(form.get("intent") ?? "");
   const values = submittedValues(form);
-  if (!can(team.role, "comment")) return forbiddenResult(client.headers, { intent, values });
-  if (!can(team.role, "comment", { archived })) return archivedResult(client.headers, { intent, values });
+  if (!can(team.role, "comment")) return forbiddenResult({ intent, values });
+  if (!can(team.role, "comment", { archived })) return archivedResult({ intent, values });
   const task = foundTask(ctx);
-  const outcome = await attachmentIntent.run(client.supabase, task.id, intent, form);
+  const outcome = await attachmentIntent.run(supabase, task.id, intent, form);
   if (outcome.ok) {
     const urls = taskUrls(args.request.url, boardPath(ctx), number);
-    return redirectWithSuccess(args.request, client.headers, outcome.message, urls.task);
+    return redirectWithSuccess(outcome.message, urls.task);
   }
-  if (outcome.status === 503) return backendUnavailableResult(values, client.headers);
-  return formFailure({ intent, errors: { [outcome.field]: outcome.message }, values }, client.headers, outcome.status);
+  if (outcome.status === 503) return backendUnavailableResult(values);
+  return formFailure({ intent, errors: { [outcome.field]: outcome.message }, values }, outcome.status);
 }
 
 export default function TaskWithAttachmentResult() {

@@ -21,54 +21,48 @@ import { CommentActionSchema } from "~/lib/tasks.schemas";
  */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, team, archived } = ctx;
+  const { supabase, team, archived } = ctx;
   const { number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(CommentActionSchema, form);
   const values = submittedValues(form);
 
-  if (!can(team.role, "comment")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
-  if (!can(team.role, "comment", { archived }))
-    return archivedResult(client.headers, { intent: parsed?.intent, values });
+  if (!can(team.role, "comment")) return forbiddenResult({ intent: parsed?.intent, values });
+  if (!can(team.role, "comment", { archived })) return archivedResult({ intent: parsed?.intent, values });
   const task = foundTask(ctx);
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
 
   const urls = taskUrls(args.request.url, boardPath(ctx), number);
-  const done = (message: string, to: string) => redirectWithSuccess(args.request, client.headers, message, to);
+  const done = (message: string, to: string) => redirectWithSuccess(message, to);
 
   switch (parsed.intent) {
     case "comment": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const { error } = await addComment(client.supabase, task.id, parsed.data.body);
-      if (error) return writeFailure(error, { intent: parsed.intent, values, field: "body" }, client.headers);
+      if (!parsed.success) return formFailure(parsed);
+      const { error } = await addComment(supabase, task.id, parsed.data.body);
+      if (error) return writeFailure(error, { intent: parsed.intent, values, field: "body" });
       // a new comment shows on the latest page
       return done("Your comment is posted.", urls.task);
     }
 
     case "edit-comment": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
+      if (!parsed.success) return formFailure(parsed);
       const { intent } = parsed;
-      const { data: edited, error } = await editComment(
-        client.supabase,
-        task.id,
-        parsed.data.commentId,
-        parsed.data.body,
-      );
-      if (error) return writeFailure(error, { intent, values, field: "body" }, client.headers);
-      if (!edited) return forbiddenResult(client.headers, { intent, values });
+      const { data: edited, error } = await editComment(supabase, task.id, parsed.data.commentId, parsed.data.body);
+      if (error) return writeFailure(error, { intent, values, field: "body" });
+      if (!edited) return forbiddenResult({ intent, values });
       return done("Your comment is saved.", urls.taskOnCommentPage);
     }
 
     case "delete-comment": {
-      if (!parsed.success) throw notFound(client.headers);
+      if (!parsed.success) throw notFound();
       const { intent } = parsed;
-      const { data: removed, error } = await deleteComment(client.supabase, task.id, parsed.data.commentId);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!removed) return forbiddenResult(client.headers, { intent, values });
+      const { data: removed, error } = await deleteComment(supabase, task.id, parsed.data.commentId);
+      if (error) return writeFailure(error, { intent, values });
+      if (!removed) return forbiddenResult({ intent, values });
       return done("The comment is deleted.", urls.taskOnCommentPage);
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function TaskWithCommentResult() {

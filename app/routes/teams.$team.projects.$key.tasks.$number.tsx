@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
@@ -21,7 +20,7 @@ import {
 } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -31,84 +30,79 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader(args: LoaderFunctionArgs) {
   // the project context (its reads shared with the board) and the panel's own read, side by side
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
-  const { client, user, team, project, archived } = ctx;
-  const number = requireTaskNumber(args.params, client.headers);
+  const { user, team, project, archived } = ctx;
+  const number = requireTaskNumber(args.params);
   const before = parseTimelineCursor(new URL(args.request.url).searchParams);
-  return data(
-    {
-      projectKey: project.key,
-      taskPath: `${boardPath(ctx)}/tasks/${number}`,
-      ...panel,
-      earlierPage: before !== null,
-      now: new Date().toISOString(),
-      userId: user.id,
-      can: permissionsOf(team.role, { archived }),
-    },
-    { headers: client.headers },
-  );
+  return {
+    projectKey: project.key,
+    taskPath: `${boardPath(ctx)}/tasks/${number}`,
+    ...panel,
+    earlierPage: before !== null,
+    now: new Date().toISOString(),
+    userId: user.id,
+    can: permissionsOf(team.role, { archived }),
+  };
 }
 
 /** The task, its timeline, attachments and watchers, named by the URL (a 404 for a malformed one). */
 async function readPanel(args: LoaderFunctionArgs) {
-  const client = createServerClient(args);
   // nobody signed in never reaches the backend (the same memoised check as the context's)
-  await requireUser(client, args.request);
-  const number = requireTaskNumber(args.params, client.headers);
+  await requireUser(args.request);
+  const number = requireTaskNumber(args.params);
   const { team, key } = args.params;
-  if (!team || !key) throw notFound(client.headers);
+  if (!team || !key) throw notFound();
   const before = parseTimelineCursor(new URL(args.request.url).searchParams);
-  return requireTaskPanel(client, { teamSlug: team, projectKey: key, number }, before);
+  return requireTaskPanel(requestClient(), { teamSlug: team, projectKey: key, number }, before);
 }
 
 /** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, team, project, archived } = ctx;
+  const { supabase, team, project, archived } = ctx;
   const { number } = ctx;
   const form = await args.request.formData();
   const parsed = parseIntent(TaskActionSchema, form);
   const values = submittedValues(form);
 
-  if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { intent: parsed?.intent, values });
-  if (!can(team.role, "editTasks", { archived }))
-    return archivedResult(client.headers, { intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks")) return forbiddenResult({ intent: parsed?.intent, values });
+  if (!can(team.role, "editTasks", { archived })) return archivedResult({ intent: parsed?.intent, values });
   const task = foundTask(ctx);
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
 
   const ref = taskRef(project.key, number);
   const urls = taskUrls(args.request.url, boardPath(ctx), number);
-  const done = (message: string, to = urls.task) => redirectWithSuccess(args.request, client.headers, message, to);
+  const done = (message: string, to = urls.task) => redirectWithSuccess(message, to);
 
   switch (parsed.intent) {
     case "update": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const { error } = await updateTask(client.supabase, task.id, parsed.data);
+      if (!parsed.success) return formFailure(parsed);
+      const { error } = await updateTask(supabase, task.id, parsed.data);
       if (error)
-        return writeFailure(
-          error,
-          { intent: parsed.intent, values, field: /assignee/i.test(error.message) ? "assignee" : "form" },
-          client.headers,
-        );
+        return writeFailure(error, {
+          intent: parsed.intent,
+          values,
+          field: /assignee/i.test(error.message) ? "assignee" : "form",
+        });
       return done(`${ref} is saved.`);
     }
 
     case "move": {
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const { error } = await moveTask(client.supabase, task.id, parsed.data.status, parsed.data.position);
-      if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" }, client.headers);
+      if (!parsed.success) return formFailure(parsed);
+      const { error } = await moveTask(supabase, task.id, parsed.data.status, parsed.data.position);
+      if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
       return done(`${ref} is in ${STATUS_LABELS[parsed.data.status]}.`);
     }
 
     case "delete-task": {
       const { intent } = parsed;
-      if (!can(team.role, "deleteTasks")) return forbiddenResult(client.headers, { intent, values });
-      const { data: deleted, error } = await deleteTask(client.supabase, task.id);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!deleted) return forbiddenResult(client.headers, { intent, values });
+      if (!can(team.role, "deleteTasks")) return forbiddenResult({ intent, values });
+      const { data: deleted, error } = await deleteTask(supabase, task.id);
+      if (error) return writeFailure(error, { intent, values });
+      if (!deleted) return forbiddenResult({ intent, values });
       return done(`${ref} is deleted.`, urls.board);
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 /** The panel; when a comment form came back, the /comments child renders it instead, with that answer. */

@@ -13,18 +13,15 @@ import { setWatching } from "~/lib/watching.server";
  */
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
-  const { client, user, project, number } = ctx;
+  const { supabase, user, project, number } = ctx;
   const task = foundTask(ctx);
   const intent = (await args.request.formData()).get("intent");
-  if (intent !== "watch" && intent !== "unwatch") throw notFound(client.headers);
-  const { error } = await setWatching(client.supabase, task.id, user.id, intent === "watch");
-  if (error) throw backendError(error, client.headers);
+  if (intent !== "watch" && intent !== "unwatch") throw notFound();
+  const { error } = await setWatching(supabase, task.id, user.id, intent === "watch");
+  if (error) throw backendError(error);
   const ref = taskRef(project.key, number);
-  const message = intent === "watch" ? `You're watching ${ref}.` : `You stopped watching ${ref}.`;
   return redirectWithSuccess(
-    args.request,
-    client.headers,
-    message,
+    intent === "watch" ? `You're watching ${ref}.` : `You stopped watching ${ref}.`,
     taskUrls(args.request.url, boardPath(ctx), number).taskOnCommentPage,
   );
 }

@@ -1,15 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLocation } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { SubmitButton, ValidatedForm } from "~/components/form";
-import { formState, SelectField } from "~/components/task/fields";
+import { SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { TaskFields } from "~/components/task/task-forms";
 import { useBoardData } from "~/components/task/use-route-data";
 import { ARCHIVED_MESSAGE, boardSearch, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
 import { setFlash } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
 import { writeFailure } from "~/lib/db-errors.server";
+import { redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
@@ -19,31 +18,27 @@ import { createTask } from "~/lib/tasks.server";
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, archived } = await requireProjectContext(args, { need: "editTasks" });
-  if (archived) throw new Response(ARCHIVED_MESSAGE, { status: 400, headers: client.headers });
-  return data(null, { headers: client.headers });
+  const { archived } = await requireProjectContext(args, { need: "editTasks" });
+  if (archived) throw new Response(ARCHIVED_MESSAGE, { status: 400 });
+  return null;
 }
 
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
-  const { client, team, project, archived } = ctx;
+  const { supabase, team, project, archived } = ctx;
   const result = parseForm(CreateTaskSchema, await args.request.formData());
-  if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { values: result.values });
-  if (!result.success) return formFailure(result, client.headers);
-  if (!can(team.role, "editTasks", { archived })) return archivedResult(client.headers, { values: result.values });
-  const { data: task, error } = await createTask(client.supabase, project.id, result.data);
+  if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
+  if (!result.success) return formFailure(result);
+  if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
+  const { data: task, error } = await createTask(supabase, project.id, result.data);
   if (error)
-    return writeFailure(
-      error,
-      { values: result.values, field: /assignee/i.test(error.message) ? "assignee" : "form" },
-      client.headers,
-    );
-  await setFlash(args.request, client.headers, {
+    return writeFailure(error, { values: result.values, field: /assignee/i.test(error.message) ? "assignee" : "form" });
+  await setFlash({
     kind: "success",
     message: `${taskRef(project.key, task.number)} is created.`,
   });
   const search = boardSearch(new URL(args.request.url).searchParams);
-  throw redirect(`${boardPath(ctx)}/tasks/${task.number}${search}`, { headers: client.headers });
+  throw redirect(`${boardPath(ctx)}/tasks/${task.number}${search}`);
 }
 
 const STATUS_OPTIONS = STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));

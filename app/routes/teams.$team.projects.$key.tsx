@@ -41,32 +41,28 @@ export async function loader(args: LoaderFunctionArgs) {
   const key = args.params.key;
   // the team (shared with the layout) and the whole board, side by side: one round trip
   const {
-    client,
     user,
     team,
     read: result,
-  } = await withTeamContext(args, (client) =>
+  } = await withTeamContext(args, (supabase) =>
     key && /^[A-Z]{2,10}$/.test(key)
-      ? loadBoard(client.supabase, args.params.team!, key, filters, limits)
+      ? loadBoard(supabase, args.params.team!, key, filters, limits)
       : Promise.resolve({ error: null, board: null }),
   );
-  if (result.error) throw backendError(result.error, client.headers);
+  if (result.error) throw backendError(result.error);
   const board = result.board;
-  if (!board) throw notFound(client.headers);
+  if (!board) throw notFound();
   const { project } = board;
   const archived = project.archived_at !== null;
-  return data(
-    {
-      team: { slug: team.slug, name: team.name },
-      project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
-      columns: board.columns,
-      members: board.members,
-      filters,
-      userId: user.id,
-      can: permissionsOf(team.role, { archived }),
-    },
-    { headers: client.headers },
-  );
+  return {
+    team: { slug: team.slug, name: team.name },
+    project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
+    columns: board.columns,
+    members: board.members,
+    filters,
+    userId: user.id,
+    can: permissionsOf(team.role, { archived }),
+  };
 }
 
 /**
@@ -92,46 +88,46 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
 };
 
 export async function action(args: ActionFunctionArgs) {
-  const { client, team, project, archived } = await requireProjectContext(args);
+  const { supabase, team, project, archived } = await requireProjectContext(args);
   const parsed = parseIntent(BoardActionSchema, await args.request.formData());
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
 
   switch (parsed.intent) {
     case "archive":
     case "unarchive": {
       const { intent, values } = parsed;
-      if (!can(team.role, "manageProjects")) return forbiddenResult(client.headers, { intent, values });
-      const { error } = await setProjectArchived(client.supabase, project.id, intent === "archive");
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      await setFlash(args.request, client.headers, {
+      if (!can(team.role, "manageProjects")) return forbiddenResult({ intent, values });
+      const { error } = await setProjectArchived(supabase, project.id, intent === "archive");
+      if (error) return writeFailure(error, { intent, values });
+      await setFlash({
         kind: "success",
         message:
           intent === "archive"
             ? `${project.name} is archived: read-only, and hidden from the sidebar.`
             : `${project.name} is active again.`,
       });
-      return data({ intent, ok: true as const }, { headers: client.headers });
+      return data({ intent, ok: true as const });
     }
 
     case "move": {
       const { intent, values } = parsed;
-      if (!can(team.role, "editTasks")) return forbiddenResult(client.headers, { intent, values });
-      if (!parsed.success) return formFailure(parsed, client.headers);
+      if (!can(team.role, "editTasks")) return forbiddenResult({ intent, values });
+      if (!parsed.success) return formFailure(parsed);
       if (!can(team.role, "editTasks", { archived }))
-        return formFailure({ intent, errors: { form: ARCHIVED_MESSAGE }, values }, client.headers);
-      const { error } = await moveTask(client.supabase, parsed.data.taskId, parsed.data.status, parsed.data.position);
+        return formFailure({ intent, errors: { form: ARCHIVED_MESSAGE }, values });
+      const { error } = await moveTask(supabase, parsed.data.taskId, parsed.data.status, parsed.data.position);
       if (error) {
         // A fetcher's answer: a message for the board to show, never an error page over it.
         const { status, message } = classifyDbError(error);
-        if (status === 503) return backendUnavailableResult(values, client.headers);
-        if (status === 500) throw backendError(error, client.headers);
+        if (status === 503) return backendUnavailableResult(values);
+        if (status === 500) throw backendError(error);
         const text = status === 404 ? "That task doesn't exist any more." : message;
-        return formFailure({ intent, errors: { form: text }, values }, client.headers, status);
+        return formFailure({ intent, errors: { form: text }, values }, status);
       }
-      return data({ intent, ok: true as const }, { headers: client.headers });
+      return data({ intent, ok: true as const });
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function BoardLayout() {

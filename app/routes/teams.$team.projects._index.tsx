@@ -1,5 +1,4 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
@@ -19,21 +18,17 @@ export async function loader(args: LoaderFunctionArgs) {
   const page = parsePage(searchParams);
   // beside the team's lookup (shared with the layout), not after it
   const {
-    client,
     team,
     read: { data: rows, error },
-  } = await withTeamContext(args, (client) =>
-    listProjects(client.supabase, args.params.team!, {
+  } = await withTeamContext(args, (supabase) =>
+    listProjects(supabase, args.params.team!, {
       includeArchived: showArchived,
       ...pageRange(page, PROJECTS_PAGE_SIZE),
     }),
   );
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   const { items: projects, paging } = pageOf(rows ?? [], page, PROJECTS_PAGE_SIZE);
-  return data(
-    { team: { slug: team.slug, name: team.name }, projects, paging, showArchived },
-    { headers: client.headers },
-  );
+  return { team: { slug: team.slug, name: team.name }, projects, paging, showArchived };
 }
 
 export default function Projects() {

@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
-import { formState, TextAreaField } from "~/components/task/fields";
+import { Field, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { createProject } from "~/lib/projects.server";
 import { parseForm } from "~/lib/schemas";
@@ -16,23 +15,23 @@ import { CreateProjectSchema } from "~/lib/tasks.schemas";
 export const meta: MetaFunction = () => [{ title: "New project · Teamboard" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client } = await requireTeamContext(args, { need: "manageProjects" });
-  return data(null, { headers: client.headers });
+  await requireTeamContext(args, { need: "manageProjects" });
+  return null;
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const { client, team } = await requireTeamContext(args);
+  const { supabase, team } = await requireTeamContext(args);
   const { request } = args;
   const result = parseForm(CreateProjectSchema, await request.formData());
-  if (!can(team.role, "manageProjects")) return forbiddenResult(client.headers, { values: result.values });
-  if (!result.success) return formFailure(result, client.headers);
-  const { data: project, error } = await createProject(client.supabase, team.id, result.data);
+  if (!can(team.role, "manageProjects")) return forbiddenResult({ values: result.values });
+  if (!result.success) return formFailure(result);
+  const { data: project, error } = await createProject(supabase, team.id, result.data);
   if (error) {
     const taken = error.code === "23505" ? { 23505: "That key is taken in this team." } : {};
-    return writeFailure(error, { values: result.values, field: "key", messages: taken }, client.headers);
+    return writeFailure(error, { values: result.values, field: "key", messages: taken });
   }
-  await setFlash(request, client.headers, { kind: "success", message: `Project ${result.data.name} is ready.` });
-  throw redirect(`/teams/${team.slug}/projects/${project.key}`, { headers: client.headers });
+  await setFlash({ kind: "success", message: `Project ${result.data.name} is ready.` });
+  throw redirect(`/teams/${team.slug}/projects/${project.key}`);
 }
 
 export default function NewProject() {

@@ -1,13 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
-import { formState, SelectField } from "~/components/task/fields";
+import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { backendError, notFound, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent } from "~/lib/schemas";
 import { requireTeamContext } from "~/lib/team-context.server";
@@ -17,63 +15,63 @@ import { deleteTeam, listMemberNames, renameTeam, transferOwnership } from "~/li
 export const meta: MetaFunction = () => [{ title: "Team settings · Teamboard" }];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { client, user, team } = await requireTeamContext(args, { need: "renameTeam" });
+  const { supabase, user, team } = await requireTeamContext(args, { need: "renameTeam" });
   let others: Array<{ id: string; name: string }> = [];
   if (team.role === "owner") {
-    const { members, error } = await listMemberNames(client.supabase, team.id);
-    if (error) throw backendError(error, client.headers);
+    const { members, error } = await listMemberNames(supabase, team.id);
+    if (error) throw backendError(error);
     others = members.filter((m) => m.id !== user.id);
   }
-  return data({ team, others }, { headers: client.headers });
+  return { team, others };
 }
 
 export async function action(args: ActionFunctionArgs) {
-  const { client, team } = await requireTeamContext(args);
+  const { supabase, team } = await requireTeamContext(args);
   const { request } = args;
   const parsed = parseIntent(settingsActionSchema(team.slug), await request.formData());
-  if (!parsed) throw notFound(client.headers);
+  if (!parsed) throw notFound();
   const { values } = parsed;
 
   switch (parsed.intent) {
     case "rename": {
       const { intent } = parsed;
-      if (!can(team.role, "renameTeam")) return forbiddenResult(client.headers, { intent, values });
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const { data: renamed, error } = await renameTeam(client.supabase, team.id, parsed.data.name);
-      if (error) return writeFailure(error, { intent, values, field: "name" }, client.headers);
-      if (!renamed) return forbiddenResult(client.headers, { intent, values });
-      await setFlash(request, client.headers, {
+      if (!can(team.role, "renameTeam")) return forbiddenResult({ intent, values });
+      if (!parsed.success) return formFailure(parsed);
+      const { data: renamed, error } = await renameTeam(supabase, team.id, parsed.data.name);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
+      if (!renamed) return forbiddenResult({ intent, values });
+      await setFlash({
         kind: "success",
         message: `The team is now called ${parsed.data.name}.`,
       });
-      throw redirect(`/teams/${team.slug}/settings`, { headers: client.headers });
+      throw redirect(`/teams/${team.slug}/settings`);
     }
 
     case "transfer": {
       const { intent } = parsed;
-      if (!can(team.role, "ownTeam")) return forbiddenResult(client.headers, { intent, values });
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const { error } = await transferOwnership(client.supabase, team.id, parsed.data.newOwnerId);
-      if (error) return writeFailure(error, { intent, values, field: "newOwnerId" }, client.headers);
-      await setFlash(request, client.headers, {
+      if (!can(team.role, "ownTeam")) return forbiddenResult({ intent, values });
+      if (!parsed.success) return formFailure(parsed);
+      const { error } = await transferOwnership(supabase, team.id, parsed.data.newOwnerId);
+      if (error) return writeFailure(error, { intent, values, field: "newOwnerId" });
+      await setFlash({
         kind: "success",
         message: "Ownership is transferred; you are an admin now.",
       });
-      throw redirect(`/teams/${team.slug}/members`, { headers: client.headers });
+      throw redirect(`/teams/${team.slug}/members`);
     }
 
     case "delete": {
       const { intent } = parsed;
-      if (!can(team.role, "ownTeam")) return forbiddenResult(client.headers, { intent, values });
-      if (!parsed.success) return formFailure(parsed, client.headers);
-      const { data: deleted, error } = await deleteTeam(client.supabase, team.id);
-      if (error) return writeFailure(error, { intent, values }, client.headers);
-      if (!deleted) return forbiddenResult(client.headers, { intent, values });
-      await setFlash(request, client.headers, { kind: "success", message: `${team.name} is deleted.` });
-      throw redirect("/teams", { headers: client.headers });
+      if (!can(team.role, "ownTeam")) return forbiddenResult({ intent, values });
+      if (!parsed.success) return formFailure(parsed);
+      const { data: deleted, error } = await deleteTeam(supabase, team.id);
+      if (error) return writeFailure(error, { intent, values });
+      if (!deleted) return forbiddenResult({ intent, values });
+      await setFlash({ kind: "success", message: `${team.name} is deleted.` });
+      throw redirect("/teams");
     }
   }
-  throw notFound(client.headers);
+  throw notFound();
 }
 
 export default function TeamSettings() {

@@ -1,5 +1,4 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import {
   Link,
   NavLink,
@@ -32,24 +31,20 @@ export async function loader(args: LoaderFunctionArgs) {
   // the team (shared with the page inside) and the sidebar's projects, side by side;
   // bounded: the first SIDEBAR_PROJECTS, and one more to know whether to link to the rest
   const {
-    client,
     team,
     read: { data: projects, error },
-  } = await withTeamContext(args, (client) =>
-    listProjects(client.supabase, args.params.team!, { includeArchived: showArchived, from: 0, to: SIDEBAR_PROJECTS }),
+  } = await withTeamContext(args, (supabase) =>
+    listProjects(supabase, args.params.team!, { includeArchived: showArchived, from: 0, to: SIDEBAR_PROJECTS }),
   );
-  if (error) throw backendError(error, client.headers);
+  if (error) throw backendError(error);
   const rows = projects ?? [];
-  return data(
-    {
-      team,
-      projects: rows.slice(0, SIDEBAR_PROJECTS),
-      moreProjects: rows.length > SIDEBAR_PROJECTS,
-      showArchived,
-      can: permissionsOf(team.role),
-    },
-    { headers: client.headers },
-  );
+  return {
+    team,
+    projects: rows.slice(0, SIDEBAR_PROJECTS),
+    moreProjects: rows.length > SIDEBAR_PROJECTS,
+    showArchived,
+    can: permissionsOf(team.role),
+  };
 }
 
 /**

@@ -1,11 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { Pager } from "~/components/board/pager";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 import { parsePage } from "~/lib/paging";
 import { ROLE_LABELS } from "~/lib/teams";
 import { formatDate } from "~/lib/dates";
@@ -17,17 +16,14 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyle
 
 export const meta: MetaFunction = () => [{ title: "Your teams · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  const user = await requireUser(client, request);
+export async function loader({ request }: LoaderFunctionArgs) {
+  const supabase = requestClient();
+  const user = await requireUser(request);
   const page = parsePage(new URL(request.url).searchParams);
-  const [mine, invitations] = await Promise.all([
-    listMyTeams(client.supabase, user.id, page),
-    listMyInvitations(client.supabase),
-  ]);
-  if (mine.error) throw backendError(mine.error, client.headers);
-  if (invitations.error) throw backendError(invitations.error, client.headers);
-  return data({ teams: mine.items, paging: mine.paging, invitations: invitations.items }, { headers: client.headers });
+  const [mine, invitations] = await Promise.all([listMyTeams(supabase, user.id, page), listMyInvitations(supabase)]);
+  if (mine.error) throw backendError(mine.error);
+  if (invitations.error) throw backendError(invitations.error);
+  return { teams: mine.items, paging: mine.paging, invitations: invitations.items };
 }
 
 export default function Teams() {

@@ -1,13 +1,13 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import { parseForm } from "~/lib/schemas";
-import { createServerClient } from "~/lib/supabase.server";
+import { requestClient } from "~/lib/supabase.server";
 import { SLUG_RULE, slugify } from "~/lib/teams";
 import { CreateTeamSchema } from "~/lib/teams.schemas";
 import { writeFailure } from "~/lib/db-errors.server";
@@ -15,33 +15,28 @@ import { createTeam } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Create a team · Teamboard" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
-  return data(null, { headers: client.headers });
-}
+export const loader = signedInPage;
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const client = createServerClient({ request, context });
-  await requireUser(client, request);
+export async function action({ request }: ActionFunctionArgs) {
+  const supabase = requestClient();
+  await requireUser(request);
   const result = parseForm(CreateTeamSchema, await request.formData());
-  if (!result.success) return formFailure(result, client.headers);
+  if (!result.success) return formFailure(result);
   const slug = result.data.slug ?? slugify(result.data.name);
   if (slug.length < 3) {
-    return formFailure({ errors: { slug: `Choose a slug: ${SLUG_RULE}` }, values: result.values }, client.headers);
+    return formFailure({ errors: { slug: `Choose a slug: ${SLUG_RULE}` }, values: result.values });
   }
-  const { data: team, error } = await createTeam(client.supabase, result.data.name, slug);
+  const { data: team, error } = await createTeam(supabase, result.data.name, slug);
   if (error)
-    return writeFailure(
-      error,
-      { values: result.values, field: error.code === "22023" && /name/i.test(error.message) ? "name" : "slug" },
-      client.headers,
-    );
-  await setFlash(request, client.headers, {
+    return writeFailure(error, {
+      values: result.values,
+      field: error.code === "22023" && /name/i.test(error.message) ? "name" : "slug",
+    });
+  await setFlash({
     kind: "success",
     message: `${result.data.name} is ready. Create its first project.`,
   });
-  throw redirect(`/teams/${team.slug}`, { headers: client.headers });
+  throw redirect(`/teams/${team.slug}`);
 }
 
 export default function NewTeam() {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { generateTypes } from "./index.ts";
+import { GENERATED_HEADER } from "./types.ts";
 
 const MIGRATION = /* sql */ `
 create type public.mood as enum ('calm', 'busy');
@@ -29,6 +30,8 @@ describe("gen types", () => {
     const out = await generateTypes({ migrationsDir: dir, schemas: ["public"] });
     fs.rmSync(dir, { recursive: true, force: true });
 
+    // says it is generated, and by what
+    expect(out.split("\n")[0]).toBe(GENERATED_HEADER);
     // a table: Row as stored, Insert with what has defaults optional, Update all optional, identity ALWAYS never written
     expect(out).toContain(`pets: {
         Row: {

@@ -13,6 +13,10 @@ import { HELPERS } from "./type-helpers.ts";
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 const q = (value: string) => JSON.stringify(value);
 
+/** The file's first line: what writes it, and that it is checked. */
+export const GENERATED_HEADER =
+  "// Generated from the migrations by `npm run stack -- gen types` (stack/gen): don't edit; `npm run check:types` fails when it is out of date.";
+
 /** The TypeScript source, before formatting (the CLI formats it as the Supabase CLI does). */
 export function renderTypes(catalog: Catalog): string {
   const schemas = [...catalog.schemas].sort((a, b) => a.localeCompare(b));
@@ -116,7 +120,8 @@ export function renderTypes(catalog: Catalog): string {
     })
     .join(",\n");
 
-  return `export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[]
+  return `${GENERATED_HEADER}
+export type Json = string | number | boolean | null | { [key: string]: Json | undefined } | Json[]
 
 export type Database = {
   ${schemas.map(schemaBlock).join("\n")}

@@ -73,9 +73,7 @@ for (const url of ["/", "/login", "/signup", "/forgot-password"]) {
     // no other route's code: no board, team, task or account modules, no Realtime
     expect(
       chunks(js).filter((n) =>
-        /^(teams\..*|teams|board|pending|pager|fields|task-forms|invitations.*|realtime\.client|search|account.*)$/.test(
-          n,
-        ),
+        /^(teams\..*|teams|board|pending|pager|task-forms|invitations.*|realtime\.client|search|account.*)$/.test(n),
       ),
     ).toEqual([]);
   });

@@ -1,17 +1,20 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestStack, type TestStack } from "../support/stack.ts";
-
-// The app's modules read their environment when loaded.
-process.env.SUPABASE_URL ??= "http://127.0.0.1:54321";
-process.env.SUPABASE_ANON_KEY ??= "anon-key-for-integration-tests-0123456789";
-process.env.SESSION_SECRET ??= "integration-test-secret-0123456789";
-const { createRequestClient } = await import("../../app/lib/supabase.server");
-const { requireProjectInTeam } = await import("../../app/lib/projects.server");
+import type { TestStack } from "../support/stack.ts";
+import { signIn, startRouteStack } from "../routes/support.ts";
 
 let stack: TestStack;
+let app: {
+  scope: typeof import("../../app/lib/request-scope.server");
+  projects: typeof import("../../app/lib/projects.server");
+};
 beforeAll(async () => {
-  stack = await startTestStack();
+  stack = await startRouteStack();
+  // the app's modules read their environment (the stack's address) when loaded
+  app = {
+    scope: await import("../../app/lib/request-scope.server"),
+    projects: await import("../../app/lib/projects.server"),
+  };
   await stack.db.exec(fs.readFileSync("supabase/seed.sql", "utf8"));
   await stack
     .adminClient()
@@ -19,37 +22,28 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function clientOf(email: string, password: string) {
-  const signIn = createRequestClient(new Request("http://app.test/login", { method: "POST" }), {
-    url: stack.url,
-    anonKey: stack.anonKey,
-  });
-  const { error } = await signIn.supabase.auth.signInWithPassword({ email, password });
-  expect(error).toBeNull();
-  const cookie = signIn.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return createRequestClient(new Request("http://app.test/teams/acme/projects/WEB", { headers: { cookie } }), {
-    url: stack.url,
-    anonKey: stack.anonKey,
-  });
-}
+/** The browser's cookies after signing in with a password. */
+const cookieOf = async (email: string, password: string) => (await signIn({ id: "", email, password })).cookie;
 
-const statusOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => 200,
-    (thrown: Response) => thrown.status,
-  );
+/** The lookup in a request of its own (a request remembers its lookups), as its status: 200 or the thrown page's. */
+const statusOf = (cookie: string, teamSlug: string, key: string) =>
+  app.scope
+    .runInRequestScope(new app.scope.RequestScope({ cookie }), () => app.projects.requireProjectInTeam(teamSlug, key))
+    .then(
+      () => 200,
+      (thrown: Response) => thrown.status,
+    );
 
 it("finds a project by its team's slug for a member, and is a 404 for anyone else or another team's slug (RLS decides)", async () => {
-  const member = await clientOf("member@teamboard.local", "teamboard-demo-1");
-  const project = await requireProjectInTeam(member, "acme", "WEB");
+  const member = await cookieOf("member@teamboard.local", "teamboard-demo-1");
+  const project = await app.scope.runInRequestScope(new app.scope.RequestScope({ cookie: member }), () =>
+    app.projects.requireProjectInTeam("acme", "WEB"),
+  );
   expect(project).toMatchObject({ key: "WEB", name: "Website", archived_at: null });
   expect(project).not.toHaveProperty("team");
-  expect(await statusOf(requireProjectInTeam(member, "other-team", "WEB"))).toBe(404);
-  expect(await statusOf(requireProjectInTeam(member, "acme", "NOPE"))).toBe(404);
+  expect(await statusOf(member, "other-team", "WEB")).toBe(404);
+  expect(await statusOf(member, "acme", "NOPE")).toBe(404);
 
-  const outsider = await clientOf("outsider@example.com", "outsider-pass-1");
-  expect(await statusOf(requireProjectInTeam(outsider, "acme", "WEB"))).toBe(404);
+  const outsider = await cookieOf("outsider@example.com", "outsider-pass-1");
+  expect(await statusOf(outsider, "acme", "WEB")).toBe(404);
 });

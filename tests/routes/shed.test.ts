@@ -5,8 +5,8 @@ import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
 
 /**
  * A request the production server sheds (too many in flight, server.mjs and
- * app/lib/admission.server.ts) reaches the app with `{ shed: true }` as its
- * load context. The app must answer it as it answers an unreachable backend
+ * app/lib/admission.server.ts) reaches the app with `shed` set in its request
+ * scope. The app must answer it as it answers an unreachable backend
  * (503; a form keeps what was typed) without sending the backend anything:
  * above all no token refresh, whose late arrival is what signed people out
  * under overload, and no cleared cookies. Access tokens last 30 s here, inside
@@ -56,7 +56,7 @@ describe("a shed request", () => {
 
     let shed = served;
     const sent = await backendRequests(async () => {
-      shed = await call(board.loader, { ...boardArgs(), user: team.member, context: { shed: true } });
+      shed = await call(board.loader, { ...boardArgs(), user: team.member, shed: true });
     });
     expect(shed.status).toBe(503);
     expect(shed.text).toBe(MESSAGES.backendDown);
@@ -72,7 +72,7 @@ describe("a shed request", () => {
         user: null,
         params: {},
         form: { intent: "password", email: team.member.email, password: team.member.password },
-        context: { shed: true },
+        shed: true,
       });
     });
     expect(shed!.status).toBe(503);
@@ -84,7 +84,7 @@ describe("a shed request", () => {
     expect(shed!.setCookies).toEqual([]);
 
     // the page around the form: signed out, there is nothing to ask the backend, so it renders
-    const page = await call(root.loader, { url: "/login", user: null, params: {}, context: { shed: true } });
+    const page = await call(root.loader, { url: "/login", user: null, params: {}, shed: true });
     expect(page.status).toBe(200);
     expect((page.data as { user: unknown }).user).toBeNull();
   });

@@ -1,12 +1,15 @@
 import crypto from "node:crypto";
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { headersTarget, RequestScope, runInRequestScope } from "~/lib/request-scope.server";
 import type { StartOptions } from "../../stack/server.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 /**
  * Loader and action tests without a browser: the route modules are called
  * directly, as Remix calls them, with real Requests (cookies, form bodies)
- * against a real test stack. Fast enough to cover every form's success and
+ * against a real test stack, each inside a request scope of its own whose
+ * cookies are written into the answer as the server writes them
+ * (app/lib/request-scope.server.ts). Fast enough to cover every form's success and
  * failure paths; the e2e suite covers what a browser adds.
  */
 export interface RouteUser {
@@ -25,7 +28,7 @@ export interface RouteResult {
   location: string | null;
   /** a thrown page's text (404, 403, 503 …) */
   text: string | null;
-  /** the Set-Cookie lines the answer carries (a refreshed or stepped-up session) */
+  /** the Set-Cookie lines the answer leaves with (a refreshed or stepped-up session, a flash message) */
   setCookies: string[];
 }
 
@@ -54,11 +57,11 @@ export async function createUser(stack: TestStack, displayName: string): Promise
 /** A new browser session for an existing user, signed in with the password through the app's server client. */
 export async function signIn({ id, email, password }: Omit<RouteUser, "cookie">): Promise<RouteUser> {
   const { createRequestClient } = await import("~/lib/supabase.server");
-  const client = createRequestClient(new Request("http://app.test/login"));
-  const answer = await client.supabase.auth.signInWithPassword({ email, password });
+  const scope = new RequestScope();
+  const answer = await createRequestClient(scope).auth.signInWithPassword({ email, password });
   if (answer.error) throw answer.error;
-  const cookie = client.headers
-    .getSetCookie()
+  const cookie = scope
+    .setCookies()
     .map((line) => line.split(";")[0])
     .filter((pair) => !pair.endsWith("="))
     .join("; ");
@@ -73,14 +76,14 @@ export async function call(
     user,
     params,
     form,
-    context = {},
+    shed = false,
   }: {
     url: string;
     user: RouteUser | null;
     params: Record<string, string>;
     form?: Record<string, string>;
-    /** the load context the server gives (server.mjs: `{ shed }`) */
-    context?: Record<string, unknown>;
+    /** the production server shed the request (server.mjs) */
+    shed?: boolean;
   },
 ): Promise<RouteResult> {
   const headers = new Headers();
@@ -88,31 +91,36 @@ export async function call(
   const request = form
     ? new Request(`http://app.test${url}`, { method: "POST", headers, body: new URLSearchParams(form) })
     : new Request(`http://app.test${url}`, { headers });
+  // a fresh scope per request, as the server opens
+  const scope = new RequestScope({ cookie: request.headers.get("Cookie"), shed });
   let answer: unknown;
   try {
-    // a fresh load context per request, as the server adapter gives
-    answer = await fn({ request, params, context: { ...context } as AppLoadContext });
+    answer = await runInRequestScope(scope, () => fn({ request, params, context: {} as AppLoadContext }));
   } catch (thrown) {
     answer = thrown;
   }
+  /** the answer's own headers, then the scope's door (what the server does on the way out) */
+  const leaving = (own?: HeadersInit | null) => {
+    const headers = new Headers(own ?? undefined);
+    scope.writeInto(headersTarget(headers));
+    return headers.getSetCookie();
+  };
   if (answer instanceof Response) {
     const location = answer.headers.get("Location");
-    const setCookies = answer.headers.getSetCookie();
     return {
       status: answer.status,
       data: undefined,
       location,
       text: location ? null : await answer.text(),
-      setCookies,
+      setCookies: leaving(answer.headers),
     };
   }
   if (answer && typeof answer === "object" && (answer as { type?: string }).type === "DataWithResponseInit") {
     const { data, init } = answer as { data: unknown; init: ResponseInit | null };
-    const setCookies = new Headers(init?.headers).getSetCookie();
-    return { status: init?.status ?? 200, data, location: null, text: null, setCookies };
+    return { status: init?.status ?? 200, data, location: null, text: null, setCookies: leaving(init?.headers) };
   }
   if (answer instanceof Error) throw answer;
-  return { status: 200, data: answer, location: null, text: null, setCookies: [] };
+  return { status: 200, data: answer, location: null, text: null, setCookies: leaving() };
 }
 
 /** The user's browser after it took an answer's cookies (set ones replaced or added, expired ones dropped). */

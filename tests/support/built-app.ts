@@ -1,5 +1,5 @@
 /**
- * The BUILT app's Remix request handler, in this process and pointed at a
+ * The BUILT app's Remix request handler (inside its request scope), in this process and pointed at a
  * local stack, and a signed-in session's cookie for it: what the page
  * benchmarks (scripts/bench-pages.ts, scripts/bench-board.ts) measure through.
  */
@@ -29,7 +29,12 @@ export async function loadBuiltApp(stack: TestStack) {
     SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
   });
   const build = (await import(pathToFileURL(serverBuild).href)) as ServerBuild;
-  return createRequestHandler(build, "production");
+  const handler = createRequestHandler(build, "production");
+  // every request inside its request scope, as server.mjs handles it (app/lib/request-scope.server.ts)
+  const { handleInRequestScope } = build.entry.module as unknown as {
+    handleInRequestScope: typeof import("../../app/lib/request-scope.server").handleInRequestScope;
+  };
+  return (request: Request) => handleInRequestScope(request, {}, () => handler(request));
 }
 
 /**

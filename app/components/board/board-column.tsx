@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { showMoreSearch, STATUS_LABELS, type Status } from "~/lib/board";
-import type { BoardColumn as Column, Card } from "~/lib/board.server";
+import type { Card } from "~/lib/board";
+import type { BoardColumn as Column } from "~/lib/board.server";
 import { TaskCard } from "./task-card";
 import type { BoardMove } from "./use-board-move";
 

@@ -1,7 +1,7 @@
 import { Avatar } from "~/components/avatar";
 import { Link } from "@remix-run/react";
 import { PRIORITY_LABELS, STATUS_LABELS, taskRef } from "~/lib/board";
-import type { Card } from "~/lib/board.server";
+import type { Card } from "~/lib/board";
 import type { BoardMove } from "./use-board-move";
 
 /**

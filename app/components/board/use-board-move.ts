@@ -21,7 +21,8 @@ import {
   type Columns,
   type Status,
 } from "~/lib/board";
-import type { BoardColumn, Card } from "~/lib/board.server";
+import type { Card } from "~/lib/board";
+import type { BoardColumn } from "~/lib/board.server";
 import { showColumn } from "./column-switcher";
 
 export const MOVE_FETCHER_KEY = "board-move";

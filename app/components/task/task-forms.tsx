@@ -1,18 +1,5 @@
-import { ValidatedForm, SubmitButton } from "~/components/form";
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type Priority, type Status } from "~/lib/board";
-import { formState, InputField, SelectField, TextAreaField } from "./fields";
-
-interface EditableTask {
-  id: string;
-  title: string;
-  description: string;
-  status: Status;
-  priority: Priority;
-  assignee_id: string | null;
-  due_on: string | null;
-  labels: string[];
-  position: number;
-}
+import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
+import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
 
@@ -38,13 +25,7 @@ export function TaskFields({
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
-      <InputField
-        name="title"
-        label="Title"
-        maxLength={200}
-        value={pick("title", task?.title ?? "")}
-        error={errors.title}
-      />
+      <Field name="title" label="Title" maxLength={200} value={pick("title", task?.title ?? "")} error={errors.title} />
       <TextAreaField
         name="description"
         label="Description"
@@ -71,7 +52,7 @@ export function TaskFields({
         />
       </div>
       <div className="field-row">
-        <InputField
+        <Field
           name="dueOn"
           label="Due date"
           type="date"
@@ -80,7 +61,7 @@ export function TaskFields({
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
         />
-        <InputField
+        <Field
           name="labels"
           label="Labels"
           hint="Comma-separated, up to 10."
@@ -151,7 +132,7 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
           value={values.status ?? task.status}
           error={errors.status}
         />
-        <InputField
+        <Field
           name="position"
           label="Place in column"
           type="number"

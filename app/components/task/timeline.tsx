@@ -1,13 +1,12 @@
 import { Avatar } from "~/components/avatar";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { SubmitButton, ValidatedForm, type FormFailure } from "~/components/form";
+import { SubmitButton, TextAreaField, ValidatedForm, formState, type FormFailure } from "~/components/form";
 import { MentionCombobox, MentionText } from "~/components/mentions";
 import { actorName, describeEvent } from "~/lib/activity";
 import { timelineSearch } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
 import type { Mentionable } from "~/lib/mentions";
 import type { TimelineItem } from "~/lib/tasks.server";
-import { formState, TextAreaField } from "./fields";
 
 type CommentItem = Extract<TimelineItem, { type: "comment" }>;
 type EventItem = Extract<TimelineItem, { type: "event" }>;
