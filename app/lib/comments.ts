@@ -21,9 +21,9 @@ export function encodeTimelineCursor(oldest: { created_at: string; id: string })
   return `${oldest.created_at}_${oldest.id}`;
 }
 
-/** `?timeline.before=…`, or null for the latest page (a malformed cursor also means the latest page). */
-export function parseTimelineCursor(params: URLSearchParams): TimelineCursor | null {
-  const raw = params.get(TIMELINE_CURSOR_PARAM)?.trim() ?? "";
+/** `?timeline.before=…` (or another list's `name`), or null for the latest page (a malformed cursor also means the latest page). */
+export function parseTimelineCursor(params: URLSearchParams, name = TIMELINE_CURSOR_PARAM): TimelineCursor | null {
+  const raw = params.get(name)?.trim() ?? "";
   const cut = raw.lastIndexOf("_");
   if (cut < 0) return null;
   const createdAt = raw.slice(0, cut);

@@ -761,6 +761,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: string[]
       }
+      open_notification: { Args: { notification_id: string }; Returns: Json }
       person_time_zone: { Args: { person: string }; Returns: string }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
@@ -864,6 +865,7 @@ export type Database = {
         Returns: number
       }
       unsubscribe_from_emails: { Args: { token: string }; Returns: Json }
+      unsubscribe_link_status: { Args: { token: string }; Returns: Json }
       watch_task: {
         Args: { task_id: string; people: string[] }
         Returns: undefined

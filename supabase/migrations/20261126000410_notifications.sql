@@ -185,6 +185,27 @@ as $$
   ) unread
 $$;
 
+-- Opening a notification: marks it read (the first time) and says where its
+-- task is; null when it isn't the caller's, or its task is out of their reach.
+create function public.open_notification(notification_id uuid) returns json
+language sql
+volatile
+security invoker
+set search_path = ''
+as $$
+  with opened as (
+    update public.notifications n
+    set read_at = coalesce(n.read_at, now())
+    where n.id = $1 and n.recipient_id = auth.uid()
+    returning n.task_id
+  )
+  select json_build_object('team_slug', tm.slug, 'project_key', p.key, 'task_number', t.number)
+  from opened o
+  join public.tasks t on t.id = o.task_id
+  join public.projects p on p.id = t.project_id
+  join public.teams tm on tm.id = p.team_id
+$$;
+
 -- Unsubscribe links --------------------------------------------------------------------------
 -- Each email carries a link with a random token (stored only as its SHA-256)
 -- that turns off the kinds the email was about, for its person, without
@@ -229,6 +250,28 @@ begin
   where n.recipient_id = link.user_id and n.email = 'pending' and n.email_claim is null and n.kind = any (link.kinds);
   return json_build_object('status', case when changed > 0 then 'unsubscribed' else 'already' end, 'kinds', link.kinds);
 end;
+$$;
+
+-- What a link would do, without doing it (the page a link opens asks first):
+-- 'subscribed' (some of its kinds are still emailed), 'already' or 'unknown'.
+create function public.unsubscribe_link_status(token text) returns json
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(
+    (
+      select json_build_object(
+        'status', case when bool_or(public.email_setting(u.user_id, k) <> 'never') then 'subscribed' else 'already' end,
+        'kinds', u.kinds
+      )
+      from public.email_unsubscribe_tokens u, unnest(u.kinds) k
+      where u.token_hash = encode(sha256(convert_to(coalesce($1, ''), 'UTF8')), 'hex')
+      group by u.token_hash, u.kinds
+    ),
+    json_build_object('status', 'unknown')
+  )
 $$;
 
 -- Claiming the emails that are due -----------------------------------------------------------
@@ -415,7 +458,9 @@ revoke execute on function
   public.claim_notification_emails(timestamptz, interval, integer),
   public.finish_notification_emails(uuid[], uuid[]),
   public.unsubscribe_from_emails(text),
+  public.unsubscribe_link_status(text),
   public.unread_notification_count(),
+  public.open_notification(uuid),
   public.last_digest_time(timestamptz, text)
 from public, anon, authenticated;
 
@@ -423,8 +468,9 @@ grant execute on function public.claim_notification_emails(timestamptz, interval
   public.finish_notification_emails(uuid[], uuid[])
 to service_role;
 -- the link in an email works without signing in
-grant execute on function public.unsubscribe_from_emails(text) to anon, authenticated;
-grant execute on function public.unread_notification_count() to authenticated;
+grant execute on function public.unsubscribe_from_emails(text), public.unsubscribe_link_status(text)
+to anon, authenticated;
+grant execute on function public.unread_notification_count(), public.open_notification(uuid) to authenticated;
 grant execute on function public.notification_kinds(), public.default_email_setting(text) to authenticated;
 
 -- Row-level security --------------------------------------------------------------------------
