@@ -804,7 +804,34 @@ describe("the demo seed (supabase/seed.sql)", () => {
       );
       expect(board.rows).toEqual([
         { key: "OPS", tasks: 30, numbers_ok: true, statuses: 5, comments: 4 },
-        { key: "WEB", tasks: 30, numbers_ok: true, statuses: 5, comments: 7 },
+        { key: "WEB", tasks: 30, numbers_ok: true, statuses: 5, comments: 9 },
+      ]);
+      // activity (issue 25): every task's creation by its creator, in the past; a few changes by name
+      const created = await db.query(
+        `select count(*)::int as n, count(*) filter (where e.actor_id = t.created_by and e.created_at < now() - interval '1 day')::int as named
+         from task_events e join tasks t on t.id = e.task_id where e.kind = 'task_created'`,
+      );
+      expect(created.rows).toEqual([{ n: 60, named: 60 }]);
+      const notified = await db.query(
+        `select p.display_name as who, n.kind, n.read_at is not null as read, a.display_name as actor, n.email
+         from notifications n join profiles p on p.id = n.recipient_id join profiles a on a.id = n.actor_id
+         order by p.display_name, n.kind`,
+      );
+      expect(notified.rows).toEqual([
+        { who: "Adam Admin", kind: "comment", read: false, actor: "Mia Member", email: "none" },
+        { who: "Adam Admin", kind: "mentioned", read: false, actor: "Olivia Owner", email: "none" },
+        { who: "Mia Member", kind: "assigned", read: false, actor: "Adam Admin", email: "none" },
+        { who: "Mia Member", kind: "mentioned", read: false, actor: "Olivia Owner", email: "none" },
+        { who: "Mia Member", kind: "status", read: true, actor: "Olivia Owner", email: "none" },
+        { who: "Olivia Owner", kind: "mentioned", read: false, actor: "Mia Member", email: "none" },
+      ]);
+      const changes = await db.query(
+        `select e.kind, count(*)::int as n, bool_and(e.actor_id is not null and e.created_at < now())::boolean as named
+         from task_events e where e.kind <> 'task_created' group by e.kind order by e.kind`,
+      );
+      expect(changes.rows).toEqual([
+        { kind: "comment_posted", n: 13, named: true },
+        { kind: "task_updated", n: 3, named: true },
       ]);
       const gaps = await db.query(
         `select project_id, status from tasks group by project_id, status
