@@ -54,40 +54,49 @@ function labelList(labels: unknown): string[] {
   return Array.isArray(labels) ? labels.map(String) : [];
 }
 
-/** One phrase per changed field, in a fixed order. */
-function changePhrases(changes: Record<string, Change>, { names, subject }: EventWording): string[] {
+/** One phrase per changed field, in a fixed order; the task is named once, then "it". */
+function changePhrases(changes: Record<string, Change>, { names, subject: named }: EventWording): string[] {
   const phrases: string[] = [];
+  let mentioned = false;
+  const task = () => {
+    const name = mentioned && named !== "this" ? "it" : named;
+    mentioned = true;
+    return name;
+  };
+  // " to WEB-12 …" where the task isn't named yet on the line, else nothing
+  const onTask = (preposition: string) => (mentioned || named === "this" ? "" : ` ${preposition} ${task()}`);
   const { title, description, status, priority, assignee, due_on, labels, parent, recurrence } = changes;
-  if (status) phrases.push(`moved ${subject} from ${statusName(status.from)} to ${statusName(status.to)}`);
+  if (status) phrases.push(`moved ${task()} from ${statusName(status.from)} to ${statusName(status.to)}`);
   if (assignee) {
     phrases.push(
       assignee.to
-        ? `assigned ${subject} to ${person(assignee.to, names)}`
-        : `unassigned ${person(assignee.from, names)} from ${subject}`,
+        ? `assigned ${task()} to ${person(assignee.to, names)}`
+        : `unassigned ${person(assignee.from, names)} from ${task()}`,
     );
   }
-  if (title) phrases.push(`renamed ${subject} from ${quoted(title.from)} to ${quoted(title.to)}`);
-  if (description) phrases.push(subject === "this" ? "edited the description" : `edited the description of ${subject}`);
+  if (title) phrases.push(`renamed ${task()} from ${quoted(title.from)} to ${quoted(title.to)}`);
+  if (description) phrases.push(`edited the description${onTask("of")}`);
   if (priority) {
     phrases.push(
       priority.to === "none"
-        ? `cleared the priority of ${subject}`
-        : `set the priority of ${subject} to ${PRIORITY_LABELS[priority.to as Priority] ?? String(priority.to)}`,
+        ? `cleared the priority of ${task()}`
+        : `set the priority of ${task()} to ${PRIORITY_LABELS[priority.to as Priority] ?? String(priority.to)}`,
     );
   }
   if (due_on) {
     phrases.push(
       due_on.to
-        ? `set the due date of ${subject} to ${formatDate(String(due_on.to))}`
-        : `removed the due date of ${subject}`,
+        ? `set the due date of ${task()} to ${formatDate(String(due_on.to))}`
+        : `removed the due date of ${task()}`,
     );
   }
   const added = labelList((labels as { added?: unknown } | undefined)?.added);
   const removed = labelList((labels as { removed?: unknown } | undefined)?.removed);
-  if (added.length) phrases.push(`added the ${added.length === 1 ? "label" : "labels"} ${listOf(added)}`);
-  if (removed.length) phrases.push(`removed the ${removed.length === 1 ? "label" : "labels"} ${listOf(removed)}`);
-  if (parent) phrases.push(parent.to ? `made ${subject} a sub-task` : `made ${subject} a task of its own`);
-  if (recurrence) phrases.push(recurrence.to ? `changed how ${subject} repeats` : `stopped ${subject} repeating`);
+  if (added.length) phrases.push(`added the ${added.length === 1 ? "label" : "labels"} ${listOf(added)}${onTask("to")}`);
+  if (removed.length)
+    phrases.push(`removed the ${removed.length === 1 ? "label" : "labels"} ${listOf(removed)}${onTask("from")}`);
+  if (parent) phrases.push(parent.to ? `made ${task()} a sub-task` : `made ${task()} a task of its own`);
+  if (recurrence) phrases.push(recurrence.to ? `changed how ${task()} repeats` : `stopped ${task()} repeating`);
   return phrases;
 }
 
