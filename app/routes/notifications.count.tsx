@@ -6,5 +6,5 @@ import { requestClient } from "~/lib/supabase.server";
 /** The bell's count again, for the header when a notification was read elsewhere (JSON). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return Response.json({ unread: await unreadCount(requestClient()) });
+  return { unread: await unreadCount(requestClient()) };
 }
