@@ -14,10 +14,10 @@ import type { RootData } from "~/root";
  * again from /notifications/count.
  */
 export function NotificationBell({ unread, userId }: { unread: number | null; userId: string }) {
-  const count = useLiveUnreadCount(unread ?? 0, userId);
+  const { count, live } = useLiveUnreadCount(unread ?? 0, userId);
   const label = count === 0 ? "Notifications" : `Notifications, ${unreadLabel(count)} unread`;
   return (
-    <Link to="/notifications" className="bell" aria-label={label} data-unread={count}>
+    <Link to="/notifications" className="bell" aria-label={label} data-live={live ? "subscribed" : undefined}>
       <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true" focusable="false">
         <path
           d="M10 2.5a5 5 0 0 0-5 5v3.2L3.5 13.5h13L15 10.7V7.5a5 5 0 0 0-5-5ZM8 15.5a2 2 0 0 0 4 0"
@@ -36,10 +36,11 @@ export function NotificationBell({ unread, userId }: { unread: number | null; us
   );
 }
 
-function useLiveUnreadCount(initial: number, userId: string): number {
+function useLiveUnreadCount(initial: number, userId: string): { count: number; live: boolean } {
   const root = useRouteLoaderData("root") as RootData | undefined;
   const env = root?.env ?? null;
   const [count, setCount] = useState(initial);
+  const [live, setLive] = useState(false);
   const fetcher = useFetcher<{ unread: number | null }>();
   const load = useRef(fetcher.load);
   load.current = fetcher.load;
@@ -75,6 +76,7 @@ function useLiveUnreadCount(initial: number, userId: string): number {
             if (lost) load.current("/notifications/count");
             lost = false;
           } else if (!cancelled) lost = true;
+          if (!cancelled) setLive(status === "SUBSCRIBED");
         });
     });
     return () => {
@@ -83,5 +85,5 @@ function useLiveUnreadCount(initial: number, userId: string): number {
     };
   }, [env, userId]);
 
-  return count;
+  return { count, live };
 }

@@ -19,6 +19,15 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   due_date: "Due-date reminders",
 };
 
+/** What the emails of a kind are about, in a sentence ("We won't email you about …"). */
+export const KIND_TOPICS: Record<NotificationKind, string> = {
+  assigned: "tasks assigned to you",
+  mentioned: "mentions of you",
+  comment: "comments on tasks you watch",
+  status: "status changes on tasks you watch",
+  due_date: "due-date reminders",
+};
+
 export const EMAIL_SETTING_LABELS: Record<EmailSetting, string> = {
   instant: "Right away",
   daily: "Daily digest at 08:00",

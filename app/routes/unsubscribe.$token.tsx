@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { SubmitButton } from "~/components/form";
 import { backendError } from "~/lib/http.server";
-import { KIND_LABELS, type NotificationKind } from "~/lib/notifications";
+import { KIND_TOPICS, type NotificationKind } from "~/lib/notifications";
 import { unsubscribe, unsubscribeLinkStatus } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
 
@@ -17,7 +17,7 @@ const ALREADY = "You're already unsubscribed from these emails.";
 const UNKNOWN = "This unsubscribe link is not valid. You can choose which emails you get in your account.";
 
 function kindsInWords(kinds: NotificationKind[] = []) {
-  return kinds.map((k) => KIND_LABELS[k].toLowerCase());
+  return kinds.map((k) => KIND_TOPICS[k]);
 }
 
 /**

@@ -257,7 +257,7 @@ describe("the unsubscribe link", () => {
     });
     expect(first).toMatchObject({
       status: 200,
-      data: { status: "unsubscribed", kinds: ["a task is assigned to me", "someone mentions me"] },
+      data: { status: "unsubscribed", kinds: ["tasks assigned to you", "mentions of you"] },
     });
     const again = await call(unsubscribe.action, { url: `/unsubscribe/${token}`, user: null, params, form: {} });
     expect(again).toMatchObject({ status: 200, data: { status: "already" } });

@@ -31,7 +31,7 @@ export interface Batch {
 
 const KIND_NAMES: Record<string, string> = {
   assigned: "tasks assigned to you",
-  mentioned: "mentions",
+  mentioned: "mentions of you",
   comment: "comments on tasks you watch",
   status: "status changes on tasks you watch",
   due_date: "due-date reminders",
