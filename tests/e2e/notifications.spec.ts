@@ -41,7 +41,9 @@ for (const mode of MODES) {
       if (mode.js) {
         // the combobox after @: pick Mia from the list with the keyboard
         await box.pressSequentially("Could you take this, @mia");
-        const option = panel.getByRole("option", { name: new RegExp(mia.displayName) });
+        const option = panel
+          .getByRole("listbox", { name: "People to mention" })
+          .getByRole("option", { name: new RegExp(mia.displayName) });
         await expect(option).toBeVisible();
         await expect(box).toHaveAttribute("aria-activedescendant", (await option.getAttribute("id"))!);
         await box.press("Enter");
