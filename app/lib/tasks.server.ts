@@ -3,7 +3,7 @@ import type { AttachmentView } from "./attachments.server";
 import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
 import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
-import type { TaskEvent } from "./activity";
+import { actorName, describeEvent, type TaskEvent } from "./activity";
 import type { Mentionable } from "./mentions";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
@@ -36,8 +36,13 @@ export interface TaskRef {
   status: Status;
 }
 
-/** One item of a task's timeline: a comment, or an event (PRODUCT.md §10). */
-export type TimelineItem = (TaskComment & { type: "comment" }) | (TaskEvent & { type: "event" });
+/**
+ * One item of a task's timeline: a comment, or an event (PRODUCT.md §10) with
+ * its words made here (`who` `what`), so the browser needs no wording code.
+ */
+export type TimelineItem =
+  | (TaskComment & { type: "comment" })
+  | (Pick<TaskEvent, "id" | "kind" | "created_at"> & { type: "event"; who: string; what: string });
 
 /** The task panel: the task named in the URL, one page of its timeline, its attachments (with signed URLs), its watchers. */
 export interface TaskPanel {
@@ -65,7 +70,7 @@ interface RawTimelineItem {
   data: Record<string, unknown> | null;
 }
 
-function timelineItem(raw: RawTimelineItem): TimelineItem {
+function timelineItem(raw: RawTimelineItem, names: ReadonlyMap<string, string>): TimelineItem {
   if (raw.type === "comment") {
     return {
       type: "comment",
@@ -77,14 +82,14 @@ function timelineItem(raw: RawTimelineItem): TimelineItem {
       author: raw.actor,
     };
   }
+  const event = { kind: raw.kind ?? "", data: raw.data ?? {}, actor_id: raw.actor_id, actor: raw.actor };
   return {
     type: "event",
     id: raw.id,
-    kind: raw.kind ?? "",
-    data: raw.data ?? {},
-    actor_id: raw.actor_id,
-    actor: raw.actor,
+    kind: event.kind,
     created_at: raw.created_at,
+    who: actorName(event),
+    what: describeEvent(event, { names, subject: "this" }),
   };
 }
 
@@ -128,7 +133,11 @@ export async function requireTaskPanel(
   if (!row) throw notFound();
   // the function reads one item more than a page: there are earlier ones when it came
   const hasEarlier = row.timeline.length > TIMELINE_PAGE_SIZE;
-  const timeline = row.timeline.slice(0, TIMELINE_PAGE_SIZE).map(timelineItem).reverse();
+  const people = new Map(row.members.map((m) => [m.id, m.display_name]));
+  const timeline = row.timeline
+    .slice(0, TIMELINE_PAGE_SIZE)
+    .map((raw) => timelineItem(raw, people))
+    .reverse();
   return {
     task: row.task,
     timeline,

@@ -34,9 +34,24 @@ export async function loader(args: LoaderFunctionArgs) {
   const error = activity.error ?? people.error ?? projects.error;
   if (error) throw backendError(error);
   const last = activity.events.at(-1);
+  const names = new Map(people.people.map((p) => [p.id, p.name]));
+  // in words here, so the browser needs no wording code
+  const events = activity.events.map((event) => {
+    const ref = `${event.project.key}-${event.task.number}`;
+    return {
+      id: event.id,
+      kind: event.kind,
+      created_at: event.created_at,
+      actor_id: event.actor_id,
+      ref,
+      path: `/teams/${team.slug}/projects/${event.project.key}/tasks/${event.task.number}`,
+      who: actorName(event),
+      what: describeEvent(event, { names, subject: `${ref} ${event.task.title}` }),
+    };
+  });
   return {
     team: { slug: team.slug, name: team.name },
-    events: activity.events,
+    events,
     next: activity.hasMore && last ? encodeTimelineCursor(last) : null,
     olderPage: before !== null,
     people: people.people,
@@ -49,7 +64,6 @@ export async function loader(args: LoaderFunctionArgs) {
 export default function TeamActivity() {
   const { team, events, next, olderPage, people, projects, filters, now } = useLoaderData<typeof loader>();
   const base = `/teams/${team.slug}`;
-  const names = new Map(people.map((p) => [p.id, p.name]));
   const filterSearch = new URLSearchParams();
   if (filters.project) filterSearch.set("project", filters.project);
   if (filters.person) filterSearch.set("person", filters.person);
@@ -93,22 +107,17 @@ export default function TeamActivity() {
         <p className="muted">{olderPage ? "Nothing earlier." : "Nothing has happened here yet."}</p>
       ) : (
         <ol className="activity-list">
-          {events.map((event) => {
-            const ref = `${event.project.key}-${event.task.number}`;
-            return (
-              <li key={event.id} data-event-kind={event.kind}>
-                <strong>{actorName(event)}</strong>{" "}
-                {describeEvent(event, { names, subject: `${ref} ${event.task.title}` })}{" "}
-                <Link to={`${base}/projects/${event.project.key}/tasks/${event.task.number}`}>Open {ref}</Link>
-                <span className="muted small">
-                  {" · "}
-                  <time dateTime={event.created_at} title={formatDateTime(event.created_at)}>
-                    {formatAgo(event.created_at, now)}
-                  </time>
-                </span>
-              </li>
-            );
-          })}
+          {events.map((event) => (
+            <li key={event.id} data-event-kind={event.kind}>
+              <strong>{event.who}</strong> {event.what} <Link to={event.path}>Open {event.ref}</Link>
+              <span className="muted small">
+                {" · "}
+                <time dateTime={event.created_at} title={formatDateTime(event.created_at)}>
+                  {formatAgo(event.created_at, now)}
+                </time>
+              </span>
+            </li>
+          ))}
         </ol>
       )}
       {next || olderPage ? (

@@ -2,7 +2,6 @@ import { Avatar } from "~/components/avatar";
 import { Form, Link, useLocation } from "@remix-run/react";
 import { SubmitButton, TextAreaField, ValidatedForm, formState, type FormFailure } from "~/components/form";
 import { MentionCombobox, MentionText } from "~/components/mentions";
-import { actorName, describeEvent } from "~/lib/activity";
 import { timelineSearch } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
 import type { Mentionable } from "~/lib/mentions";
@@ -48,7 +47,6 @@ export function Timeline({
 }) {
   const newComment = formState(result, "comment");
   const params = new URLSearchParams(useLocation().search);
-  const names = new Map(members.map((m) => [m.id, m.name]));
   return (
     <section className="comments" aria-labelledby="comments-title">
       <h3 id="comments-title">{earlierPage ? "Earlier activity" : `Comments (${commentCount})`}</h3>
@@ -84,7 +82,7 @@ export function Timeline({
               result={result}
             />
           ) : (
-            <Event key={item.id} event={item} names={names} now={now} />
+            <Event key={item.id} event={item} now={now} />
           ),
         )}
       </ol>
@@ -118,10 +116,10 @@ export function Timeline({
 }
 
 /** "Olive moved this from To do to In progress · 5 min ago" */
-function Event({ event, names, now }: { event: EventItem; names: ReadonlyMap<string, string>; now: string }) {
+function Event({ event, now }: { event: EventItem; now: string }) {
   return (
     <li className="timeline-event small" data-event-kind={event.kind}>
-      <strong>{actorName(event)}</strong> {describeEvent(event, { names, subject: "this" })}
+      <strong>{event.who}</strong> {event.what}
       {" · "}
       <time dateTime={event.created_at} title={formatDateTime(event.created_at)} className="muted">
         {formatAgo(event.created_at, now)}
