@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { FormAlert, SubmitButton } from "~/components/form";
+import { FormAlert, SelectField, SubmitButton } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { backendError, backendUnavailableResult } from "~/lib/http.server";
@@ -66,26 +66,14 @@ export default function NotificationEmails() {
       </p>
       <Form method="post" className="email-settings">
         {NOTIFICATION_KINDS.map((kind) => (
-          <fieldset key={kind} aria-describedby={errors[kind] ? `${kind}-error` : undefined}>
-            <legend>{KIND_LABELS[kind]}</legend>
-            {EMAIL_SETTINGS.map((setting) => (
-              <label key={setting} className="radio">
-                <input
-                  type="radio"
-                  name={kind}
-                  value={setting}
-                  defaultChecked={chosen(kind) === setting}
-                  aria-invalid={errors[kind] ? true : undefined}
-                />{" "}
-                {EMAIL_SETTING_LABELS[setting]}
-              </label>
-            ))}
-            {errors[kind] ? (
-              <p className="field-error" id={`${kind}-error`}>
-                {errors[kind]}
-              </p>
-            ) : null}
-          </fieldset>
+          <SelectField
+            key={kind}
+            name={kind}
+            label={KIND_LABELS[kind]}
+            options={EMAIL_SETTINGS.map((setting) => ({ value: setting, label: EMAIL_SETTING_LABELS[setting] }))}
+            value={chosen(kind)}
+            error={errors[kind]}
+          />
         ))}
         <SubmitButton className="button">Save email settings</SubmitButton>
       </Form>
