@@ -11,7 +11,9 @@ import type { RootData } from "~/root";
  * With JavaScript it changes live: this person's own notifications arrive
  * over Realtime (row-level security lets each subscriber see only theirs),
  * a new one counts at once, and a change (read elsewhere) reads the count
- * again from /notifications/count.
+ * again from /notifications/count, once for a burst of them. A delete
+ * reaches every subscriber, whoever's row it was (Realtime can't check a
+ * deleted row against RLS: docs/decisions/0018), so it only costs that read.
  */
 export function NotificationBell({ unread, userId }: { unread: number | null; userId: string }) {
   const { count, live } = useLiveUnreadCount(unread ?? 0, userId);
@@ -57,6 +59,11 @@ function useLiveUnreadCount(initial: number, userId: string): { count: number; l
     let channel: RealtimeChannel | null = null;
     let client: RealtimeClient | null = null;
     let lost = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const recount = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => load.current("/notifications/count"), 250);
+    };
     void withSessionToken(env).then((c) => {
       if (cancelled) return;
       client = c;
@@ -67,13 +74,13 @@ function useLiveUnreadCount(initial: number, userId: string): { count: number; l
           { event: "*", schema: "public", table: "notifications", filter: `recipient_id=eq.${userId}` },
           (change) => {
             if (change.eventType === "INSERT") setCount((n) => n + 1);
-            else load.current("/notifications/count");
+            else recount();
           },
         )
         .subscribe((status) => {
           // back after a lost connection: what arrived meanwhile is counted once
           if (status === "SUBSCRIBED") {
-            if (lost) load.current("/notifications/count");
+            if (lost) recount();
             lost = false;
           } else if (!cancelled) lost = true;
           if (!cancelled) setLive(status === "SUBSCRIBED");
@@ -81,6 +88,7 @@ function useLiveUnreadCount(initial: number, userId: string): { count: number; l
     });
     return () => {
       cancelled = true;
+      clearTimeout(timer);
       if (client && channel) void client.removeChannel(channel);
     };
   }, [env, userId]);

@@ -85,9 +85,16 @@ export function TaskPanel({
         </Link>
       </div>
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
-      <AlsoViewing taskId={task.id} key={task.id} />
+      <AlsoViewing taskId={task.id} members={members} key={task.id} />
       <WatchForm watching={watching} watchers={watchers} action={`${taskPath}/watching${location.search}`} />
-      <LiveTaskData taskId={task.id} />
+      <LiveTaskData
+        taskId={task.id}
+        shown={{
+          comments: timeline.filter((i) => i.type === "comment").map((c) => c.id),
+          task_events: timeline.filter((i) => i.type === "event").map((e) => e.id),
+          attachments: attachments.map((a) => a.id),
+        }}
+      />
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
         <time dateTime={task.created_at}>{formatDateTime(task.created_at)}</time>

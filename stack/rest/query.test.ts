@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { RestError } from "./errors.ts";
 import { parseQuery } from "./parser.ts";
 import type { Column, SchemaCache, Table } from "./schema.ts";
-import { planRead } from "./plan.ts";
-import { arrayLiteral } from "./sql-filters.ts";
-import { Params } from "./sql-source.ts";
-import { buildSelect } from "./sql.ts";
+import { arrayLiteral, tableScope } from "./plan-fields.ts";
+import { planRead } from "./plan-read.ts";
+import { relationshipsOf } from "./plan-relationships.ts";
+import { Params, printLevel } from "./query-read.ts";
 
 function column(name: string, position: number, typname = "text"): Column {
   return {
@@ -83,24 +83,17 @@ const cache: SchemaCache = {
 
 function build(qs: [string, string][]) {
   const params = new Params();
-  const built = buildSelect({
+  const node = planRead(
     cache,
-    params,
-    parsed: parseQuery(qs),
-    topRange: { offset: 0, limit: 1000 },
-    source: {
-      table: users,
-      columns: users.columns,
-      fromSql: '"public"."users" AS "users"',
-      alias: "users",
-      name: "users",
-    },
-    paginate: true,
-  });
-  return { ...built, values: params.values };
+    { kind: "relation", relation: { schema: "public", name: "users" } },
+    tableScope(users),
+    parseQuery(qs),
+    { offset: 0, limit: 1000 },
+  );
+  return { ...printLevel(node, params), values: params.values };
 }
 
-describe("the SQL builder", () => {
+describe("the read planner and printer", () => {
   it("binds every value and quotes every identifier", () => {
     const evil = "x'); drop table users; --";
     const { sql, values } = build([
@@ -125,8 +118,8 @@ describe("the SQL builder", () => {
   });
 
   it("plans the embeds before printing SQL: relationship errors come before column errors", () => {
-    const plan = planRead(cache, users, parseQuery([["select", "id,posts(title)"]]).select);
-    expect([...plan.embeds.values()].map((e) => [e.rel.cardinality, e.node.table.name])).toEqual([["o2m", "posts"]]);
+    const embeds = relationshipsOf(cache, users, parseQuery([["select", "id,posts(title)"]]).select);
+    expect([...embeds.values()].map((e) => [e.rel.cardinality, e.rel.target.name])).toEqual([["o2m", "posts"]]);
     expect(() => build([["select", "nope,comments(*)"]])).toThrow(/Could not find a relationship/);
   });
 
