@@ -84,6 +84,7 @@ create index notifications_email_pending_idx on public.notifications (recipient_
 create index notifications_task_idx on public.notifications (task_id);
 create index notifications_team_idx on public.notifications (team_id, recipient_id);
 create index notifications_created_idx on public.notifications (created_at);
+create index notifications_email_claim_idx on public.notifications (email_claim) where email_claim is not null;
 
 -- From events to notifications -------------------------------------------------------------
 -- Who hears of an event, and as what (one notification per person: the first
@@ -341,90 +342,92 @@ security definer
 set search_path = ''
 as $$
 declare
-  batch record;
-  claim uuid;
-  token text;
-  taken integer;
-  batches json[] := '{}';
+  result json;
 begin
   -- read in the app meanwhile, or its kind turned off since: no email
   update public.notifications n set email = 'none'
-  where n.email = 'pending' and n.email_claim is null
-    and (n.read_at is not null or public.email_setting(n.recipient_id, n.kind) = 'never');
+  from public.notifications x
+  left join public.notification_settings s on s.user_id = x.recipient_id and s.kind = x.kind
+  where n.id = x.id and x.email = 'pending' and x.email_claim is null
+    and (x.read_at is not null or coalesce(s.email, public.default_email_setting(x.kind)) = 'never');
 
-  for batch in
-    select d.recipient_id, d.mode, d.until
+  -- one statement: what is due, claimed (rows another run holds are skipped:
+  -- the claimable check is made again on each row as it is locked), the
+  -- batches' unsubscribe tokens, and what each email says
+  with pending as (
+    select x.id, x.recipient_id, x.created_at, coalesce(s.email, public.default_email_setting(x.kind)) as mode
+    from public.notifications x
+    left join public.notification_settings s on s.user_id = x.recipient_id and s.kind = x.kind
+    where x.email = 'pending' and public.notification_email_claimable(x) and x.created_at <= $1
+  ),
+  due as materialized (
+    select g.recipient_id, g.mode, g.until, gen_random_uuid() as claim,
+           replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '') as token
     from (
-      select p.recipient_id, p.mode,
+      select p.recipient_id, p.mode, min(p.created_at) as oldest,
              case when p.mode = 'daily' then public.last_digest_time($1, public.person_time_zone(p.recipient_id))
-                  else $1 end as until,
-             min(p.created_at) as oldest
-      from (
-        select n.recipient_id, n.created_at, public.email_setting(n.recipient_id, n.kind) as mode
-        from public.notifications n
-        where n.email = 'pending' and public.notification_email_claimable(n) and n.created_at <= $1
-      ) p
+                  else $1 end as until
+      from pending p
       group by p.recipient_id, p.mode
-    ) d
-    where (d.mode = 'instant' and d.oldest <= $1 - $2) or (d.mode = 'daily' and d.oldest < d.until)
-    order by d.oldest
+    ) g
+    where (g.mode = 'instant' and g.oldest <= $1 - $2) or (g.mode = 'daily' and g.oldest < g.until)
+    order by g.oldest
     limit greatest(coalesce($3, 100), 1)
-  loop
-    claim := gen_random_uuid();
+  ),
+  taken as (
     update public.notifications n
-    set email_claim = claim, email_tried_at = now()
-    where n.id in (
-      select x.id from public.notifications x
-      where x.recipient_id = batch.recipient_id and x.email = 'pending'
-        and public.notification_email_claimable(x) and x.created_at < batch.until + interval '1 microsecond'
-        and public.email_setting(x.recipient_id, x.kind) = batch.mode
-      for update skip locked
-    );
-    get diagnostics taken = row_count;
-    continue when taken = 0;
-
-    token := replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '');
+    set email_claim = d.claim, email_tried_at = now()
+    from pending p, due d
+    where n.id = p.id and p.recipient_id = d.recipient_id and p.mode = d.mode and p.created_at <= d.until
+      and public.notification_email_claimable(n)
+    returning n.id, n.recipient_id, n.kind, n.created_at, n.task_id, n.actor_id, n.event_id, n.comment_id, d.claim
+  ),
+  batches as (
+    select t.claim, d.mode, d.token, t.recipient_id, array_agg(distinct t.kind) as kinds, count(*)::int as total
+    from taken t join due d on d.claim = t.claim
+    group by t.claim, d.mode, d.token, t.recipient_id
+  ),
+  tokens as (
     insert into public.email_unsubscribe_tokens (token_hash, user_id, kinds)
-    select encode(sha256(convert_to(token, 'UTF8')), 'hex'), batch.recipient_id, array_agg(distinct n.kind)
-    from public.notifications n where n.email_claim = claim;
-
-    batches := batches || (
-      select json_build_object(
-        'claim', claim,
-        'mode', batch.mode,
-        'unsubscribe_token', token,
-        'recipient', json_build_object('id', u.id, 'email', u.email, 'display_name', pr.display_name),
-        'kinds', (select array_agg(distinct n.kind) from public.notifications n where n.email_claim = claim),
-        'total', taken,
-        -- an email lists at most 50; the rest are on /notifications
-        'items', (
-          select json_agg(i order by i.created_at, i.id)
-          from (
-            select n.id, n.kind, n.created_at, n.task_id,
-                   a.display_name as actor_name,
-                   t.number as task_number, t.title as task_title,
-                   p.key as project_key, tm.slug as team_slug, tm.name as team_name,
-                   e.kind as event_kind, e.data -> 'changes' as changes,
-                   left(c.body, 500) as comment_body
-            from public.notifications n
-            join public.tasks t on t.id = n.task_id
-            join public.projects p on p.id = t.project_id
-            join public.teams tm on tm.id = p.team_id
-            left join public.profiles a on a.id = n.actor_id
-            left join public.task_events e on e.id = n.event_id
-            left join public.comments c on c.id = n.comment_id
-            where n.email_claim = claim
-            order by n.created_at, n.id
-            limit 50
-          ) i
-        )
-      )
-      from auth.users u
-      left join public.profiles pr on pr.id = u.id
-      where u.id = batch.recipient_id
-    );
-  end loop;
-  return coalesce(array_to_json(batches), '[]'::json);
+    select encode(sha256(convert_to(b.token, 'UTF8')), 'hex'), b.recipient_id, b.kinds from batches b
+  ),
+  items as (
+    select t.claim, t.id, t.kind, t.created_at, t.task_id,
+           row_number() over (partition by t.claim order by t.created_at, t.id) as place,
+           a.display_name as actor_name, tk.number as task_number, tk.title as task_title,
+           p.key as project_key, tm.slug as team_slug, tm.name as team_name,
+           e.kind as event_kind, e.data -> 'changes' as changes, left(c.body, 500) as comment_body
+    from taken t
+    join public.tasks tk on tk.id = t.task_id
+    join public.projects p on p.id = tk.project_id
+    join public.teams tm on tm.id = p.team_id
+    left join public.profiles a on a.id = t.actor_id
+    left join public.task_events e on e.id = t.event_id
+    left join public.comments c on c.id = t.comment_id
+  )
+  select coalesce(json_agg(json_build_object(
+    'claim', b.claim,
+    'mode', b.mode,
+    'unsubscribe_token', b.token,
+    'recipient', json_build_object('id', u.id, 'email', u.email, 'display_name', pr.display_name),
+    'kinds', b.kinds,
+    'total', b.total,
+    -- an email lists at most 50; the rest are on /notifications
+    'items', (
+      select json_agg(json_build_object(
+        'id', i.id, 'kind', i.kind, 'created_at', i.created_at, 'task_id', i.task_id,
+        'actor_name', i.actor_name, 'task_number', i.task_number, 'task_title', i.task_title,
+        'project_key', i.project_key, 'team_slug', i.team_slug, 'team_name', i.team_name,
+        'event_kind', i.event_kind, 'changes', i.changes, 'comment_body', i.comment_body
+      ) order by i.place)
+      from items i where i.claim = b.claim and i.place <= 50
+    )
+  )), '[]'::json)
+  into result
+  from batches b
+  join auth.users u on u.id = b.recipient_id
+  left join public.profiles pr on pr.id = b.recipient_id;
+  return result;
 end;
 $$;
 
