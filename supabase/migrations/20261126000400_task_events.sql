@@ -15,7 +15,7 @@
 --   task_created            {title, status, assignee, mentions[]}
 --   task_updated            {changes: {title|description|status|priority|assignee|due_on|parent|recurrence:
 --                             {from, to}, labels: {added[], removed[]}}, mentions[]}
---   comment_posted          {comment_id, mentions[]}
+--   comment_posted          {comment_id, mentions[], author (only when not the actor)}
 --   comment_edited          {comment_id, mentions[]}         (mentions: only the ones the edit added)
 --   comment_deleted         {comment_id}
 --   attachment_added        {attachment_id, file_name, size_bytes, content_type}
@@ -67,10 +67,12 @@ comment on table public.task_events is
   'One row per change to a task, written by triggers (docs/decisions/0028). Team members read; nobody writes directly.';
 
 -- the task's timeline (newest first, keyset paging) and the team's activity page
+-- (its project and person filters read the team's newest first); a deleted
+-- account's events lose their actor through the last one. Each index is a
+-- write on every change, so there are no more.
 create index task_events_task_idx on public.task_events (task_id, created_at desc, id desc);
 create index task_events_team_idx on public.task_events (team_id, created_at desc, id desc);
-create index task_events_project_idx on public.task_events (project_id, created_at desc, id desc);
-create index task_events_actor_idx on public.task_events (actor_id, created_at desc) where actor_id is not null;
+create index task_events_actor_idx on public.task_events (actor_id) where actor_id is not null;
 
 -- task_watchers -------------------------------------------------------------------------
 create table public.task_watchers (
@@ -335,7 +337,10 @@ begin
   if tg_op = 'INSERT' then
     perform public.watch_task(new.task_id, array[new.author_id] || mentions);
     perform public.record_task_event(new.task_id, 'comment_posted',
-      jsonb_build_object('comment_id', new.id, 'mentions', to_jsonb(mentions)));
+      jsonb_build_object('comment_id', new.id, 'mentions', to_jsonb(mentions))
+      -- the author, when it isn't the actor (a comment written with the service role)
+      || case when new.author_id is distinct from auth.uid() then jsonb_build_object('author', new.author_id)
+              else '{}'::jsonb end);
   else
     perform public.watch_task(new.task_id, mentions);
     perform public.record_task_event(new.task_id, 'comment_edited',
@@ -463,5 +468,7 @@ on public.task_watchers for delete
 to authenticated
 using (user_id = (select auth.uid()));
 
--- The task page shows new events as they happen (Realtime checks each subscriber's RLS).
-alter publication supabase_realtime add table public.task_events;
+-- Not in the supabase_realtime publication: every event comes with a change of
+-- a row the task page already listens to (the task, a comment, an attachment),
+-- so the page reads its timeline again then; publishing the events too would
+-- only send each change twice.

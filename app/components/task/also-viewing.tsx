@@ -38,15 +38,15 @@ export function AlsoViewing({ taskId, members }: { taskId: string; members: read
 }
 
 /**
- * Others' comments, attachments and what they changed (the timeline's events)
- * show without a reload (the task itself: the board's subscription).
+ * Others' comments and attachments on this task show without a reload (the
+ * task itself: the board's subscription); the timeline's events come with
+ * those changes, read again with them.
  */
 export function LiveTaskData({ taskId, shown }: { taskId: string; shown: ShownIds }) {
   useLiveData(
     "task",
     [
       { table: "comments", filter: `task_id=eq.${taskId}` },
-      { table: "task_events", filter: `task_id=eq.${taskId}` },
       { table: "attachments", filter: `task_id=eq.${taskId}` },
     ],
     shown,

@@ -91,7 +91,6 @@ export function TaskPanel({
         taskId={task.id}
         shown={{
           comments: timeline.filter((i) => i.type === "comment").map((c) => c.id),
-          task_events: timeline.filter((i) => i.type === "event").map((e) => e.id),
           attachments: attachments.map((a) => a.id),
         }}
       />
