@@ -145,7 +145,7 @@ async function overhead(actor: Person, taskId: string, watchers: Person[], label
   }
   await setTriggers(true);
   lines.push(
-    `1. Trigger overhead, ${label} (${ROUNDS} interleaved rounds × ${OPS_PER_ROUND}; median per operation, PGlite):`,
+    `1. Trigger overhead, ${label} (${ROUNDS} interleaved rounds × ${OPS_PER_ROUND}; median per operation, ${process.env.TEST_DATABASE_URL ? "native PostgreSQL" : "PGlite"}):`,
   );
   for (const [name, { on, off }] of Object.entries(times)) {
     lines.push(
