@@ -34,7 +34,9 @@ export function MentionCombobox(props: ComboboxProps) {
     const area = anchor.current?.closest("form")?.querySelector<HTMLTextAreaElement>(`textarea[name="${field}"]`);
     if (!area) return;
     const load = () =>
-      void import("./mention-combobox").then((m) => setList(() => m.MentionComboboxList as ComponentType<ComboboxProps>));
+      void import("./mention-combobox").then((m) =>
+        setList(() => m.MentionComboboxList as ComponentType<ComboboxProps>),
+      );
     if (document.activeElement === area) load();
     area.addEventListener("focus", load, { once: true });
     return () => area.removeEventListener("focus", load);

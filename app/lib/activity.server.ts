@@ -22,7 +22,9 @@ export interface ActivityFilters {
 }
 
 export async function listTeamActivity(supabase: SupabaseClient, teamSlug: string, filters: ActivityFilters) {
-  const actor = filters.person ? "actor:profiles!task_events_actor_id_fkey!inner" : "actor:profiles!task_events_actor_id_fkey";
+  const actor = filters.person
+    ? "actor:profiles!task_events_actor_id_fkey!inner"
+    : "actor:profiles!task_events_actor_id_fkey";
   let query = supabase
     .from("task_events")
     .select(

@@ -44,7 +44,9 @@ describe("events in words", () => {
     const named = updated({ status: { from: { id: "s1", name: "Review" }, to: { id: "s2", name: "Shipped" } } });
     expect(describeEvent(named, here)).toBe("moved this from Review to Shipped");
     expect(describeEvent({ kind: "task_created", data: {} }, elsewhere)).toBe("created WEB-12 Write the brief");
-    expect(describeEvent({ kind: "attachment_added", data: { file_name: "plan.pdf" } }, here)).toBe("attached plan.pdf");
+    expect(describeEvent({ kind: "attachment_added", data: { file_name: "plan.pdf" } }, here)).toBe(
+      "attached plan.pdf",
+    );
     expect(describeEvent({ kind: "comment_posted", data: {} }, elsewhere)).toBe("commented on WEB-12 Write the brief");
     expect(describeEvent({ kind: "checklist_item_ticked", data: { text: "Book it" } }, here)).toBe("ticked “Book it”");
   });

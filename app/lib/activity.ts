@@ -92,7 +92,8 @@ function changePhrases(changes: Record<string, Change>, { names, subject: named 
   }
   const added = labelList((labels as { added?: unknown } | undefined)?.added);
   const removed = labelList((labels as { removed?: unknown } | undefined)?.removed);
-  if (added.length) phrases.push(`added the ${added.length === 1 ? "label" : "labels"} ${listOf(added)}${onTask("to")}`);
+  if (added.length)
+    phrases.push(`added the ${added.length === 1 ? "label" : "labels"} ${listOf(added)}${onTask("to")}`);
   if (removed.length)
     phrases.push(`removed the ${removed.length === 1 ? "label" : "labels"} ${listOf(removed)}${onTask("from")}`);
   if (parent) phrases.push(parent.to ? `made ${task()} a sub-task` : `made ${task()} a task of its own`);

@@ -59,7 +59,11 @@ export async function listNotifications(
   }
   const { data, error } = await query;
   const rows = (data ?? []) as unknown as NotificationView[];
-  return { error, notifications: rows.slice(0, NOTIFICATIONS_PAGE_SIZE), hasMore: rows.length > NOTIFICATIONS_PAGE_SIZE };
+  return {
+    error,
+    notifications: rows.slice(0, NOTIFICATIONS_PAGE_SIZE),
+    hasMore: rows.length > NOTIFICATIONS_PAGE_SIZE,
+  };
 }
 
 /** Marks one read and says where its task is (null: not the person's, or its task is out of reach). */

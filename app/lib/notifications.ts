@@ -49,10 +49,7 @@ function statusName(value: unknown): string {
 }
 
 /** What happened, after the actor's name: "assigned you", "moved it from To do to Done". */
-export function notificationVerb(
-  kind: NotificationKind,
-  event: { data: Record<string, unknown> } | null,
-): string {
+export function notificationVerb(kind: NotificationKind, event: { data: Record<string, unknown> } | null): string {
   switch (kind) {
     case "assigned":
       return "assigned you";

@@ -42,11 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
     ]),
   );
   if (Object.keys(errors).length > 0) return data({ errors, values }, { status: 400 });
-  const { error } = await saveEmailSettings(
-    requestClient(),
-    user.id,
-    values as Record<NotificationKind, EmailSetting>,
-  );
+  const { error } = await saveEmailSettings(requestClient(), user.id, values as Record<NotificationKind, EmailSetting>);
   if (error) return backendUnavailableResult(values);
   return redirectWithSuccess("Your email settings are saved.", "/account/notifications");
 }

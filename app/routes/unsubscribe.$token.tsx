@@ -8,10 +8,7 @@ import { KIND_TOPICS, type NotificationKind } from "~/lib/notifications";
 import { unsubscribe, unsubscribeLinkStatus } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Unsubscribe · Teamboard" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Unsubscribe · Teamboard" }, { name: "robots", content: "noindex" }];
 
 const ALREADY = "You're already unsubscribed from these emails.";
 const UNKNOWN = "This unsubscribe link is not valid. You can choose which emails you get in your account.";

@@ -125,7 +125,10 @@ test.describe("signed-in pages", () => {
       expectWithin(js, budget, name, SIGNED_IN_GZIP_BUDGET);
       expect(fetched(js, "realtime.client"), name).toBe(true);
       // the bell alone: no live page's subscriptions
-      expect(chunks(js).filter((n) => /^(live|live-refresh)$/.test(n)), name).toEqual([]);
+      expect(
+        chunks(js).filter((n) => /^(live|live-refresh)$/.test(n)),
+        name,
+      ).toEqual([]);
     });
   }
 

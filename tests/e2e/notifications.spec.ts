@@ -92,10 +92,9 @@ for (const mode of MODES) {
       expect(await sendNotifications(backend.env)).toEqual({ sent: 1, failed: 0 });
       const mail: Mail = await backend.mailbox(mia.email).next(/mentioned you on WEB-1/);
       expect(mail.text).toContain("the printer is booked for Friday.");
-      const headers = (await (await fetch(`${backend.env.inboxUrl}/api/v1/message/${mail.id}/headers`)).json()) as Record<
-        string,
-        string[]
-      >;
+      const headers = (await (
+        await fetch(`${backend.env.inboxUrl}/api/v1/message/${mail.id}/headers`)
+      ).json()) as Record<string, string[]>;
       const unsubscribe = /<([^>]+)>/.exec(headers["List-Unsubscribe"][0])![1];
       expect(headers["List-Unsubscribe-Post"]).toEqual(["List-Unsubscribe=One-Click"]);
       expect(mail.text).toContain(unsubscribe);

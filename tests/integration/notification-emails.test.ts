@@ -72,7 +72,9 @@ describe("right away", () => {
     expect(mail.Text).toContain(`Olive assigned you ${refs[2]} Order snacks`);
     const taskLinks = linksIn(mail).filter((l) => l.includes("/tasks/"));
     expect(taskLinks).toHaveLength(3);
-    expect(new URL(taskLinks[0]).pathname).toMatch(new RegExp(`^/teams/rt-[a-z0-9]+/projects/RT/tasks/${tasks[0].number}$`));
+    expect(new URL(taskLinks[0]).pathname).toMatch(
+      new RegExp(`^/teams/rt-[a-z0-9]+/projects/RT/tasks/${tasks[0].number}$`),
+    );
     expect(mail.HTML).toContain(`href="${taskLinks[0]}"`);
     expect(mail.HTML).toContain("Olive assigned you");
     expect(unsubscribeLink(mail)).toMatch(/\/unsubscribe\/[0-9a-f]{64}$/);
@@ -140,7 +142,7 @@ describe("right away", () => {
     expect((await anon.rpc("unsubscribe_from_emails", { token: "0".repeat(64) })).data).toEqual({ status: "unknown" });
     // assignments are no longer emailed; mentions still are
     await createTask(t.owner, t.project, { assignee_id: cy.id });
-    await createTask(t.owner, t.project, { description: `for @${(await usernameOf(cy.id))}` });
+    await createTask(t.owner, t.project, { description: `for @${await usernameOf(cy.id)}` });
     await run(stack, later(60));
     const [second] = await messagesTo(stack.url, cy.email);
     expect(second.Subject).toMatch(/^Olive mentioned you on RT-\d+ A task$/);

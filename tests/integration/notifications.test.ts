@@ -153,9 +153,7 @@ describe("leaving a team", () => {
     expect((await stack.db.query("select 1 from task_watchers where user_id = $1", [leaver.id])).rows).toEqual([]);
     await comment(t.owner, task.id, "Anyone?");
     await t.owner.client.rpc("move_task", { task_id: task.id, status: "todo" });
-    expect(
-      (await stack.db.query("select 1 from notifications where recipient_id = $1", [leaver.id])).rows,
-    ).toEqual([]);
+    expect((await stack.db.query("select 1 from notifications where recipient_id = $1", [leaver.id])).rows).toEqual([]);
   });
 });
 
