@@ -1,5 +1,6 @@
-import { PRIORITY_LABELS, STATUS_LABELS, type Priority, type Status } from "./board";
+import { PRIORITY_LABELS, type Priority } from "./board";
 import { formatDate } from "./dates";
+import { statusName } from "./notifications";
 
 /**
  * Task events in words (PRODUCT.md §10), for the task's timeline ("Olive
@@ -34,11 +35,6 @@ export function actorName(event: Pick<TaskEvent, "actor" | "actor_id">): string 
 
 function person(id: unknown, names: ReadonlyMap<string, string>): string {
   return (typeof id === "string" && names.get(id)) || "a former member";
-}
-
-function statusName(value: unknown): string {
-  if (value && typeof value === "object" && "name" in value) return String((value as { name: unknown }).name);
-  return STATUS_LABELS[value as Status] ?? String(value);
 }
 
 function quoted(text: unknown, max = 80): string {

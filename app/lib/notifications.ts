@@ -43,7 +43,8 @@ export function unreadLabel(count: number): string {
   return count > 99 ? "99+" : String(count);
 }
 
-function statusName(value: unknown): string {
+/** A status as stored in an event: Part I's five by their names, a project status (§11) as `{ id, name }`. */
+export function statusName(value: unknown): string {
   if (value && typeof value === "object" && "name" in value) return String((value as { name: unknown }).name);
   return STATUS_LABELS[value as Status] ?? String(value);
 }
