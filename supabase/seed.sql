@@ -253,6 +253,29 @@ set actor_id = c.author_id, created_at = c.created_at
 from public.comments c
 where c.id = (e.data ->> 'comment_id')::uuid and e.kind = 'comment_posted';
 
+-- labels, checklists, sub-tasks and relations: by whoever made them, soon after the task
+update public.task_events e
+set actor_id = t.created_by, created_at = t.created_at + interval '2 minutes'
+from public.tasks t
+where t.id = e.task_id and e.kind = 'task_updated' and e.actor_id is null;
+
+update public.task_events e
+set actor_id = ci.created_by, created_at = t.created_at + interval '1 hour'
+from public.checklist_items ci, public.tasks t
+where ci.id = (e.data ->> 'item_id')::uuid and t.id = ci.task_id and e.kind = 'checklist_item_added';
+
+update public.task_events e
+set actor_id = st.created_by, created_at = st.created_at
+from public.tasks st
+where st.id = (e.data ->> 'subtask_id')::uuid and e.kind = 'subtask_added';
+
+update public.task_events e
+set actor_id = r.created_by, created_at = greatest(f.created_at, t.created_at) + interval '3 hours'
+from public.task_relations r, public.tasks f, public.tasks t
+where e.kind = 'relation_added' and f.id = r.from_task_id and t.id = r.to_task_id
+  and e.task_id in (r.from_task_id, r.to_task_id)
+  and (e.data ->> 'other_task_id')::uuid in (r.from_task_id, r.to_task_id);
+
 -- What a script's inserts notified (assignments by "someone") is not the demo's story
 delete from public.notifications;
 
@@ -265,8 +288,9 @@ values ('a1000000-0000-4000-8000-000000000003', 'comment', 'instant');
 -- through the API carries them), so the demo has events by name and
 -- notifications for Mia, Olivia and Adam.
 select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000001","role":"authenticated"}', true);
-select public.move_task(t.id, 'in_progress')
-from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 9;
+select public.move_task(t.id, s.id)
+from public.tasks t join public.project_statuses s on s.project_id = t.project_id and s.name = 'In progress'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 9;
 insert into public.comments (task_id, author_id, body)
 select t.id, 'a1000000-0000-4000-8000-000000000001',
        '@mia_member could you pair with @adam_admin on the focus rings? The `@media (prefers-reduced-motion)` part is done.'
@@ -280,8 +304,16 @@ select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-0000000
 insert into public.comments (task_id, author_id, body)
 select t.id, 'a1000000-0000-4000-8000-000000000003', 'The plain hero is live on staging. @olivia_owner, have a look?'
 from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 1;
-update public.tasks t set labels = t.labels || array['needs-review'], due_on = current_date + 5
+insert into public.task_labels (task_id, label_id)
+select t.id, l.id
+from public.tasks t join public.labels l on l.team_id = 'b1000000-0000-4000-8000-000000000001' and l.name = 'performance'
 where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 2;
+update public.tasks t set due_on = current_date + 5
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 2;
+update public.checklist_items ci set done = true
+from public.tasks t
+where t.id = ci.task_id and t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 23
+  and ci.title = 'Form errors announced';
 select set_config('request.jwt.claims', '', true);
 
 -- ... spread over the last hours, the oldest of Mia's already read; nothing of the demo is emailed
@@ -292,7 +324,8 @@ from public.tasks t, (values
   (23, 'comment_posted', interval '95 minutes'),
   (5, 'task_updated', interval '50 minutes'),
   (1, 'comment_posted', interval '20 minutes'),
-  (2, 'task_updated', interval '10 minutes')
+  (2, 'task_updated', interval '10 minutes'),
+  (23, 'checklist_item_ticked', interval '5 minutes')
 ) as x (number, kind, ago)
 where t.id = e.task_id and t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = x.number
   and e.kind = x.kind and e.created_at = now();

@@ -46,9 +46,34 @@ function listOf(words: string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
+/** Labels as an event keeps them, `{ id, name }` (no name: deleted with the change). */
 function labelList(labels: unknown): string[] {
-  return Array.isArray(labels) ? labels.map(String) : [];
+  if (!Array.isArray(labels)) return [];
+  return labels.map((l: { name?: unknown } | null) => (typeof l?.name === "string" ? l.name : "a deleted label"));
 }
+
+/** Another task as an event keeps it: "WEB-12 “Write the brief”", or "a deleted task". */
+function otherTask(ref: { number?: unknown; title?: unknown; project_key?: unknown } | null | undefined): string {
+  if (!ref || typeof ref.number !== "number") return "a deleted task";
+  const key = typeof ref.project_key === "string" ? `${ref.project_key}-` : "#";
+  return `${key}${ref.number} ${quoted(ref.title)}`;
+}
+
+const RELATION_ADDED: Record<string, (subject: string, other: string) => string> = {
+  blocks: (s, o) => `marked ${s} as blocking ${o}`,
+  blocked_by: (s, o) => `marked ${s} as blocked by ${o}`,
+  duplicates: (s, o) => `marked ${s} as a duplicate of ${o}`,
+  duplicated_by: (s, o) => `marked ${o} as a duplicate of ${s}`,
+  relates: (s, o) => `related ${s} to ${o}`,
+};
+
+const RELATION_NAMES: Record<string, string> = {
+  blocks: "blocking",
+  blocked_by: "blocking",
+  duplicates: "duplicate",
+  duplicated_by: "duplicate",
+  relates: "related",
+};
 
 /** One phrase per changed field, in a fixed order; the task is named once, then "it". */
 function changePhrases(changes: Record<string, Change>, { names, subject: named }: EventWording): string[] {
@@ -92,7 +117,13 @@ function changePhrases(changes: Record<string, Change>, { names, subject: named 
     phrases.push(`added the ${added.length === 1 ? "label" : "labels"} ${listOf(added)}${onTask("to")}`);
   if (removed.length)
     phrases.push(`removed the ${removed.length === 1 ? "label" : "labels"} ${listOf(removed)}${onTask("from")}`);
-  if (parent) phrases.push(parent.to ? `made ${task()} a sub-task` : `made ${task()} a task of its own`);
+  if (parent) {
+    phrases.push(
+      parent.to
+        ? `made ${task()} a sub-task of ${otherTask(parent.to as Parameters<typeof otherTask>[0])}`
+        : `made ${task()} a task of its own`,
+    );
+  }
   if (recurrence) phrases.push(recurrence.to ? `changed how ${task()} repeats` : `stopped ${task()} repeating`);
   return phrases;
 }
@@ -126,14 +157,18 @@ export function describeEvent(event: Pick<TaskEvent, "kind" | "data">, wording: 
       return `unticked ${quoted(d.text)}${subject === "this" ? "" : ` on ${subject}`}`;
     case "checklist_item_removed":
       return `removed ${quoted(d.text)} from the checklist${subject === "this" ? "" : ` of ${subject}`}`;
+    case "checklist_item_renamed":
+      return `renamed the checklist item ${quoted(d.from)} to ${quoted(d.to)}${subject === "this" ? "" : ` on ${subject}`}`;
     case "subtask_added":
       return `added the sub-task ${quoted(d.title)}${subject === "this" ? "" : ` to ${subject}`}`;
     case "subtask_removed":
       return `removed the sub-task ${quoted(d.title)}${subject === "this" ? "" : ` from ${subject}`}`;
-    case "relation_added":
-      return `related ${subject} to ${quoted(d.title)}`;
+    case "relation_added": {
+      const say = RELATION_ADDED[String(d.relation)] ?? RELATION_ADDED.relates;
+      return say(subject, otherTask(d));
+    }
     case "relation_removed":
-      return `removed the relation of ${subject} to ${quoted(d.title)}`;
+      return `removed the ${RELATION_NAMES[String(d.relation)] ?? "related"} relation between ${subject} and ${otherTask(d)}`;
     default:
       return `changed ${subject}`;
   }

@@ -1,5 +1,3 @@
-import { STATUS_LABELS, type Status } from "./board";
-
 /**
  * Notifications and their email settings (PRODUCT.md §10), shared by the
  * pages and the server. The kinds and the defaults are the database's too
@@ -43,10 +41,10 @@ export function unreadLabel(count: number): string {
   return count > 99 ? "99+" : String(count);
 }
 
-/** A status as stored in an event: Part I's five by their names, a project status (§11) as `{ id, name }`. */
+/** A status as an event keeps it, `{ id, name }` (its name then; none when it was being removed). */
 export function statusName(value: unknown): string {
-  if (value && typeof value === "object" && "name" in value) return String((value as { name: unknown }).name);
-  return STATUS_LABELS[value as Status] ?? String(value);
+  const name = value && typeof value === "object" && "name" in value ? (value as { name: unknown }).name : null;
+  return typeof name === "string" ? name : "a removed status";
 }
 
 /** What happened, after the actor's name: "assigned you", "moved it from To do to Done". */

@@ -12,33 +12,26 @@
 --
 -- Event kinds and their data (ids are uuids; "from"/"to" pairs are the values
 -- before and after):
---   task_created            {title, status, assignee, mentions[]}
---   task_updated            {changes: {title|description|status|priority|assignee|due_on|parent|recurrence:
---                             {from, to}, labels: {added[], removed[]}}, mentions[]}
+--   task_created            {title, status: {id, name}, assignee, parent: {id, number, title} | null, mentions[]}
+--   task_updated            {changes: {title|description|priority|assignee|due_on|recurrence: {from, to},
+--                             status: {from: {id, name}, to: {id, name}},
+--                             parent: {from, to: {id, number, title} | null},
+--                             labels: {added[], removed[]: {id, name}}}, mentions[]}
 --   comment_posted          {comment_id, mentions[], author (only when not the actor)}
 --   comment_edited          {comment_id, mentions[]}         (mentions: only the ones the edit added)
 --   comment_deleted         {comment_id}
 --   attachment_added        {attachment_id, file_name, size_bytes, content_type}
 --   attachment_removed      {attachment_id, file_name}
 --   checklist_item_added | _ticked | _unticked | _removed   {item_id, text}
---   subtask_added | subtask_removed                          {subtask_id, number, title}
+--   checklist_item_renamed                                   {item_id, from, to}
+--   subtask_added | subtask_removed                          {subtask_id, number, title}   (on the parent)
 --   relation_added | relation_removed                        {relation, other_task_id, number, title}
--- The last three families are written by the triggers of the tables issue 24
--- adds (checklists, sub-tasks, relations); the kinds exist from the start.
-
--- Which teams the caller belongs to, computed once per query (a hashed
--- subplan), as my_project_ids() does for tasks.
-create function public.my_team_ids() returns setof uuid
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select m.team_id from public.team_members m where m.user_id = auth.uid()
-$$;
-
-revoke execute on function public.my_team_ids() from public, anon;
-grant execute on function public.my_team_ids() to authenticated, service_role;
+--     relation as this task reads it: blocks | blocked_by | relates | duplicates | duplicated_by;
+--     one event on each of the two tasks
+-- Names (statuses, labels, tasks) are kept as they were then: a later rename
+-- or removal leaves the record as it happened. A new kind is one more value
+-- in the check below, one trigger writing it, and its words in
+-- app/lib/activity.ts.
 
 -- task_events ---------------------------------------------------------------------------
 create table public.task_events (
@@ -57,6 +50,7 @@ create table public.task_events (
     'comment_posted', 'comment_edited', 'comment_deleted',
     'attachment_added', 'attachment_removed',
     'checklist_item_added', 'checklist_item_ticked', 'checklist_item_unticked', 'checklist_item_removed',
+    'checklist_item_renamed',
     'subtask_added', 'subtask_removed',
     'relation_added', 'relation_removed'
   )),
@@ -159,17 +153,19 @@ begin
       -- a label added then removed (or the other way) in one save cancels out
       select coalesce(jsonb_agg(a), '[]'::jsonb) into added
       from (
-        select a from jsonb_array_elements(added) a where not (change -> 'removed') @> jsonb_build_array(a)
+        select a from jsonb_array_elements(added) a
+        where not coalesce(change -> 'removed', '[]'::jsonb) @> jsonb_build_array(a)
         union
         select a from jsonb_array_elements(coalesce(change -> 'added', '[]'::jsonb)) a
         where not removed @> jsonb_build_array(a)
       ) x;
       select coalesce(jsonb_agg(r), '[]'::jsonb) into removed
       from (
-        select r from jsonb_array_elements(removed) r where not (change -> 'added') @> jsonb_build_array(r)
+        select r from jsonb_array_elements(removed) r
+        where not coalesce(change -> 'added', '[]'::jsonb) @> jsonb_build_array(r)
         union
         select r from jsonb_array_elements(coalesce(change -> 'removed', '[]'::jsonb)) r
-        where not (merged #> '{labels,added}') @> jsonb_build_array(r)
+        where not coalesce(merged #> '{labels,added}', '[]'::jsonb) @> jsonb_build_array(r)
       ) y;
       if added = '[]'::jsonb and removed = '[]'::jsonb then
         merged := merged - 'labels';
@@ -236,6 +232,41 @@ begin
 end;
 $$;
 
+-- Names as they are now, kept in an event: a status {id, name}, a task
+-- {id, number, title, project_key}, labels [{id, name}] (a label being
+-- deleted has no name any more: null).
+create function public.status_ref(status_id uuid) returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when $1 is null then null
+              else jsonb_build_object('id', $1, 'name', (select s.name from public.project_statuses s where s.id = $1)) end
+$$;
+
+create function public.task_ref(task_id uuid) returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object('id', t.id, 'number', t.number, 'title', t.title, 'project_key', p.key)
+  from public.tasks t join public.projects p on p.id = t.project_id
+  where t.id = $1
+$$;
+
+create function public.label_refs(label_ids uuid[]) returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', x.id, 'name', l.name) order by l.name, x.id), '[]'::jsonb)
+  from unnest($1) as x (id)
+  left join public.labels l on l.id = x.id
+$$;
+
 -- tasks: created, and the fields a person edits (not position: moving a card
 -- within its column, or its neighbours making room, is no change to them).
 create function public.tasks_record_insert() returns trigger
@@ -252,10 +283,15 @@ begin
   insert into public.task_events (team_id, project_id, task_id, actor_id, kind, data)
   values (team, new.project_id, new.id, auth.uid(), 'task_created', jsonb_build_object(
     'title', new.title,
-    'status', new.status,
+    'status', public.status_ref(new.status_id),
     'assignee', new.assignee_id,
+    'parent', public.task_ref(new.parent_id),
     'mentions', to_jsonb(mentions)
   ));
+  if new.parent_id is not null then
+    perform public.record_task_event(new.parent_id, 'subtask_added',
+      jsonb_build_object('subtask_id', new.id, 'number', new.number, 'title', new.title));
+  end if;
   return null;
 end;
 $$;
@@ -269,6 +305,7 @@ declare
   changes jsonb := '{}'::jsonb;
   mentions uuid[] := '{}';
   team uuid;
+  parent_from jsonb;
 begin
   if new.title is distinct from old.title then
     changes := changes || jsonb_build_object('title', jsonb_build_object('from', old.title, 'to', new.title));
@@ -283,8 +320,9 @@ begin
       where m <> all (public.mentioned_members(team, old.description));
     end if;
   end if;
-  if new.status is distinct from old.status then
-    changes := changes || jsonb_build_object('status', jsonb_build_object('from', old.status, 'to', new.status));
+  if new.status_id is distinct from old.status_id then
+    changes := changes || jsonb_build_object('status', jsonb_build_object(
+      'from', public.status_ref(old.status_id), 'to', public.status_ref(new.status_id)));
   end if;
   if new.priority is distinct from old.priority then
     changes := changes || jsonb_build_object('priority', jsonb_build_object('from', old.priority, 'to', new.priority));
@@ -295,11 +333,29 @@ begin
   if new.due_on is distinct from old.due_on then
     changes := changes || jsonb_build_object('due_on', jsonb_build_object('from', old.due_on, 'to', new.due_on));
   end if;
-  if new.labels is distinct from old.labels then
+  -- label_ids follow task_labels (…_team_labels.sql): each label put on or
+  -- taken off is one update here, merged into one event per save
+  if new.label_ids is distinct from old.label_ids then
     changes := changes || jsonb_build_object('labels', jsonb_build_object(
-      'added', to_jsonb(array(select l from unnest(new.labels) l where l <> all (old.labels))),
-      'removed', to_jsonb(array(select l from unnest(old.labels) l where l <> all (new.labels)))
+      'added', public.label_refs(array(select l from unnest(new.label_ids) l where l <> all (old.label_ids))),
+      'removed', public.label_refs(array(select l from unnest(old.label_ids) l where l <> all (new.label_ids)))
     ));
+  end if;
+  if new.parent_id is distinct from old.parent_id then
+    parent_from := public.task_ref(old.parent_id);
+    -- a parent being deleted lets go of its sub-tasks: no change of theirs to record
+    if parent_from is not null or new.parent_id is not null then
+      changes := changes || jsonb_build_object('parent', jsonb_build_object(
+        'from', parent_from, 'to', public.task_ref(new.parent_id)));
+    end if;
+    if parent_from is not null then
+      perform public.record_task_event(old.parent_id, 'subtask_removed',
+        jsonb_build_object('subtask_id', new.id, 'number', new.number, 'title', new.title));
+    end if;
+    if new.parent_id is not null then
+      perform public.record_task_event(new.parent_id, 'subtask_added',
+        jsonb_build_object('subtask_id', new.id, 'number', new.number, 'title', new.title));
+    end if;
   end if;
   if changes = '{}'::jsonb then
     return null;
@@ -370,6 +426,75 @@ begin
 end;
 $$;
 
+-- A sub-task deleted: its parent's record says so (a parent deleted with it,
+-- as a whole project goes, records nothing).
+create function public.tasks_record_delete() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform public.record_task_event(old.parent_id, 'subtask_removed',
+    jsonb_build_object('subtask_id', old.id, 'number', old.number, 'title', old.title));
+  return null;
+end;
+$$;
+
+-- checklist items: added, ticked, unticked, renamed, removed (reordering is no change)
+create function public.checklist_items_record_change() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    perform public.record_task_event(new.task_id, 'checklist_item_added',
+      jsonb_build_object('item_id', new.id, 'text', new.title));
+  elsif tg_op = 'DELETE' then
+    perform public.record_task_event(old.task_id, 'checklist_item_removed',
+      jsonb_build_object('item_id', old.id, 'text', old.title));
+  else
+    if new.title is distinct from old.title then
+      perform public.record_task_event(new.task_id, 'checklist_item_renamed',
+        jsonb_build_object('item_id', new.id, 'from', old.title, 'to', new.title));
+    end if;
+    if new.done is distinct from old.done then
+      perform public.record_task_event(new.task_id,
+        case when new.done then 'checklist_item_ticked' else 'checklist_item_unticked' end,
+        jsonb_build_object('item_id', new.id, 'text', new.title));
+    end if;
+  end if;
+  return null;
+end;
+$$;
+
+-- relations: one event on each task, as that task reads the relation
+-- ("blocks" on one side is "blocked_by" on the other)
+create function public.task_relations_record_change() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  rel public.task_relations;
+  kind text := case when tg_op = 'INSERT' then 'relation_added' else 'relation_removed' end;
+  from_ref jsonb;
+  to_ref jsonb;
+begin
+  if tg_op = 'INSERT' then rel := new; else rel := old; end if;
+  from_ref := coalesce(public.task_ref(rel.from_task_id), '{}'::jsonb);
+  to_ref := coalesce(public.task_ref(rel.to_task_id), '{}'::jsonb);
+  perform public.record_task_event(rel.from_task_id, kind, jsonb_build_object(
+    'relation', rel.kind::text, 'other_task_id', rel.to_task_id,
+    'number', to_ref -> 'number', 'title', to_ref -> 'title', 'project_key', to_ref -> 'project_key'));
+  perform public.record_task_event(rel.to_task_id, kind, jsonb_build_object(
+    'relation', case rel.kind when 'blocks' then 'blocked_by' when 'duplicates' then 'duplicated_by' else 'relates' end,
+    'other_task_id', rel.from_task_id,
+    'number', from_ref -> 'number', 'title', from_ref -> 'title', 'project_key', from_ref -> 'project_key'));
+  return null;
+end;
+$$;
+
 -- Leaving a team: no more watching its tasks (and, with the notifications
 -- migration, no more notifications about it).
 create function public.team_members_forget_watching() returns trigger
@@ -395,8 +520,14 @@ revoke execute on function
   public.tasks_record_update(),
   public.comments_record_change(),
   public.attachments_record_change(),
+  public.tasks_record_delete(),
+  public.checklist_items_record_change(),
+  public.task_relations_record_change(),
   public.team_members_forget_watching()
 from public, anon, authenticated, service_role;
+
+revoke execute on function public.status_ref(uuid), public.task_ref(uuid), public.label_refs(uuid[])
+from public, anon, authenticated;
 
 create trigger tasks_record_insert
 after insert on public.tasks
@@ -404,15 +535,20 @@ for each row execute function public.tasks_record_insert();
 
 -- the WHEN clause keeps position-only updates (board moves shift whole columns) free
 create trigger tasks_record_update
-after update of title, description, status, priority, assignee_id, due_on, labels on public.tasks
+after update of title, description, status_id, priority, assignee_id, due_on, label_ids, parent_id on public.tasks
 for each row
 when (
   old.title is distinct from new.title or old.description is distinct from new.description
-  or old.status is distinct from new.status or old.priority is distinct from new.priority
+  or old.status_id is distinct from new.status_id or old.priority is distinct from new.priority
   or old.assignee_id is distinct from new.assignee_id or old.due_on is distinct from new.due_on
-  or old.labels is distinct from new.labels
+  or old.label_ids is distinct from new.label_ids or old.parent_id is distinct from new.parent_id
 )
 execute function public.tasks_record_update();
+
+create trigger tasks_record_delete
+after delete on public.tasks
+for each row when (old.parent_id is not null)
+execute function public.tasks_record_delete();
 
 create trigger comments_record_insert
 after insert on public.comments
@@ -430,6 +566,19 @@ for each row execute function public.comments_record_change();
 create trigger attachments_record_change
 after insert or delete on public.attachments
 for each row execute function public.attachments_record_change();
+
+create trigger checklist_items_record_change
+after insert or delete on public.checklist_items
+for each row execute function public.checklist_items_record_change();
+
+create trigger checklist_items_record_update
+after update of title, done on public.checklist_items
+for each row when (old.title is distinct from new.title or old.done is distinct from new.done)
+execute function public.checklist_items_record_change();
+
+create trigger task_relations_record_change
+after insert or delete on public.task_relations
+for each row execute function public.task_relations_record_change();
 
 create trigger team_members_forget_watching
 after delete on public.team_members

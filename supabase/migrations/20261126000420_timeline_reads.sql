@@ -54,9 +54,12 @@ $$;
 revoke execute on function public.task_timeline(uuid, timestamptz, uuid, integer) from public, anon;
 grant execute on function public.task_timeline(uuid, timestamptz, uuid, integer) to authenticated;
 
--- task_panel: the task, one page of its timeline (one item more than the page
--- when there are earlier ones), how many comments it has, its attachments and
--- its watchers, and the team's members (names and usernames). Replaces the comments page of 20251125000100_page_reads.sql.
+-- task_panel: the task with who made it, its status, labels, checklist,
+-- parent, sub-tasks and relations (as 20261126000340_status_reads.sql reads
+-- them), one page of its timeline (one item more than the page when there
+-- are earlier ones) in place of that file's page of comments, how many
+-- comments it has, its attachments and its watchers, and the team's members
+-- (names and usernames).
 drop function public.task_panel(text, text, integer, timestamptz, uuid, integer);
 
 create function public.task_panel(
@@ -79,20 +82,60 @@ begin
   if auth.uid() is null then
     return null;
   end if;
-  select t.id, t.number, t.title, t.description, t.status, t.priority, t.assignee_id, t.due_on, t.labels,
-         t.position, t.created_at, t.updated_at, t.created_by,
-         case when cr.id is null then null else json_build_object('display_name', cr.display_name) end as creator
+  select t.id, t.number, t.title, t.description, t.status_id, t.priority, t.assignee_id, t.due_on,
+         t.position, t.created_at, t.updated_at, t.created_by, t.completed_at, t.parent_id,
+         case when cr.id is null then null else json_build_object('display_name', cr.display_name) end as creator,
+         json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,
+         case when par.id is null then null
+              else json_build_object('id', par.id, 'number', par.number, 'title', par.title) end as parent
   into task_row
   from public.tasks t
   join public.projects p on p.id = t.project_id
   join public.teams tm on tm.id = p.team_id
+  join public.project_statuses s on s.id = t.status_id
   left join public.profiles cr on cr.id = t.created_by
+  left join public.tasks par on par.id = t.parent_id
   where tm.slug = $1 and p.key = $2 and t.number = $3;
   if not found then
     return null;
   end if;
   select json_build_object(
     'task', row_to_json(task_row),
+    'labels', coalesce((
+      select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
+      from public.task_labels tl join public.labels l on l.id = tl.label_id
+      where tl.task_id = task_row.id
+    ), '[]'::json),
+    'checklist', coalesce((
+      select json_agg(json_build_object(
+        'id', ci.id, 'title', ci.title, 'done', ci.done, 'position', ci.position, 'ticked_at', ci.ticked_at,
+        'ticked_by', case when tb.id is null then null else json_build_object('display_name', tb.display_name) end
+      ) order by ci.position)
+      from public.checklist_items ci
+      left join public.profiles tb on tb.id = ci.ticked_by
+      where ci.task_id = task_row.id
+    ), '[]'::json),
+    'subtasks', coalesce((
+      select json_agg(json_build_object(
+        'id', st.id, 'number', st.number, 'title', st.title,
+        'status', json_build_object('id', ss.id, 'name', ss.name, 'color', ss.color, 'category', ss.category)
+      ) order by st.number)
+      from public.tasks st
+      join public.project_statuses ss on ss.id = st.status_id
+      where st.parent_id = task_row.id
+    ), '[]'::json),
+    'relations', coalesce((
+      select json_agg(json_build_object(
+        'id', r.id, 'kind', r.kind, 'outgoing', r.from_task_id = task_row.id,
+        'task', json_build_object(
+          'id', o.id, 'number', o.number, 'title', o.title, 'project_key', op.key, 'closed', o.completed_at is not null
+        )
+      ) order by r.kind, r.from_task_id = task_row.id desc, op.key, o.number)
+      from public.task_relations r
+      join public.tasks o on o.id = case when r.from_task_id = task_row.id then r.to_task_id else r.from_task_id end
+      join public.projects op on op.id = o.project_id
+      where r.from_task_id = task_row.id or r.to_task_id = task_row.id
+    ), '[]'::json),
     'timeline', public.task_timeline(task_row.id, $4, $5, $6),
     'comment_count', (select count(*) from public.comments c where c.task_id = task_row.id),
     'watchers', (select count(*) from public.task_watchers w where w.task_id = task_row.id),

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activityTeam, comment, createTask, type ActivityTeam } from "../support/activity.ts";
+import { activityTeam, comment, createTask, type ActivityTeam, statusId } from "../support/activity.ts";
 import { linksIn, messagesTo, type InboxMessage } from "../support/auth-helpers.ts";
 import { makePerson } from "../support/realtime.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
@@ -97,7 +97,7 @@ describe("right away", () => {
     const read = await createTask(t.owner, t.project, { title: "Already seen", assignee_id: bo.id });
     await bo.client.from("notifications").update({ read_at: new Date().toISOString() }).eq("task_id", read.id);
     await comment(t.member, task.id, "Shipping <b>tomorrow</b> at 9");
-    await t.owner.client.rpc("move_task", { task_id: task.id, status: "todo" });
+    await t.owner.client.rpc("move_task", { task_id: task.id, status_id: await statusId(stack, t.project, "To do") });
     expect((await run(stack, later(60))).body).toEqual({ sent: 1, failed: 0 });
     const [mail] = await messagesTo(stack.url, bo.email);
     expect(mail.Text).toContain(`Mika commented on RT-${task.number} Launch`);

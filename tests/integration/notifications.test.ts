@@ -14,6 +14,7 @@ import {
   notificationsOf,
   type ActivityTeam,
   type Teammate,
+  statusId,
 } from "../support/activity.ts";
 import { mentionCandidates } from "../../app/lib/mentions.ts";
 import { makePerson } from "../support/realtime.ts";
@@ -62,9 +63,13 @@ describe("fan-out", () => {
     await comment(t.other, task.id, "Watching this");
     await stack.db.query("delete from notifications where task_id = $1", [task.id]);
     await t.owner.client.from("tasks").update({ title: "Renamed", priority: "high" }).eq("id", task.id);
-    await t.owner.client.rpc("move_task", { task_id: task.id, status: "backlog", position: 0 });
+    await t.owner.client.rpc("move_task", {
+      task_id: task.id,
+      status_id: await statusId(stack, t.project, "Backlog"),
+      position: 0,
+    });
     expect(await notificationsOf(stack, task.id)).toEqual([]);
-    await t.owner.client.rpc("move_task", { task_id: task.id, status: "todo" });
+    await t.owner.client.rpc("move_task", { task_id: task.id, status_id: await statusId(stack, t.project, "To do") });
     expect(who(await notificationsOf(stack, task.id))).toEqual(["mika:status", "otto:status"]);
   });
 
@@ -152,7 +157,7 @@ describe("leaving a team", () => {
     expect((await leaver.client.from("notifications").select("kind")).data).toEqual([]);
     expect((await stack.db.query("select 1 from task_watchers where user_id = $1", [leaver.id])).rows).toEqual([]);
     await comment(t.owner, task.id, "Anyone?");
-    await t.owner.client.rpc("move_task", { task_id: task.id, status: "todo" });
+    await t.owner.client.rpc("move_task", { task_id: task.id, status_id: await statusId(stack, t.project, "To do") });
     expect((await stack.db.query("select 1 from notifications where recipient_id = $1", [leaver.id])).rows).toEqual([]);
   });
 });

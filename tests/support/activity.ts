@@ -57,6 +57,16 @@ export async function createTask(
   return data as { id: string; number: number };
 }
 
+/** A status of the project by its name (every project starts with Backlog, To do, In progress, Done, Canceled). */
+export async function statusId(stack: TestStack, project: string, name: string): Promise<string> {
+  const { rows } = await stack.db.query<{ id: string }>(
+    "select id from project_statuses where project_id = $1 and name = $2",
+    [project, name],
+  );
+  if (!rows[0]) throw new Error(`no status ${name} in project ${project}`);
+  return rows[0].id;
+}
+
 export async function comment(who: { client: SupabaseClient }, taskId: string, body: string): Promise<string> {
   const { data, error } = await who.client.from("comments").insert({ task_id: taskId, body }).select("id").single();
   if (error) throw new Error(`commenting: ${error.message}`);

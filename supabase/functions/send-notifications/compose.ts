@@ -37,18 +37,10 @@ const KIND_NAMES: Record<string, string> = {
   due_date: "due-date reminders",
 };
 
-// the five statuses of Part I by their stored names; project statuses (§11) carry their own name
-const STATUS_NAMES: Record<string, string> = {
-  backlog: "Backlog",
-  todo: "To do",
-  in_progress: "In progress",
-  done: "Done",
-  canceled: "Canceled",
-};
-
+// a status as an event keeps it: { id, name } (no name: it was being removed)
 function statusName(value: unknown): string {
-  if (value && typeof value === "object" && "name" in value) return String((value as { name: unknown }).name);
-  return STATUS_NAMES[String(value)] ?? String(value ?? "");
+  const name = value && typeof value === "object" && "name" in value ? (value as { name: unknown }).name : null;
+  return typeof name === "string" ? name : "a removed status";
 }
 
 function listOf(words: string[]): string {
