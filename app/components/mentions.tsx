@@ -1,11 +1,14 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
-import { mentionSegments, type Mentionable } from "~/lib/mentions";
+import type { Mentionable, Segment } from "~/lib/mentions";
 
-/** Text (never HTML) with each @mention of a team member shown as the person's name. */
-export function MentionText({ text, members }: { text: string; members: readonly Mentionable[] }) {
+/**
+ * Text (never HTML) with each @mention of a team member shown as the
+ * person's name: the pieces lib/mentions.ts's mentionSegments() made on the server.
+ */
+export function MentionText({ segments }: { segments: readonly Segment[] }) {
   return (
     <>
-      {mentionSegments(text, members).map((segment, i) =>
+      {segments.map((segment, i) =>
         "person" in segment ? (
           <span key={i} className="mention" title={`@${segment.person.username}`}>
             @{segment.person.name}

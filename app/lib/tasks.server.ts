@@ -4,7 +4,7 @@ import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
 import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
 import { actorName, describeEvent, type TaskEvent } from "./activity";
-import type { Mentionable } from "./mentions";
+import { mentionSegments, type Mentionable, type Segment } from "./mentions";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
@@ -68,7 +68,7 @@ export interface TaskRef {
  * its words made here (`who` `what`), so the browser needs no wording code.
  */
 export type TimelineItem =
-  | (TaskComment & { type: "comment" })
+  | (TaskComment & { type: "comment"; segments: Segment[] })
   | (Pick<TaskEvent, "id" | "kind" | "created_at"> & { type: "event"; who: string; what: string });
 
 /**
@@ -105,12 +105,18 @@ interface RawTimelineItem {
   data: Record<string, unknown> | null;
 }
 
-function timelineItem(raw: RawTimelineItem, names: ReadonlyMap<string, string>): TimelineItem {
+/** A comment comes with its text in pieces, mentions of members named (so the browser needs no parser). */
+function timelineItem(
+  raw: RawTimelineItem,
+  names: ReadonlyMap<string, string>,
+  members: readonly Mentionable[],
+): TimelineItem {
   if (raw.type === "comment") {
     return {
       type: "comment",
       id: raw.id,
       body: raw.body ?? "",
+      segments: mentionSegments(raw.body ?? "", members),
       created_at: raw.created_at,
       edited_at: raw.edited_at,
       author_id: raw.actor_id,
@@ -169,9 +175,10 @@ export async function requireTaskPanel(
   // the function reads one item more than a page: there are earlier ones when it came
   const hasEarlier = row.timeline.length > TIMELINE_PAGE_SIZE;
   const people = new Map(row.members.map((m) => [m.id, m.display_name]));
+  const members = row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name }));
   const timeline = row.timeline
     .slice(0, TIMELINE_PAGE_SIZE)
-    .map((raw) => timelineItem(raw, people))
+    .map((raw) => timelineItem(raw, people, members))
     .reverse();
   return {
     task: row.task,
@@ -184,7 +191,7 @@ export async function requireTaskPanel(
     commentCount: Number(row.comment_count),
     watchers: Number(row.watchers),
     watching: row.watching,
-    members: row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name })),
+    members,
     attachments: await signAttachments(supabase, row.attachments),
   };
 }

@@ -160,7 +160,7 @@ function Comment({
         {comment.edited_at ? <span className="muted small"> (edited)</span> : null}
       </p>
       <p className="plain-text comment-body">
-        <MentionText text={comment.body} members={members} />
+        <MentionText segments={comment.segments} />
       </p>
       {canComment && (mine || canDeleteAny) ? (
         <div className="comment-actions">
