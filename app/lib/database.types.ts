@@ -293,6 +293,27 @@ export type Database = {
           },
         ]
       }
+      mfa_recovery_codes: {
+        Row: {
+          code_hash: string
+          created_at: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          code_hash: string
+          created_at?: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          code_hash?: string
+          created_at?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       notification_settings: {
         Row: {
           email: string
@@ -996,6 +1017,7 @@ export type Database = {
         Args: { project_id: string; min_role: string; writable?: boolean }
         Returns: boolean
       }
+      has_required_aal: { Args: Record<PropertyKey, never>; Returns: boolean }
       has_role: {
         Args: { team_id: string; min_role: string }
         Returns: boolean
@@ -1015,6 +1037,10 @@ export type Database = {
           status: string
           expires_at: string
         }[]
+      }
+      invitations_stay_ended: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
       label_refs: { Args: { label_ids: string[] }; Returns: Json }
@@ -1105,6 +1131,10 @@ export type Database = {
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      new_recovery_codes: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
       notification_email_claimable: {
         Args: { n: Database["public"]["Tables"]["notifications"]["Row"] }
         Returns: boolean
@@ -1135,14 +1165,26 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      queue_folder_removal: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       record_task_event: {
         Args: { task: string; kind: string; data: Json }
         Returns: undefined
       }
+      recovery_code_hash: {
+        Args: { person: string; code: string }
+        Returns: string
+      }
+      recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
+      redeem_recovery_code: { Args: { code: string }; Returns: boolean }
       remove_status: {
         Args: { status_id: string; move_to?: string }
         Returns: undefined
       }
+      require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
+      require_invited_address: { Args: { invited: string }; Returns: undefined }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -1174,6 +1216,10 @@ export type Database = {
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       status_ref: { Args: { status_id: string }; Returns: Json }
+      storage_folder_is_full: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
       task_events_notify: { Args: Record<PropertyKey, never>; Returns: unknown }

@@ -4,7 +4,7 @@
 // is stored only as its SHA-256; the invitation is valid 7 days (the table's
 // default); a pending invitation to the same address is replaced; one
 // invitation email per address per 60 s.
-import { callerClient, callerId, corsHeaders, json, refuse, serviceClient } from "../_shared/http.ts";
+import { callerClient, corsHeaders, json, refuse, serviceClient, signedInCaller } from "../_shared/http.ts";
 import { createMailer, escapeHtml } from "../_shared/mail.ts";
 
 const ROLES = ["admin", "member", "viewer"] as const;
@@ -58,8 +58,9 @@ Deno.serve(async (req) => {
     return refuse(400, "invalid_role", "The role must be admin, member or viewer.");
 
   const caller = callerClient(req);
-  const me = await callerId(req, caller);
-  if (!me) return refuse(401, "not_signed_in", "Sign in first.");
+  const signedIn = await signedInCaller(req, caller);
+  if (signedIn instanceof Response) return signedIn;
+  const me = signedIn.id;
 
   // The caller's own membership, read through RLS: no row for a stranger.
   const { data: membership, error: membershipError } = await caller
