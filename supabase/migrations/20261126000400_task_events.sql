@@ -117,6 +117,8 @@ as $$
 $$;
 
 revoke execute on function public.mention_candidates(text), public.mentioned_members(uuid, text) from public, anon;
+-- who is in a team is not for anyone to ask (the triggers call it as its owner)
+revoke execute on function public.mentioned_members(uuid, text) from authenticated;
 grant execute on function public.mention_candidates(text) to authenticated, service_role;
 grant execute on function public.mentioned_members(uuid, text) to service_role;
 
@@ -616,6 +618,14 @@ create policy "people stop watching"
 on public.task_watchers for delete
 to authenticated
 using (user_id = (select auth.uid()));
+
+-- Two-factor accounts reach these at aal2 only, as every table (20261126000100_aal2_everywhere.sql)
+create policy "two-factor accounts need aal2" on public.task_events
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
+create policy "two-factor accounts need aal2" on public.task_watchers
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
 
 -- Not in the supabase_realtime publication: every event comes with a change of
 -- a row the task page already listens to (the task, a comment, an attachment),

@@ -526,6 +526,17 @@ with check (recipient_id = (select auth.uid()));
 -- unsubscribe tokens: only through unsubscribe_from_emails()
 revoke all on table public.email_unsubscribe_tokens from anon, authenticated, service_role;
 
+-- Two-factor accounts reach these at aal2 only, as every table (20261126000100_aal2_everywhere.sql)
+create policy "two-factor accounts need aal2" on public.notification_settings
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
+create policy "two-factor accounts need aal2" on public.notifications
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
+create policy "two-factor accounts need aal2" on public.email_unsubscribe_tokens
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
+
 -- The bell changes live: each person's own notifications reach them through Realtime (RLS decides).
 alter publication supabase_realtime add table public.notifications;
 

@@ -252,6 +252,12 @@ describe("who can see and touch events", () => {
     expect(await read(stack.anonClient())).toEqual([]);
   });
 
+  it("nobody asks the database who in a team a text mentions (it would tell who is in the team)", async () => {
+    const probe = { team_id: t.team, body: `@${t.member.username}` };
+    expect((await t.outsider.client.rpc("mentioned_members", probe)).error?.code).toBe("42501");
+    expect((await t.member.client.rpc("mentioned_members", probe)).error?.code).toBe("42501");
+  });
+
   it("nobody inserts, edits or deletes an event, not even the service role", async () => {
     const task = await createTask(t.owner, t.project);
     const forged = { team_id: t.team, project_id: t.project, task_id: task.id, kind: "task_created", data: {} };
