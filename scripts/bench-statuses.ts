@@ -2,14 +2,15 @@
  * npm run bench:statuses — what project statuses (issue 24) cost the board.
  *
  * 1. The old board (five enum statuses, free-text labels) against the new one
- *    on the same data: a stack made by the migrations before the statuses work
- *    is filled with 5 columns × 200 tasks, each with a label; the board's one
- *    backend read (GET /rest/v1/rpc/board_view, as the signed-in owner) is
- *    timed; then the new migrations move that very data over and the new
- *    board_view is timed the same way. Prints both p50s and their ratio.
+ *    on the same data: two stacks made by the migrations before the statuses
+ *    work are filled alike with 5 columns × 200 tasks, each with a label; the
+ *    new migrations move the second one's data over; the board's one backend
+ *    read (GET /rest/v1/rpc/board_view, as the signed-in owner) is timed on
+ *    both in turns. Prints both p50s and their ratio.
  * 2. The board page's server time through the BUILT app's request handler
  *    (build/, made first when missing) with 12 statuses × 200 tasks against
- *    5 × 200, and the backend requests per page view (counted by the stack).
+ *    5 × 200, timed in turns, and the backend requests per page view
+ *    (counted by the stack).
  *
  * Prints figures only. BENCH_RUNS (default 15) sets the timed runs per case.
  */
@@ -39,14 +40,19 @@ const APP_ORIGIN = "http://127.0.0.1:4999";
 const p50 = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-async function timed(runs: number, run: () => Promise<void>) {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
+/**
+ * Each of `runs` in turns (a, b, a, b …), WARMUP rounds first: a stall of
+ * this shared machine or a stack's warm-up weighs on all of them alike.
+ * Returns each one's times.
+ */
+async function inTurns(rounds: number, runs: Array<() => Promise<void>>) {
+  const times = runs.map(() => [] as number[]);
+  for (let i = 0; i < WARMUP + rounds; i++)
+    for (const [k, run] of runs.entries()) {
+      const started = performance.now();
+      await run();
+      if (i >= WARMUP) times[k].push(performance.now() - started);
+    }
   return times;
 }
 
@@ -68,55 +74,63 @@ async function owner(stack: Pick<RunningStack, "url" | "anonKey" | "serviceRoleK
   return { userId: created.user.id, token: session.session.access_token, email, password, teamId: team.id };
 }
 
-async function oldAgainstNew() {
-  const oldDir = fs.mkdtempSync(path.join(os.tmpdir(), "teamboard-old-migrations-"));
-  for (const m of listMigrations(MIGRATIONS_DIR))
-    if (m.version < FIRST_NEW) fs.copyFileSync(m.file, path.join(oldDir, path.basename(m.file)));
+/** A stack made by the migrations before the statuses work, filled with 5 columns × 200 labelled tasks. */
+async function oldStack(migrationsDir: string) {
   const stack = await startStack({
     port: 0,
     smtpPort: 0,
     dataDir: null,
     seedFile: null,
-    migrationsDir: oldDir,
+    migrationsDir,
     quiet: true,
     auth: { tokenRequestsPerMinute: 100_000, bcryptCost: 4 },
   });
-  try {
-    const who = await owner(stack, "bench-old");
-    const { rows } = await stack.db.query<{ id: string }>(
-      "insert into public.projects (team_id, key, name) values ($1, 'BENCH', 'Benchmark') returning id",
-      [who.teamId],
-    );
-    await stack.db.query(
-      `insert into public.tasks (project_id, title, description, status, priority, assignee_id, labels, created_by)
-       select $1, 'Task ' || n || ' of the benchmark', repeat('Some words about it. ', 20),
-              (array['backlog','todo','in_progress','done','canceled'])[1 + n % 5]::public.task_status,
-              (array['none','low','medium','high','urgent'])[1 + n % 5]::public.task_priority,
-              case when n % 2 = 0 then $2::uuid end, array['label' || (n % 7)], $2::uuid
-       from generate_series(1, $3::int) as n`,
-      [rows[0].id, who.userId, 5 * PER_COLUMN],
-    );
-    const board = () =>
-      fetch(`${stack.url}/rest/v1/rpc/board_view?team_slug=bench-old&project_key=BENCH`, {
-        headers: { apikey: stack.anonKey, authorization: `Bearer ${who.token}` },
-      }).then(async (res) => {
-        const body = await res.text();
-        if (res.status !== 200 || !body.includes("Task 1 of")) throw new Error(`board_view ${res.status}`);
-      });
-    await stack.db.exec("analyze public.tasks");
-    const before = await timed(RUNS, board);
+  const who = await owner(stack, "bench-old");
+  const { rows } = await stack.db.query<{ id: string }>(
+    "insert into public.projects (team_id, key, name) values ($1, 'BENCH', 'Benchmark') returning id",
+    [who.teamId],
+  );
+  await stack.db.query(
+    `insert into public.tasks (project_id, title, description, status, priority, assignee_id, labels, created_by)
+     select $1, 'Task ' || n || ' of the benchmark', repeat('Some words about it. ', 20),
+            (array['backlog','todo','in_progress','done','canceled'])[1 + n % 5]::public.task_status,
+            (array['none','low','medium','high','urgent'])[1 + n % 5]::public.task_priority,
+            case when n % 2 = 0 then $2::uuid end, array['label' || (n % 7)], $2::uuid
+     from generate_series(1, $3::int) as n`,
+    [rows[0].id, who.userId, 5 * PER_COLUMN],
+  );
+  await stack.db.exec("analyze public.tasks");
+  const board = () =>
+    fetch(`${stack.url}/rest/v1/rpc/board_view?team_slug=bench-old&project_key=BENCH`, {
+      headers: { apikey: stack.anonKey, authorization: `Bearer ${who.token}` },
+    }).then(async (res) => {
+      const body = await res.text();
+      if (res.status !== 200 || !body.includes("Task 1 of")) throw new Error(`board_view ${res.status}`);
+    });
+  return { stack, board };
+}
 
-    const report = await migrate(stack.db, { migrationsDir: MIGRATIONS_DIR, seedFile: null });
-    await reloadSchemaCache(stack.db);
-    await stack.db.exec("analyze public.tasks; analyze public.task_labels; analyze public.project_statuses");
-    const after = await timed(RUNS, board);
-    return {
-      applied: report.applied.length,
-      old: p50(before),
-      new: p50(after),
-    };
+/**
+ * Two stacks made and filled alike by the old migrations; the new migrations
+ * then move the second one's data over. The two boards are timed in turns
+ * (old, new, old, new …), so a stall of this shared machine or a stack's
+ * warm-up weighs on both alike.
+ */
+async function oldAgainstNew() {
+  const oldDir = fs.mkdtempSync(path.join(os.tmpdir(), "teamboard-old-migrations-"));
+  for (const m of listMigrations(MIGRATIONS_DIR))
+    if (m.version < FIRST_NEW) fs.copyFileSync(m.file, path.join(oldDir, path.basename(m.file)));
+  const before = await oldStack(oldDir);
+  const after = await oldStack(oldDir);
+  try {
+    const report = await migrate(after.stack.db, { migrationsDir: MIGRATIONS_DIR, seedFile: null });
+    await reloadSchemaCache(after.stack.db);
+    await after.stack.db.exec("analyze public.tasks; analyze public.task_labels; analyze public.project_statuses");
+    const [oldTimes, newTimes] = await inTurns(RUNS, [before.board, after.board]);
+    return { applied: report.applied.length, old: p50(oldTimes), new: p50(newTimes) };
   } finally {
-    await stack.close();
+    await before.stack.close();
+    await after.stack.close();
     fs.rmSync(oldDir, { recursive: true, force: true });
   }
 }
@@ -127,7 +141,7 @@ async function twelveAgainstFive() {
     const handle = await loadBuiltApp(stack);
     const who = await owner(stack, "bench");
     const { cookie } = await signInWithCookies(stack, { email: who.email, password: who.password });
-    const results: Array<{ statuses: number; p50: number; requests: string[] }> = [];
+    const boards: Array<{ statuses: number; view: () => Promise<void>; requests: string[] }> = [];
     for (const statuses of [5, 12]) {
       const key = statuses === 5 ? "FIVE" : "TWELVE";
       const { rows } = await stack.db.query<{ id: string }>(
@@ -169,16 +183,19 @@ async function twelveAgainstFive() {
         if (response.status !== 200 || !html.includes(`${statuses} statuses`))
           throw new Error(`${key}: ${response.status}`);
       };
-      const times = await timed(RUNS, view);
       const since = Date.now();
       await view();
       const requests = stack.requests
         .list(since)
         .map((r) => r.path)
         .filter((p) => !p.includes("/.well-known/"));
-      results.push({ statuses, p50: p50(times), requests });
+      boards.push({ statuses, view, requests });
     }
-    return results;
+    const times = await inTurns(
+      RUNS,
+      boards.map((b) => b.view),
+    );
+    return boards.map(({ statuses, requests }, k) => ({ statuses, p50: p50(times[k]), requests }));
   } finally {
     await stack.close();
   }

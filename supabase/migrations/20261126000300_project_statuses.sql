@@ -303,6 +303,7 @@ as $$
 declare
   project uuid;
 begin
+  perform public.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select s.project_id into project from public.project_statuses s where s.id = $1;
   if project is null or not public.has_project_role(project, 'viewer') then
     raise exception 'Status not found.' using errcode = 'PT404';
@@ -338,6 +339,7 @@ declare
   others integer;
   place integer;
 begin
+  perform public.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select t.project_id into project from public.tasks t where t.id = $1;
   if project is null or not public.has_project_role(project, 'viewer') then
     raise exception 'Task not found.' using errcode = 'PT404';
@@ -396,6 +398,7 @@ declare
   place integer;
   moved public.project_statuses;
 begin
+  perform public.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   if $2 is null or $2 < 0 then
     raise exception 'A position is 0 or more.' using errcode = '22023', detail = 'position_negative';
   end if;
@@ -428,6 +431,7 @@ declare
   holding integer;
   base integer;
 begin
+  perform public.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select * into removed from public.project_statuses s where s.id = $1;
   select count(*) into holding from public.tasks t where t.project_id = project and t.status_id = $1;
   if holding > 0 then

@@ -182,7 +182,8 @@ stable
 security definer
 set search_path = ''
 as $$
-  select m.team_id from public.team_members m where m.user_id = auth.uid()
+  -- once per query, so it checks the two-factor rule (as my_project_ids() does)
+  select m.team_id from public.team_members m where m.user_id = auth.uid() and (select public.has_required_aal())
 $$;
 
 revoke execute on function public.my_team_ids() from public, anon;
@@ -247,6 +248,7 @@ declare
   label_name text;
   used integer;
 begin
+  perform public.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select t.project_id, p.team_id into project, team
   from public.tasks t join public.projects p on p.id = t.project_id
   where t.id = $1;

@@ -433,6 +433,7 @@ declare
   ordered uuid[];
   place integer;
 begin
+  perform public.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select * into item from public.checklist_items c where c.id = $1;
   if not found or not public.has_project_role(item.project_id, 'viewer') then
     raise exception 'Checklist item not found.' using errcode = 'PT404';
