@@ -2,9 +2,11 @@ import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { Avatar } from "~/components/avatar";
 import { Fold } from "~/components/fold";
+import { NotificationBell } from "~/components/notification-bell";
 import { signOutInBrowser } from "~/lib/browser-auth";
 
 export interface HeaderUser {
+  id: string;
   email: string;
   displayName: string | null;
   avatarPath?: string | null;
@@ -14,7 +16,15 @@ export interface HeaderUser {
  * `halfway`: signed in with a password but the second factor not entered yet
  * (/login/mfa): only the way out, not the pages the code opens.
  */
-export function SiteHeader({ user, halfway = false }: { user: HeaderUser | null; halfway?: boolean }) {
+export function SiteHeader({
+  user,
+  unread = null,
+  halfway = false,
+}: {
+  user: HeaderUser | null;
+  unread?: number | null;
+  halfway?: boolean;
+}) {
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -24,6 +34,7 @@ export function SiteHeader({ user, halfway = false }: { user: HeaderUser | null;
         <img src="/favicon.svg" alt="" width={24} height={24} />
         <span>Teamboard</span>
       </Link>
+      {user && !halfway ? <NotificationBell unread={unread} userId={user.id} /> : null}
       {user && halfway ? (
         <nav aria-label="Main">
           <ul>
