@@ -77,14 +77,16 @@ function formCases(slug: string, tag: string): FormCase[] {
       path: task,
       async fill(page) {
         const form = panel(page).getByRole("form", { name: "Move task" });
-        const status = await form.getByLabel("Status").inputValue();
-        const to = status === "todo" ? "in_progress" : status === "in_progress" ? "done" : "todo";
+        // another of the project's statuses (their ids are the values)
+        const to = await form
+          .getByLabel("Status")
+          .evaluate((select: HTMLSelectElement) => [...select.options].find((o) => !o.selected && !o.disabled)!.value);
         await form.getByLabel("Status").selectOption(to);
         await form.getByLabel("Place in column").fill("1");
         return { status: to, position: "1" };
       },
       submit: "Move",
-      saved: /WEB-1 is in (To do|In progress|Done)\./,
+      saved: /WEB-1 is in .+\./,
     },
     {
       name: "attachment",

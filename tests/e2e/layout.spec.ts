@@ -465,7 +465,7 @@ for (const mode of MODES) {
   test.describe(`laptop 1280 px ${mode.name}`, () => {
     test.use({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: mode.js });
 
-    test("the board shows all five columns, four beside an open task; archiving waits behind More", async ({
+    test("the board shows all five columns, four beside an open task; archiving is in the project's settings", async ({
       page,
       backend,
       login,
@@ -493,10 +493,11 @@ for (const mode of MODES) {
       await expect(panel.getByRole("heading", { name: /WEB-1/ })).toBeVisible();
       const panelLeft = (await panel.boundingBox())!.x;
       expect(await wholeColumns(panelLeft), "columns wholly beside the open task").toBeGreaterThanOrEqual(4);
-      // the header's actions end before the panel begins
-      const more = (await page.locator(".board-more > summary").boundingBox())!;
-      expect(more.x + more.width).toBeLessThanOrEqual(panelLeft);
-      await page.locator(".board-more > summary").click();
+      // the header's actions end before the panel begins; archiving is on the project's settings page
+      const settings = (await page.getByRole("link", { name: "Project settings" }).boundingBox())!;
+      expect(settings.x + settings.width).toBeLessThanOrEqual(panelLeft);
+      await expect(page.getByRole("button", { name: "Archive project" })).toHaveCount(0);
+      await page.getByRole("link", { name: "Project settings" }).click();
       await expect(page.getByRole("button", { name: "Archive project" })).toBeVisible();
     });
   });
