@@ -127,8 +127,8 @@ const CASES: Case[] = [
   { request: "GET /teams/nope.data", status: 404 },
 
   // form posts: an action, then (unless it redirects) the page's loaders
-  { request: "POST /account?index", form: { displayName: "Mia Renamed" }, status: 302 },
-  { request: "POST /account?index", form: { displayName: "Mia", username: "no spaces" }, status: 400 },
+  { request: "POST /account", form: { displayName: "Mia Renamed" }, status: 302 },
+  { request: "POST /account", form: { displayName: "Mia", username: "no spaces" }, status: 400 },
   { request: "POST /account/email", form: { email: "not-an-address" }, status: 400 },
   { request: "POST /account/password", form: { password: "long-enough-1", confirm: "different-2" }, status: 400 },
   { request: "POST /account/security", form: { intent: "enroll" }, status: 200 },
