@@ -28,7 +28,10 @@ import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
+import { colorScheme, darkMedia } from "~/lib/theme";
+import { pageTheme } from "~/lib/theme.server";
 import styles from "~/styles/app.css?url";
+import darkStyles from "~/styles/dark.css?url";
 
 export const meta: MetaFunction = () => [
   { title: "Teamboard" },
@@ -45,6 +48,7 @@ export async function loader() {
   const flash = await takeFlash();
   return {
     env: publicEnv,
+    theme: pageTheme(user),
     user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
     flash,
   };
@@ -56,15 +60,27 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
   !isLiveRefresh(args) && args.defaultShouldRevalidate;
 
+/**
+ * The document. The theme is in its first HTML (docs/product.md §13): the
+ * `data-theme` attribute, the browser's own colour scheme, and the dark
+ * stylesheet with a `media` that says when it applies (always, or when the
+ * system is dark), after every other stylesheet so its colours win. Nothing
+ * waits for JavaScript, so no page ever shows the other theme first.
+ */
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // absent when the root loader itself failed (its error page): as the system says
+  const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
+  const dark = darkMedia(theme);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={colorScheme(theme)} />
         <Meta />
         <Links />
+        {dark ? <link rel="stylesheet" href={darkStyles} media={dark} /> : null}
       </head>
       <body>
         {children}

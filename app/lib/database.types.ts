@@ -160,6 +160,7 @@ export type Database = {
           created_at: string
           display_name: string
           id: string
+          theme: string
           updated_at: string
           username: string
         }
@@ -168,6 +169,7 @@ export type Database = {
           created_at?: string
           display_name: string
           id: string
+          theme?: string
           updated_at?: string
           username: string
         }
@@ -176,6 +178,7 @@ export type Database = {
           created_at?: string
           display_name?: string
           id?: string
+          theme?: string
           updated_at?: string
           username?: string
         }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
+import { Field, SelectField, SubmitButton, ValidatedForm } from "~/components/form";
 import { isBackendUnavailable } from "~/lib/auth-errors.server";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
@@ -13,6 +13,9 @@ import { getProfile, isUsernameTaken, removeAvatar, saveProfile } from "~/lib/pr
 import { parseForm, ProfileSchema } from "~/lib/schemas";
 import { chosenFiles } from "~/lib/storage.server";
 import { requestClient } from "~/lib/supabase.server";
+import { isTheme, THEME_LABELS, THEMES } from "~/lib/theme";
+import { saveTheme } from "~/lib/theme.server";
+import type { loader as rootLoader } from "~/root";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const supabase = requestClient();
@@ -37,6 +40,19 @@ export async function action({ request }: ActionFunctionArgs) {
     return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} });
   }
   const form = await request.formData();
+  if (form.get("intent") === "theme") {
+    const theme = form.get("theme");
+    const values = { theme: String(theme ?? "") };
+    if (!isTheme(theme))
+      return formFailure({ intent: "theme", errors: { theme: "Choose light, dark or as the system." }, values });
+    const { error } = await saveTheme(supabase, user.id, theme);
+    if (error) {
+      if (isBackendUnavailable(error)) return backendUnavailableResult(values);
+      throw backendError(error);
+    }
+    await setFlash({ kind: "success", message: `Your theme is saved: ${THEME_LABELS[theme].toLowerCase()}.` });
+    throw redirect("/account");
+  }
   if (form.get("intent") === "remove-avatar") {
     const removed = await removeAvatar(supabase, user.id);
     if (removed.error) {
@@ -70,6 +86,22 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Profile() {
   const profile = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  return (
+    <>
+      {/* the profile form sends no intent: an answer about the theme isn't its */}
+      <ProfileCard profile={profile} actionData={isThemeAnswer(actionData) ? undefined : actionData} />
+      <ThemeCard actionData={actionData} />
+    </>
+  );
+}
+
+function ProfileCard({
+  profile,
+  actionData,
+}: {
+  profile: ReturnType<typeof useLoaderData<typeof loader>>;
+  actionData: ReturnType<typeof useActionData<typeof action>>;
+}) {
   return (
     <section className="card" aria-labelledby="profile-title">
       <h1 id="profile-title">Profile</h1>
@@ -115,6 +147,30 @@ export default function Profile() {
           </button>
         </Form>
       ) : null}
+    </section>
+  );
+}
+
+function isThemeAnswer(answer: unknown): boolean {
+  return (answer as { intent?: unknown } | undefined)?.intent === "theme";
+}
+
+/** Light, dark or as the system (docs/product.md §13): this browser at once, and the account for the others. */
+function ThemeCard({ actionData }: { actionData: unknown }) {
+  const theme = useRouteLoaderData<typeof rootLoader>("root")?.theme ?? "system";
+  return (
+    <section className="card" aria-labelledby="theme-title">
+      <h2 id="theme-title">Theme</h2>
+      <ValidatedForm intent="theme" result={actionData}>
+        <SelectField
+          name="theme"
+          label="Theme"
+          hint="As the system follows your device's light or dark setting."
+          defaultValue={theme}
+          options={THEMES.map((value) => ({ value, label: THEME_LABELS[value] }))}
+        />
+        <SubmitButton className="button button-secondary">Save theme</SubmitButton>
+      </ValidatedForm>
     </section>
   );
 }
