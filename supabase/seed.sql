@@ -156,3 +156,10 @@ from (values
 ) as c (project_key, task_number, author_id, body, age_minutes)
 join public.projects p on p.key = c.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks t on t.project_id = p.id and t.number = c.task_number;
+
+-- Seeing the work (docs/product.md §13) ---------------------------------------------
+-- Mia chose the dark theme: the account's choice (profiles.theme) and the copy her
+-- access token carries, so logging in as member@teamboard.local shows it at once.
+update auth.users set raw_user_meta_data = raw_user_meta_data || '{"theme": "dark"}'::jsonb
+where id = 'a1000000-0000-4000-8000-000000000003';
+update public.profiles set theme = 'dark' where id = 'a1000000-0000-4000-8000-000000000003';

@@ -160,7 +160,7 @@ function ThemeCard({ actionData }: { actionData: unknown }) {
   const theme = useRouteLoaderData<typeof rootLoader>("root")?.theme ?? "system";
   return (
     <section className="card" aria-labelledby="theme-title">
-      <h2 id="theme-title">Theme</h2>
+      <h2 id="theme-title">Appearance</h2>
       <ValidatedForm intent="theme" result={actionData}>
         <SelectField
           name="theme"

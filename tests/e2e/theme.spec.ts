@@ -10,8 +10,7 @@ import { expect, MODES, test } from "./fixtures";
 const LIGHT_BG = "rgb(246, 247, 251)";
 const DARK_BG = "rgb(18, 21, 28)";
 
-const background = (page: Page) =>
-  page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
 for (const mode of MODES) {
   test.describe(`theme ${mode.name}`, () => {
