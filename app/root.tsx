@@ -12,7 +12,7 @@ import {
   useRevalidator,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
@@ -28,6 +28,7 @@ import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { useNonce } from "~/lib/nonce";
+import { handleShortcut, ShortcutsHelp } from "~/lib/shortcuts";
 import { colorScheme, darkMedia } from "~/lib/theme";
 import { pageTheme } from "~/lib/theme.server";
 import styles from "~/styles/app.css?url";
@@ -91,17 +92,31 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** The `?` dialog's code arrives the first time it opens (lib/shortcuts.ts). */
+const ShortcutsDialog = lazy(() => import("~/components/shortcuts-dialog"));
+
 export default function App() {
   const { user, flash, env } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => handleShortcut(event, () => setHelpOpen(true));
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
   return (
-    <>
+    <ShortcutsHelp.Provider value={() => setHelpOpen(true)}>
       <SiteHeader user={user} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />
       </main>
-    </>
+      {helpOpen ? (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      ) : null}
+    </ShortcutsHelp.Provider>
   );
 }
 

@@ -34,6 +34,7 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
                     type="search"
                     aria-label="Search tasks"
                     placeholder="Search tasks"
+                    data-shortcut="/"
                     maxLength={200}
                     enterKeyHint="search"
                     autoComplete="off"

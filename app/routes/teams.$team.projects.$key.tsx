@@ -14,7 +14,8 @@ import { Board } from "~/components/board/board";
 import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
-import { ARCHIVED_MESSAGE, boardSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
+import { ProjectTabs } from "~/components/project-tabs";
+import { ARCHIVED_MESSAGE, boardSearch, filterSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
 import { loadBoard } from "~/lib/board.server";
 import { isCommentsAction } from "~/lib/comments";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
@@ -168,7 +169,7 @@ export default function BoardLayout() {
               Export CSV
             </a>
             {can.editTasks ? (
-              <Link to={`${basePath}/tasks/new${search}`} className="button button-small">
+              <Link to={`${basePath}/tasks/new${search}`} className="button button-small" data-shortcut="c">
                 New task
               </Link>
             ) : null}
@@ -182,6 +183,7 @@ export default function BoardLayout() {
             ) : null}
           </div>
         </div>
+        <ProjectTabs basePath={basePath} search={filterSearch(filters)} />
         {project.archived ? <p className="alert alert-info">{ARCHIVED_MESSAGE}</p> : null}
         <BoardFilters
           filters={filters}
