@@ -15,6 +15,7 @@ const SCHEMA_MODULES = {
   teams: () => import("~/lib/teams.schemas"),
   tasks: () => import("~/lib/tasks.schemas"),
   invitations: () => import("~/lib/invitations.schemas"),
+  views: () => import("~/lib/views.schemas"),
 };
 type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };
 
@@ -37,6 +38,8 @@ const SCHEMAS = {
   CreateProjectSchema: "tasks",
   CreateTaskSchema: "tasks",
   InviteSchema: "invitations",
+  SaveViewSchema: "views",
+  RenameViewSchema: "views",
 } as const satisfies Record<string, keyof typeof SCHEMA_MODULES>;
 
 type SchemaName = keyof typeof SCHEMAS;

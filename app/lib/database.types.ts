@@ -225,6 +225,57 @@ export type Database = {
           },
         ]
       }
+      saved_views: {
+        Row: {
+          created_at: string
+          id: string
+          kind: string
+          name: string
+          owner_id: string
+          project_id: string
+          query: string
+          shared: boolean
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          kind: string
+          name: string
+          owner_id?: string
+          project_id: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          kind?: string
+          name?: string
+          owner_id?: string
+          project_id?: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "saved_views_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       storage_cleanup: {
         Row: { bucket_id: string; object_path: string; queued_at: string }
         Insert: { bucket_id: string; object_path: string; queued_at?: string }
@@ -494,6 +545,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {

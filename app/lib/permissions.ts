@@ -28,6 +28,8 @@ const RULES = {
   deleteAnyComment: { min: "admin", writesProject: true },
   deleteTasks: { min: "admin", writesProject: true },
   manageProjects: { min: "admin", writesProject: false },
+  /** save a view for the whole team, rename or delete a shared one (docs/product.md §13) */
+  shareViews: { min: "admin", writesProject: false },
   manageMembers: { min: "admin", writesProject: false },
   renameTeam: { min: "admin", writesProject: false },
   ownTeam: { min: "owner", writesProject: false },

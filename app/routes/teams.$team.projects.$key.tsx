@@ -15,7 +15,9 @@ import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { ProjectTabs } from "~/components/project-tabs";
+import { SavedViews } from "~/components/saved-views";
 import { ARCHIVED_MESSAGE, boardSearch, filterSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
+import { requireUser } from "~/lib/auth.server";
 import { loadBoard } from "~/lib/board.server";
 import { isCommentsAction } from "~/lib/comments";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
@@ -26,6 +28,7 @@ import { useLiveData } from "~/lib/live";
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { can, permissionsOf } from "~/lib/permissions";
 import { setProjectArchived } from "~/lib/projects.server";
+import { listSavedViews } from "~/lib/saved-views.server";
 import { parseIntent } from "~/lib/schemas";
 import { requireProjectContext, withTeamContext } from "~/lib/team-context.server";
 import { BoardActionSchema } from "~/lib/tasks.schemas";
@@ -41,16 +44,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const limits = parseColumnLimits(searchParams);
   const key = args.params.key;
   // the team (shared with the layout) and the whole board, side by side: one round trip
+  const user = await requireUser(args.request);
   const {
-    user,
     team,
-    read: result,
-  } = await withTeamContext(args, (supabase) =>
-    key && /^[A-Z]{2,10}$/.test(key)
-      ? loadBoard(supabase, args.params.team!, key, filters, limits)
-      : Promise.resolve({ error: null, board: null }),
-  );
+    read: [result, saved],
+  } = await withTeamContext(args, (supabase) => {
+    if (!key || !/^[A-Z]{2,10}$/.test(key)) throw notFound();
+    return Promise.all([
+      loadBoard(supabase, args.params.team!, key, filters, limits),
+      listSavedViews(supabase, { teamSlug: args.params.team!, projectKey: key }, user.id),
+    ]);
+  });
   if (result.error) throw backendError(result.error);
+  if (saved.error) throw backendError(saved.error);
   const board = result.board;
   if (!board) throw notFound();
   const { project } = board;
@@ -61,6 +67,7 @@ export async function loader(args: LoaderFunctionArgs) {
     columns: board.columns,
     members: board.members,
     filters,
+    savedViews: saved.views,
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
   };
@@ -132,7 +139,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function BoardLayout() {
-  const { team, project, columns, members, filters, can, userId } = useLoaderData<typeof loader>();
+  const { team, project, columns, members, filters, savedViews, can, userId } = useLoaderData<typeof loader>();
   const outlet = useOutlet();
   const params = useParams();
   const location = useLocation();
@@ -183,7 +190,9 @@ export default function BoardLayout() {
             ) : null}
           </div>
         </div>
-        <ProjectTabs basePath={basePath} search={filterSearch(filters)} />
+        <ProjectTabs basePath={basePath} search={filterSearch(filters)}>
+          <SavedViews basePath={basePath} views={savedViews} canShare={can.shareViews} />
+        </ProjectTabs>
         {project.archived ? <p className="alert alert-info">{ARCHIVED_MESSAGE}</p> : null}
         <BoardFilters
           filters={filters}
