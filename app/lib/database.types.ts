@@ -455,6 +455,10 @@ export type Database = {
         }
         Returns: Json
       }
+      bulk_edit_tasks: {
+        Args: { task_ids: string[]; change: string; value?: string }
+        Returns: number
+      }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -505,6 +509,20 @@ export type Database = {
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      list_view: {
+        Args: {
+          team_slug: string
+          project_key: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       move_task: {
         Args: { task_id: string; status: string; position?: number }
         Returns: {
@@ -537,6 +555,15 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_work: {
+        Args: {
+          list: string
+          sort?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -579,6 +606,20 @@ export type Database = {
           task_number: number
           before_created_at?: string
           before_id?: string
+          page_size?: number
+        }
+        Returns: Json
+      }
+      task_table: {
+        Args: {
+          project_id?: string
+          mine?: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
           page_size?: number
         }
         Returns: Json

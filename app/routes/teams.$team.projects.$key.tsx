@@ -1,8 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
-  Form,
-  Link,
   useLoaderData,
   useLocation,
   useNavigation,
@@ -14,6 +12,7 @@ import { Board } from "~/components/board/board";
 import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
+import { ProjectHeader } from "~/components/project-header";
 import { ProjectTabs } from "~/components/project-tabs";
 import { SavedViews } from "~/components/saved-views";
 import { ARCHIVED_MESSAGE, boardSearch, filterSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
@@ -162,34 +161,7 @@ export default function BoardLayout() {
   return (
     <div className={`board-layout${outlet ? " with-panel" : ""}`}>
       <div className="board-main" aria-busy={boardPending || undefined}>
-        <div className="board-header">
-          <div>
-            <h1>
-              <span className="project-key">{project.key}</span> {project.name}
-              {project.archived ? <span className="archived-badge">Archived</span> : null}
-            </h1>
-            {project.description ? <p className="muted plain-text">{project.description}</p> : null}
-          </div>
-          <div className="board-actions">
-            {/* a plain download (no client routing), so it works without JavaScript too */}
-            <a href={`${basePath}/export`} className="button button-small button-secondary" download>
-              Export CSV
-            </a>
-            {can.editTasks ? (
-              <Link to={`${basePath}/tasks/new${search}`} className="button button-small" data-shortcut="c">
-                New task
-              </Link>
-            ) : null}
-            {can.manageProjects ? (
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
-                <button type="submit" className="button button-small button-secondary">
-                  {project.archived ? "Unarchive project" : "Archive project"}
-                </button>
-              </Form>
-            ) : null}
-          </div>
-        </div>
+        <ProjectHeader project={project} basePath={basePath} search={search} can={can} />
         <ProjectTabs basePath={basePath} search={filterSearch(filters)}>
           <SavedViews basePath={basePath} views={savedViews} canShare={can.shareViews} />
         </ProjectTabs>

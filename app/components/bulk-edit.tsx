@@ -1,0 +1,93 @@
+import { Form } from "@remix-run/react";
+import { FormAlert, SelectField, Field, SubmitButton, formState } from "~/components/form";
+import { PRIORITIES, PRIORITY_LABELS, STATUSES, STATUS_LABELS } from "~/lib/board";
+
+/**
+ * The list's bulk edit (docs/product.md §13): one form whose buttons each
+ * send one change (`change`) for the ticked rows. The rows' checkboxes sit
+ * in the table and belong to this form by its id; "All on this page" sends
+ * the page's ids (listed here), so it works without JavaScript too. Delete
+ * only for admins+.
+ */
+export function BulkEditForm({
+  pageIds,
+  members,
+  canDelete,
+  allTicked,
+  result,
+}: {
+  pageIds: readonly string[];
+  members: ReadonlyArray<{ id: string; name: string }>;
+  canDelete: boolean;
+  allTicked: boolean;
+  result: unknown;
+}) {
+  const { errors, values } = formState(result, "bulk");
+  const choice = (name: string) => values[name];
+  return (
+    <Form method="post" id="bulk-edit" className="bulk-edit" aria-label="Change the ticked tasks" preventScrollReset>
+      <input type="hidden" name="intent" value="bulk" />
+      {pageIds.map((id) => (
+        <input key={id} type="hidden" name="pageIds" value={id} />
+      ))}
+      {errors.form ? <FormAlert autoFocus>{errors.form}</FormAlert> : null}
+      <label className="checkbox-field">
+        <input type="checkbox" name="all" defaultChecked={allTicked} /> All on this page
+      </label>
+      <div className="bulk-edit-changes">
+        <div className="bulk-edit-change">
+          <SelectField
+            name="status"
+            label="Status"
+            value={choice("status")}
+            error={errors.status}
+            options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          />
+          <SubmitButton name="change" value="status" className="button button-small button-secondary">
+            Set status
+          </SubmitButton>
+        </div>
+        <div className="bulk-edit-change">
+          <SelectField
+            name="assignee"
+            label="Assignee"
+            value={choice("assignee")}
+            error={errors.assignee}
+            options={[{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: m.id, label: m.name }))]}
+          />
+          <SubmitButton name="change" value="assignee" className="button button-small button-secondary">
+            Set assignee
+          </SubmitButton>
+        </div>
+        <div className="bulk-edit-change">
+          <SelectField
+            name="priority"
+            label="Priority"
+            value={choice("priority")}
+            error={errors.priority}
+            options={PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))}
+          />
+          <SubmitButton name="change" value="priority" className="button button-small button-secondary">
+            Set priority
+          </SubmitButton>
+        </div>
+        <div className="bulk-edit-change">
+          <Field name="label" label="Label" value={choice("label")} error={errors.label} maxLength={24} />
+          <SubmitButton name="change" value="add_label" className="button button-small button-secondary">
+            Add label
+          </SubmitButton>
+          <SubmitButton name="change" value="remove_label" className="button button-small button-secondary">
+            Remove label
+          </SubmitButton>
+        </div>
+        {canDelete ? (
+          <div className="bulk-edit-change">
+            <SubmitButton name="change" value="delete" className="button button-small button-danger">
+              Delete ticked tasks
+            </SubmitButton>
+          </div>
+        ) : null}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,51 @@
+import { Form, Link } from "@remix-run/react";
+import type { Permissions } from "~/lib/permissions";
+
+/**
+ * The top of every view of a project (board, list): its key, name and
+ * description, and what may be done with it (export, a new task, archive;
+ * archiving posts to the board's route, whichever view it was sent from).
+ */
+export function ProjectHeader({
+  project,
+  basePath,
+  search,
+  can,
+}: {
+  project: { key: string; name: string; description: string; archived: boolean };
+  basePath: string;
+  /** carried into "New task" so the board behind it keeps its filters */
+  search: string;
+  can: Pick<Permissions, "editTasks" | "manageProjects">;
+}) {
+  return (
+    <div className="board-header">
+      <div>
+        <h1>
+          <span className="project-key">{project.key}</span> {project.name}
+          {project.archived ? <span className="archived-badge">Archived</span> : null}
+        </h1>
+        {project.description ? <p className="muted plain-text">{project.description}</p> : null}
+      </div>
+      <div className="board-actions">
+        {/* a plain download (no client routing), so it works without JavaScript too */}
+        <a href={`${basePath}/export`} className="button button-small button-secondary" download>
+          Export CSV
+        </a>
+        {can.editTasks ? (
+          <Link to={`${basePath}/tasks/new${search}`} className="button button-small" data-shortcut="c">
+            New task
+          </Link>
+        ) : null}
+        {can.manageProjects ? (
+          <Form method="post" action={basePath} className="inline-form">
+            <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
+            <button type="submit" className="button button-small button-secondary">
+              {project.archived ? "Unarchive project" : "Archive project"}
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    </div>
+  );
+}
