@@ -21,6 +21,7 @@ let board: typeof import("~/routes/teams.$team.projects.$key");
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
 let members: typeof import("~/routes/teams.$team.members");
+let list: typeof import("~/routes/teams.$team.projects.$key_.list");
 
 beforeAll(async () => {
   stack = await startRouteStack();
@@ -31,6 +32,7 @@ beforeAll(async () => {
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
   members = await import("~/routes/teams.$team.members");
+  list = await import("~/routes/teams.$team.projects.$key_.list");
   // labels, assignees and a long column for the board's filters
   await stack.db.query(
     `update public.tasks set labels = '{design}', assignee_id = $2 where project_id = $1 and number = 1`,
@@ -76,8 +78,42 @@ describe("one round trip per loader", () => {
       ({ status } = await call(board.loader, { url: boardUrl(), user: team.member, params: params() }));
     });
     expect(status).toBe(200);
-    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/team_members"]);
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/saved_views", "/rest/v1/team_members"]);
     expect(depth).toBe(1);
+  });
+
+  it("the list reads the project, a page of tasks and the members in one request, beside the team and the saved views", async () => {
+    let status = 0;
+    const { requests, depth } = await measure(async () => {
+      ({ status } = await call(list.loader, {
+        url: `${boardUrl()}/list?sort=-due&group=status`,
+        user: team.member,
+        params: params(),
+      }));
+    });
+    expect(status).toBe(200);
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/list_view", "/rest/v1/saved_views", "/rest/v1/team_members"]);
+    expect(depth).toBe(1);
+  });
+
+  it("a bulk edit is one request after the project context: two in a row", async () => {
+    let location: string | null = null;
+    const { requests, depth } = await measure(async () => {
+      ({ location } = await call(list.action, {
+        url: `${boardUrl()}/list`,
+        user: team.member,
+        params: params(),
+        form: [
+          ["intent", "bulk"],
+          ...team.taskIds.map((id) => ["ids", id] as [string, string]),
+          ["change", "priority"],
+          ["priority", "high"],
+        ],
+      }));
+    });
+    expect(location).toBe(`${boardUrl()}/list`);
+    expect(requests.filter((path) => path === "/rest/v1/rpc/bulk_edit_tasks")).toHaveLength(1);
+    expect(depth).toBe(2);
   });
 
   it("the task panel reads the task, its comments and attachments in one request, beside the project context", async () => {
