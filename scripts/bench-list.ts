@@ -100,7 +100,12 @@ try {
     const response = await handle(
       new Request(`${APP_ORIGIN}/teams/bench/projects/BIG/list`, {
         method: "POST",
-        headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: APP_ORIGIN },
+        headers: {
+          cookie,
+          "content-type": "application/x-www-form-urlencoded",
+          origin: APP_ORIGIN,
+          host: new URL(APP_ORIGIN).host,
+        },
         body: form,
       }),
     );
