@@ -10,7 +10,7 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
  * the production server — Brotli, the build's quality-11 copies
  * (scripts/precompress.mjs). 124 KiB is what Supabase's own React Router auth
  * example loads (gzip) on its login page. Every page keeps to it as sent, and
- * every page but the live ones (board, task page, new task) also in the gzip
+ * every page but the live ones (board, list, task page, new task) also in the gzip
  * copies that browsers without Brotli get. The live pages carry Realtime
  * (~14.4 KiB) beside Remix, React and the app's shell (~72.4 KiB, one file with
  * entry.client: scripts/chunks-by-route.ts) and the auth client every page
@@ -19,7 +19,12 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
  */
 const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
-const LIVE_GZIP_BUDGETS = { board: 134 * KiB, "task page": 142 * KiB, "tasks/new": 138 * KiB } as const;
+const LIVE_GZIP_BUDGETS = {
+  board: 134 * KiB,
+  list: 134 * KiB,
+  "task page": 142 * KiB,
+  "tasks/new": 138 * KiB,
+} as const;
 const WATCH_MS = 5_000;
 /**
  * Scripts per page, the same window: each is a request (a round trip on a
@@ -106,6 +111,7 @@ test.describe("signed-in pages", () => {
     { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings` },
     { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
     { name: "/search", url: () => "/search?q=budget" },
+    { name: "/my-work", url: () => "/my-work" },
     { name: "/account", url: () => "/account" },
     { name: "/account/password", url: () => "/account/password" },
   ];
@@ -120,6 +126,7 @@ test.describe("signed-in pages", () => {
 
   const livePages: Array<{ name: keyof typeof LIVE_GZIP_BUDGETS; url: () => string }> = [
     { name: "board", url: () => `/teams/${team.slug}/projects/WEB` },
+    { name: "list", url: () => `/teams/${team.slug}/projects/WEB/list` },
     { name: "task page", url: () => `/teams/${team.slug}/projects/WEB/tasks/1` },
     { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
   ];
