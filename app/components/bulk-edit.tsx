@@ -9,6 +9,26 @@ import { PRIORITIES, PRIORITY_LABELS, STATUSES, STATUS_LABELS } from "~/lib/boar
  * the page's ids (listed here), so it works without JavaScript too. Delete
  * only for admins+.
  */
+type Members = ReadonlyArray<{ id: string; name: string }>;
+
+/** The changes that set a field to one of a list (the change and the field share a name). */
+const SETTERS = [
+  { name: "status", label: "Status", options: () => STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
+  {
+    name: "assignee",
+    label: "Assignee",
+    options: (members: Members) => [
+      { value: "", label: "Unassigned" },
+      ...members.map((m) => ({ value: m.id, label: m.name })),
+    ],
+  },
+  {
+    name: "priority",
+    label: "Priority",
+    options: () => PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] })),
+  },
+] as const;
+
 export function BulkEditForm({
   pageIds,
   members,
@@ -17,13 +37,12 @@ export function BulkEditForm({
   result,
 }: {
   pageIds: readonly string[];
-  members: ReadonlyArray<{ id: string; name: string }>;
+  members: Members;
   canDelete: boolean;
   allTicked: boolean;
   result: unknown;
 }) {
   const { errors, values } = formState(result, "bulk");
-  const choice = (name: string) => values[name];
   return (
     <Form method="post" id="bulk-edit" className="bulk-edit" aria-label="Change the ticked tasks" preventScrollReset>
       <input type="hidden" name="intent" value="bulk" />
@@ -35,44 +54,22 @@ export function BulkEditForm({
         <input type="checkbox" name="all" defaultChecked={allTicked} /> All on this page
       </label>
       <div className="bulk-edit-changes">
+        {SETTERS.map(({ name, label, options }) => (
+          <div className="bulk-edit-change" key={name}>
+            <SelectField
+              name={name}
+              label={label}
+              value={values[name]}
+              error={errors[name]}
+              options={options(members)}
+            />
+            <SubmitButton name="change" value={name} className="button button-small button-secondary">
+              Set {label.toLowerCase()}
+            </SubmitButton>
+          </div>
+        ))}
         <div className="bulk-edit-change">
-          <SelectField
-            name="status"
-            label="Status"
-            value={choice("status")}
-            error={errors.status}
-            options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          />
-          <SubmitButton name="change" value="status" className="button button-small button-secondary">
-            Set status
-          </SubmitButton>
-        </div>
-        <div className="bulk-edit-change">
-          <SelectField
-            name="assignee"
-            label="Assignee"
-            value={choice("assignee")}
-            error={errors.assignee}
-            options={[{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: m.id, label: m.name }))]}
-          />
-          <SubmitButton name="change" value="assignee" className="button button-small button-secondary">
-            Set assignee
-          </SubmitButton>
-        </div>
-        <div className="bulk-edit-change">
-          <SelectField
-            name="priority"
-            label="Priority"
-            value={choice("priority")}
-            error={errors.priority}
-            options={PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))}
-          />
-          <SubmitButton name="change" value="priority" className="button button-small button-secondary">
-            Set priority
-          </SubmitButton>
-        </div>
-        <div className="bulk-edit-change">
-          <Field name="label" label="Label" value={choice("label")} error={errors.label} maxLength={24} />
+          <Field name="label" label="Label" value={values.label} error={errors.label} maxLength={24} />
           <SubmitButton name="change" value="add_label" className="button button-small button-secondary">
             Add label
           </SubmitButton>
