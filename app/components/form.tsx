@@ -32,6 +32,7 @@ const SCHEMAS = {
   MfaCodeSchema: "auth",
   ConfirmFactorSchema: "auth",
   FactorNameSchema: "auth",
+  RecoveryCodeSchema: "auth",
   CreateTeamSchema: "teams",
   RenameTeamSchema: "teams",
   CommentSchema: "tasks",

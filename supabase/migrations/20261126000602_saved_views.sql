@@ -63,6 +63,11 @@ grant select, delete on table public.saved_views to authenticated;
 grant insert (project_id, name, kind, query, shared) on table public.saved_views to authenticated;
 grant update (name) on table public.saved_views to authenticated;
 
+-- as every table of the app (20261126000100_aal2_everywhere.sql): a two-factor account's password-only token reaches nothing
+create policy "two-factor accounts need aal2" on public.saved_views
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
+
 create policy "people see their own and their teams' shared views"
 on public.saved_views for select
 to authenticated
