@@ -35,11 +35,25 @@ export async function loader(args: LoaderFunctionArgs) {
   ]);
   if (error) throw backendError(error);
   const canShare = can(team.role, "shareViews");
+  const basePath = `/teams/${team.slug}/projects/${project.key}`;
   return {
-    basePath: `/teams/${team.slug}/projects/${project.key}`,
+    basePath,
     project: { key: project.key, name: project.name },
-    views: views.map((view) => ({ ...view, changeable: view.shared ? canShare : view.mine })),
+    // links and words made here, so the page's script needn't carry lib/views
+    views: views.map((view) => ({
+      id: view.id,
+      name: view.name,
+      href: viewHref(basePath, view),
+      about: describeView(view),
+      changeable: view.shared ? canShare : view.mine,
+    })),
   };
+}
+
+/** "List · only you · assignee=me, sort=-due" */
+function describeView(view: SavedView): string {
+  const query = view.query ? ` · ${decodeURIComponent(view.query.replace(/\+/g, " ")).replace(/&/g, ", ")}` : "";
+  return `${VIEW_KIND_LABELS[view.kind]} · ${view.shared ? "shared with the team" : "only you"}${query}`;
 }
 
 /** The 21st view and a name used twice, in the app's words (the database's are its own). */
@@ -123,13 +137,13 @@ export default function SavedViewsPage() {
       ) : null}
       {views.length === 0 ? (
         <p className="muted">
-          No saved views yet. On the board or the list, choose filters (and on the list a sort and grouping), then
-          “Save view”.
+          No saved views yet. On the board or the list, choose filters (and on the list a sort and grouping), then “Save
+          view”.
         </p>
       ) : (
         <ul className="saved-views-list">
           {views.map((view) => (
-            <SavedViewItem key={view.id} basePath={basePath} view={view} actionData={actionData} />
+            <SavedViewItem key={view.id} view={view} actionData={actionData} />
           ))}
         </ul>
       )}
@@ -138,12 +152,10 @@ export default function SavedViewsPage() {
 }
 
 function SavedViewItem({
-  basePath,
   view,
   actionData,
 }: {
-  basePath: string;
-  view: SavedView & { changeable: boolean };
+  view: { id: string; name: string; href: string; about: string; changeable: boolean };
   actionData: unknown;
 }) {
   // the answer about this view's forms (a refused rename keeps what was typed)
@@ -153,12 +165,9 @@ function SavedViewItem({
   return (
     <li className="saved-views-item">
       <h2 className="saved-view-name">
-        <Link to={viewHref(basePath, view)}>{view.name}</Link>
+        <Link to={view.href}>{view.name}</Link>
       </h2>
-      <p className="muted">
-        {VIEW_KIND_LABELS[view.kind]} · {view.shared ? "shared with the team" : "only you"}
-        {view.query ? ` · ${decodeURIComponent(view.query.replace(/\+/g, " ")).replace(/&/g, ", ")}` : ""}
-      </p>
+      <p className="muted">{view.about}</p>
       {deleteRefused ? <FormAlert>{formState(actionData, "delete").errors.form}</FormAlert> : null}
       {view.changeable ? (
         <div className="saved-view-forms">
