@@ -1,5 +1,4 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
-import { Field, ValidatedForm } from "~/components/form";
 import { viewHref, viewKindAt, viewQuery, type SavedView } from "~/lib/views";
 
 /**
@@ -22,7 +21,9 @@ export function SavedViews({
   const location = useLocation();
   const kind = viewKindAt(location.pathname, basePath);
   const query = viewQuery(new URLSearchParams(location.search));
-  const fetcher = useFetcher({ key: "save-view" });
+  const fetcher = useFetcher<{ errors?: Record<string, string> }>({ key: "save-view" });
+  // a refused save's reason (with JavaScript; without it the views page answers)
+  const refused = fetcher.state === "idle" ? (fetcher.data?.errors?.name ?? fetcher.data?.errors?.form) : undefined;
   return (
     <div className="saved-views">
       {views.length > 0 ? (
@@ -44,18 +45,30 @@ export function SavedViews({
       ) : null}
       <details className="save-view">
         <summary>Save view</summary>
-        <ValidatedForm
-          schema="SaveViewSchema"
-          intent="save"
-          action={`${basePath}/views`}
-          navigate={false}
-          fetcherKey="save-view"
-          result={fetcher.data}
-          className="save-view-form"
-        >
+        {/* a plain form (the browser checks the name's length): the board and the list don't load the form kit for it */}
+        <fetcher.Form method="post" action={`${basePath}/views`} className="save-view-form">
+          <input type="hidden" name="intent" value="save" />
           <input type="hidden" name="kind" value={kind} />
           <input type="hidden" name="query" value={query} />
-          <Field name="name" label="Name" maxLength={40} hint="1–40 characters." />
+          <div className="field">
+            <label htmlFor="save-view-name">Name</label>
+            <p className="hint" id="save-view-hint">
+              1–40 characters.
+            </p>
+            <input
+              id="save-view-name"
+              name="name"
+              required
+              maxLength={40}
+              aria-invalid={refused ? true : undefined}
+              aria-describedby={refused ? "save-view-hint save-view-error" : "save-view-hint"}
+            />
+            {refused ? (
+              <p className="field-error" id="save-view-error">
+                {refused}
+              </p>
+            ) : null}
+          </div>
           {canShare ? (
             <label className="checkbox-field">
               <input type="checkbox" name="shared" /> Share with the team
@@ -64,7 +77,7 @@ export function SavedViews({
           <button type="submit" className="button button-small">
             Save view
           </button>
-        </ValidatedForm>
+        </fetcher.Form>
       </details>
       {views.length > 0 ? (
         <Link to={`${basePath}/views`} className="manage-views">
