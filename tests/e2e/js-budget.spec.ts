@@ -21,7 +21,7 @@ const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
 const LIVE_GZIP_BUDGETS = {
   board: 134 * KiB,
-  list: 134 * KiB,
+  list: 136 * KiB,
   "task page": 142 * KiB,
   "tasks/new": 138 * KiB,
 } as const;
