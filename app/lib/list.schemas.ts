@@ -39,7 +39,8 @@ export function parseBulkEdit(form: FormData): BulkEdit {
   const picked = (all ? form.getAll("pageIds") : form.getAll("ids")).map(String);
   const ids = [...new Set(picked.filter((id) => uuid.safeParse(id).success))].slice(0, 500);
   const change = String(form.get("change") ?? "") as BulkChange;
-  if (!Object.hasOwn(BulkValueSchemas, change)) return { ok: false, field: "form", message: "Choose what to change.", ids, all };
+  if (!Object.hasOwn(BulkValueSchemas, change))
+    return { ok: false, field: "form", message: "Choose what to change.", ids, all };
   if (ids.length === 0) return { ok: false, field: "form", message: "Tick at least one task.", ids, all };
   const parsed = BulkValueSchemas[change].safeParse(Object.fromEntries(form));
   if (!parsed.success) {
