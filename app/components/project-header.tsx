@@ -38,6 +38,11 @@ export function ProjectHeader({
           </Link>
         ) : null}
         {can.manageProjects ? (
+          <Link to={`${basePath}/settings`} className="button button-small button-secondary">
+            Project settings
+          </Link>
+        ) : null}
+        {can.manageProjects ? (
           <Form method="post" action={basePath} className="inline-form">
             <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
             <button type="submit" className="button button-small button-secondary">

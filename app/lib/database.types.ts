@@ -58,6 +58,74 @@ export type Database = {
           },
         ]
       }
+      checklist_items: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position?: number
+          project_id?: string
+          task_id?: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "checklist_items_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_ticked_by_fkey"
+            columns: ["ticked_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       comments: {
         Row: {
           author_id: string | null
@@ -154,6 +222,48 @@ export type Database = {
           },
         ]
       }
+      labels: {
+        Row: {
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          team_id: string
+        }
+        Insert: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          team_id: string
+        }
+        Update: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "labels_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "labels_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       mfa_recovery_codes: {
         Row: {
           code_hash: string
@@ -181,7 +291,6 @@ export type Database = {
           created_at: string
           display_name: string
           id: string
-          theme: string
           updated_at: string
           username: string
         }
@@ -190,7 +299,6 @@ export type Database = {
           created_at?: string
           display_name: string
           id: string
-          theme?: string
           updated_at?: string
           username: string
         }
@@ -199,11 +307,51 @@ export type Database = {
           created_at?: string
           display_name?: string
           id?: string
-          theme?: string
           updated_at?: string
           username?: string
         }
         Relationships: []
+      }
+      project_statuses: {
+        Row: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+        Insert: {
+          category: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit?: number | null
+        }
+        Update: {
+          category?: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name?: string
+          position?: number
+          project_id?: string
+          wip_limit?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "project_statuses_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       projects: {
         Row: {
@@ -246,112 +394,184 @@ export type Database = {
           },
         ]
       }
-      saved_views: {
-        Row: {
-          created_at: string
-          id: string
-          kind: string
-          name: string
-          owner_id: string
-          project_id: string
-          query: string
-          shared: boolean
-          updated_at: string
-        }
-        Insert: {
-          created_at?: string
-          id?: string
-          kind: string
-          name: string
-          owner_id?: string
-          project_id: string
-          query?: string
-          shared?: boolean
-          updated_at?: string
-        }
-        Update: {
-          created_at?: string
-          id?: string
-          kind?: string
-          name?: string
-          owner_id?: string
-          project_id?: string
-          query?: string
-          shared?: boolean
-          updated_at?: string
-        }
-        Relationships: [
-          {
-            foreignKeyName: "saved_views_owner_id_fkey"
-            columns: ["owner_id"]
-            isOneToOne: false
-            referencedRelation: "profiles"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "saved_views_project_id_fkey"
-            columns: ["project_id"]
-            isOneToOne: false
-            referencedRelation: "projects"
-            referencedColumns: ["id"]
-          },
-        ]
-      }
       storage_cleanup: {
         Row: { bucket_id: string; object_path: string; queued_at: string }
         Insert: { bucket_id: string; object_path: string; queued_at?: string }
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_labels: {
+        Row: {
+          created_at: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          created_at?: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          created_at?: string
+          label_id?: string
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_labels_label_id_fkey"
+            columns: ["label_id"]
+            isOneToOne: false
+            referencedRelation: "labels"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_relations: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          from_task_id: string
+          id: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id: string
+          id?: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id?: string
+          id?: string
+          kind?: Database["public"]["Enums"]["relation_kind"]
+          team_id?: string
+          to_task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_relations_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_from_task_id_fkey"
+            columns: ["from_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_to_task_id_fkey"
+            columns: ["to_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tasks: {
         Row: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
-          labels: string[]
+          label_ids: string[]
           number: number
+          open_blockers: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
           title: string
           updated_at: string
         }
         Insert: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
-          labels?: string[]
+          label_ids?: string[]
           number: number
+          open_blockers?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done?: number
+          subtasks_total?: number
           title: string
           updated_at?: string
         }
         Update: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
-          labels?: string[]
+          label_ids?: string[]
           number?: number
+          open_blockers?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id?: string
+          subtasks_done?: number
+          subtasks_total?: number
           title?: string
           updated_at?: string
         }
@@ -371,11 +591,25 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
+            foreignKeyName: "tasks_parent_in_project_fkey"
+            columns: ["project_id", "parent_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["project_id", "id"]
+          },
+          {
             foreignKeyName: "tasks_project_id_fkey"
             columns: ["project_id"]
             isOneToOne: false
             referencedRelation: "projects"
             referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_status_in_project_fkey"
+            columns: ["project_id", "status_id"]
+            isOneToOne: false
+            referencedRelation: "project_statuses"
+            referencedColumns: ["project_id", "id"]
           },
         ]
       }
@@ -476,11 +710,23 @@ export type Database = {
         }
         Returns: Json
       }
-      bulk_edit_tasks: {
-        Args: { task_ids: string[]; change: string; value?: string }
-        Returns: number
-      }
       check_team_has_one_owner: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_sync_task: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -534,37 +780,66 @@ export type Database = {
         Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       leave_team: { Args: { team_id: string }; Returns: undefined }
-      list_view: {
-        Args: {
-          team_slug: string
-          project_key: string
-          assignee?: string
-          label?: string
-          q?: string
-          sort?: string
-          group?: string
-          page_offset?: number
-          page_size?: number
+      lock_status_project: {
+        Args: { status_id: string; min_role: string }
+        Returns: string
+      }
+      move_checklist_item: {
+        Args: { item_id: string; position: number }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
         }
-        Returns: Json
+      }
+      move_status: {
+        Args: { status_id: string; position: number }
+        Returns: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
       }
       move_task: {
-        Args: { task_id: string; status: string; position?: number }
+        Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
-          labels: string[]
+          label_ids: string[]
           number: number
+          open_blockers: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
           title: string
           updated_at: string
         }
@@ -581,18 +856,22 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
-      my_work: {
-        Args: {
-          list: string
-          sort?: string
-          page_offset?: number
-          page_size?: number
-        }
-        Returns: Json
-      }
+      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       new_recovery_codes: {
         Args: Record<PropertyKey, never>
         Returns: string[]
+      }
+      project_statuses_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      project_statuses_check_bounds: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      projects_after_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
@@ -612,9 +891,12 @@ export type Database = {
       }
       recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
       redeem_recovery_code: { Args: { code: string }; Returns: boolean }
+      remove_status: {
+        Args: { status_id: string; move_to?: string }
+        Returns: undefined
+      }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
-      saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -622,7 +904,9 @@ export type Database = {
           project_id: string
           number: number
           title: string
-          status: Database["public"]["Enums"]["task_status"]
+          status_name: string
+          status_color: Database["public"]["Enums"]["palette_color"]
+          status_category: Database["public"]["Enums"]["status_category"]
           priority: Database["public"]["Enums"]["task_priority"]
           assignee_id: string
           due_on: string
@@ -637,6 +921,10 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_labels: {
+        Args: { task_id: string; names: string[] }
+        Returns: Json
+      }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       storage_folder_is_full: {
@@ -644,7 +932,15 @@ export type Database = {
         Returns: unknown
       }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
-      task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
+      sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
+      task_labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_labels_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       task_panel: {
         Args: {
           team_slug: string
@@ -656,19 +952,13 @@ export type Database = {
         }
         Returns: Json
       }
-      task_table: {
-        Args: {
-          project_id?: string
-          mine?: string
-          assignee?: string
-          label?: string
-          q?: string
-          sort?: string
-          group?: string
-          page_offset?: number
-          page_size?: number
-        }
-        Returns: Json
+      task_relations_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_relations_sync_tasks: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
@@ -679,6 +969,13 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_set_completed_at: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean
@@ -694,8 +991,21 @@ export type Database = {
       }
     }
     Enums: {
+      palette_color:
+        | "gray"
+        | "red"
+        | "orange"
+        | "yellow"
+        | "green"
+        | "teal"
+        | "blue"
+        | "indigo"
+        | "purple"
+        | "pink"
+      relation_kind: "blocks" | "relates" | "duplicates"
+      status_category:
+        "backlog" | "unstarted" | "started" | "completed" | "canceled"
       task_priority: "none" | "low" | "medium" | "high" | "urgent"
-      task_status: "backlog" | "todo" | "in_progress" | "done" | "canceled"
       team_role: "viewer" | "member" | "admin" | "owner"
     }
     CompositeTypes: { [_ in never]: never }
@@ -806,8 +1116,27 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      palette_color: [
+        "gray",
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "teal",
+        "blue",
+        "indigo",
+        "purple",
+        "pink",
+      ],
+      relation_kind: ["blocks", "relates", "duplicates"],
+      status_category: [
+        "backlog",
+        "unstarted",
+        "started",
+        "completed",
+        "canceled",
+      ],
       task_priority: ["none", "low", "medium", "high", "urgent"],
-      task_status: ["backlog", "todo", "in_progress", "done", "canceled"],
       team_role: ["viewer", "member", "admin", "owner"],
     },
   },

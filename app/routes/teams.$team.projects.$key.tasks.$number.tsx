@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
-import { STATUS_LABELS, taskRef } from "~/lib/board";
+import { taskRef } from "~/lib/board";
 import { parseCommentCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
@@ -21,7 +21,7 @@ import {
 import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
 import { requestClient } from "~/lib/supabase.server";
-import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
@@ -32,12 +32,16 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params);
-  const { task, comments, reached, hasOlder, attachments } = panel;
+  const { task, labels, checklist, subtasks, relations, comments, reached, hasOlder, attachments } = panel;
   const before = parseCommentCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
     task,
+    labels,
+    checklist,
+    subtasks,
+    relations,
     attachments,
     comments,
     commentsReached: reached,
@@ -80,10 +84,14 @@ export async function action(args: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "update": {
       if (!parsed.success) return formFailure(parsed);
+      const { intent } = parsed;
+      // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
+      const labelled = await setTaskLabels(supabase, task.id, parsed.data.labels);
+      if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" });
       const { error } = await updateTask(supabase, task.id, parsed.data);
       if (error)
         return writeFailure(error, {
-          intent: parsed.intent,
+          intent,
           values,
           field: /assignee/i.test(error.message) ? "assignee" : "form",
         });
@@ -92,9 +100,12 @@ export async function action(args: ActionFunctionArgs) {
 
     case "move": {
       if (!parsed.success) return formFailure(parsed);
-      const { error } = await moveTask(supabase, task.id, parsed.data.status, parsed.data.position);
+      const [{ error }, { data: status }] = await Promise.all([
+        moveTask(supabase, task.id, parsed.data.status, parsed.data.position),
+        supabase.from("project_statuses").select("name").eq("id", parsed.data.status).maybeSingle(),
+      ]);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
-      return done(`${ref} is in ${STATUS_LABELS[parsed.data.status]}.`);
+      return done(status ? `${ref} is in ${status.name}.` : `${ref} is moved.`);
     }
 
     case "delete-task": {

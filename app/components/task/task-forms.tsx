@@ -1,7 +1,9 @@
 import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
+import { LabelChips, StatusBadge } from "~/components/labels";
+import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
+type LabelOption = { id: string; name: string };
 
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
@@ -12,16 +14,24 @@ function assigneeOptions(members: MemberOption[]) {
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
 export function TaskFields({
   task,
+  labels = [],
   members,
+  teamLabels,
   result,
   intent,
 }: {
   task?: Partial<EditableTask>;
+  /** the task's labels now */
+  labels?: LabelOption[];
   members: MemberOption[];
+  /** the team's labels, suggested as the Labels field is typed in */
+  teamLabels: LabelOption[];
   result: unknown;
   intent?: string;
 }) {
   const { errors, values } = formState(result, intent);
+  // one task form on a page at a time (the board's filter has its own list)
+  const labelList = "team-label-names";
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
@@ -64,11 +74,18 @@ export function TaskFields({
         <Field
           name="labels"
           label="Labels"
-          hint="Comma-separated, up to 10."
+          hint="Comma-separated, up to 10; a new name becomes a team label."
           maxLength={300}
-          value={pick("labels", (task?.labels ?? []).join(", "))}
+          list={labelList}
+          autoComplete="off"
+          value={pick("labels", labels.map((l) => l.name).join(", "))}
           error={errors.labels}
         />
+        <datalist id={labelList}>
+          {teamLabels.map((label) => (
+            <option key={label.id} value={label.name} />
+          ))}
+        </datalist>
       </div>
     </>
   );
@@ -77,12 +94,16 @@ export function TaskFields({
 /** `action`: the task's URL (with the page's search), whichever route renders the panel. */
 export function TaskEditor({
   task,
+  labels,
   members,
+  teamLabels,
   result,
   action,
 }: {
   task: EditableTask;
+  labels: LabelOption[];
   members: MemberOption[];
+  teamLabels: LabelOption[];
   result: unknown;
   action: string;
 }) {
@@ -95,7 +116,14 @@ export function TaskEditor({
       preventScrollReset
       aria-label="Edit task"
     >
-      <TaskFields task={task} members={members} result={result} intent="update" />
+      <TaskFields
+        task={task}
+        labels={labels}
+        members={members}
+        teamLabels={teamLabels}
+        result={result}
+        intent="update"
+      />
       <SubmitButton className="button button-small" pendingText="Saving…">
         Save changes
       </SubmitButton>
@@ -103,17 +131,23 @@ export function TaskEditor({
   );
 }
 
-/** Status and place: the plain-form way to move a task (docs/product.md §4's rules are the server's). */
-export function TaskMoveForm({ task, result, action }: { task: EditableTask; result: unknown; action: string }) {
+/** Status and place: the plain-form way to move a task, to any of the project's statuses (§4). */
+export function TaskMoveForm({
+  task,
+  statuses,
+  result,
+  action,
+}: {
+  task: EditableTask;
+  /** the project's statuses, in the board's order */
+  statuses: StatusRef[];
+  result: unknown;
+  action: string;
+}) {
   const { errors, values } = formState(result, "move");
-  const options = STATUSES.map((s) => ({
-    value: s,
-    label:
-      s === task.status
-        ? `${STATUS_LABELS[s]} (now)`
-        : canMove(task.status, s)
-          ? STATUS_LABELS[s]
-          : `${STATUS_LABELS[s]} (not from ${STATUS_LABELS[task.status]})`,
+  const options = statuses.map((s) => ({
+    value: s.id,
+    label: s.id === task.status_id ? `${s.name} (now)` : s.name,
   }));
   return (
     <ValidatedForm
@@ -129,7 +163,7 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
           name="status"
           label="Status"
           options={options}
-          value={values.status ?? task.status}
+          value={values.status ?? task.status_id}
           error={errors.status}
         />
         <Field
@@ -148,12 +182,24 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
   );
 }
 
-export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assigneeName: string | null }) {
+export function TaskReadOnly({
+  task,
+  status,
+  labels,
+  assigneeName,
+}: {
+  task: EditableTask;
+  status: StatusRef;
+  labels: LabelChip[];
+  assigneeName: string | null;
+}) {
   return (
     <dl className="task-facts">
       <div>
         <dt>Status</dt>
-        <dd>{STATUS_LABELS[task.status]}</dd>
+        <dd>
+          <StatusBadge status={status} />
+        </dd>
       </div>
       <div>
         <dt>Priority</dt>
@@ -169,7 +215,7 @@ export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assig
       </div>
       <div>
         <dt>Labels</dt>
-        <dd>{task.labels.length ? task.labels.join(", ") : "None"}</dd>
+        <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
       </div>
       <div className="task-description">
         <dt>Description</dt>

@@ -5,6 +5,7 @@ import { boardSearch, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
 import { Attachments } from "./attachments";
+import { Checklist, Relations, SubTasks } from "./breakdown";
 import { CommentList } from "./comments";
 import { TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
 import { useBoardData, useTaskData } from "./use-route-data";
@@ -16,6 +17,8 @@ export type TaskFormResult = FormFailure<"update" | "move" | "delete-task">;
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
 /** What the /attachments route's forms can send back. */
 export type AttachmentFormResult = FormFailure;
+/** What the /checklist, /subtasks and /relations routes' forms can send back. */
+export type BreakdownFormResult = FormFailure;
 
 /**
  * The open task: its fields (editable for members), delete for admins, and
@@ -27,10 +30,12 @@ export function TaskPanel({
   result,
   commentResult,
   attachmentResult,
+  breakdownResult,
 }: {
   result?: TaskFormResult;
   commentResult?: CommentFormResult;
   attachmentResult?: AttachmentFormResult;
+  breakdownResult?: BreakdownFormResult;
 }) {
   const data = useTaskData();
   const board = useBoardData();
@@ -40,6 +45,10 @@ export function TaskPanel({
     projectKey,
     taskPath,
     task,
+    labels,
+    checklist,
+    subtasks,
+    relations,
     attachments,
     comments,
     commentsReached,
@@ -49,8 +58,10 @@ export function TaskPanel({
     can,
   } = data;
   const members = board?.members ?? [];
+  const statuses = board?.columns.map((c) => c.status) ?? [task.status];
   const ref = taskRef(projectKey, task.number);
   const boardPath = taskPath.replace(/\/tasks\/[^/]+$/, "");
+  const teamPath = boardPath.replace(/\/projects\/[^/]+$/, "");
   const search = boardSearch(new URLSearchParams(location.search));
   // every form names its route: the panel may be on screen under /comments
   const taskAction = `${taskPath}${location.search}`;
@@ -67,7 +78,7 @@ export function TaskPanel({
     <article className="task-detail" aria-labelledby="task-title">
       {/* on a phone the task is the page: the way back, first; it lands on the task's column, filters kept */}
       <p className="back-to-board">
-        <Link to={`${boardPath}${search}#${columnAnchor(task.status)}`} preventScrollReset>
+        <Link to={`${boardPath}${search}#${columnAnchor(task.status_id)}`} preventScrollReset>
           <span aria-hidden="true">← </span>Back to the board
         </Link>
       </p>
@@ -85,6 +96,14 @@ export function TaskPanel({
           ✕
         </Link>
       </div>
+      {task.parent ? (
+        <p className="parent-task small">
+          Sub-task of{" "}
+          <Link to={`${boardPath}/tasks/${task.parent.number}${search}`} preventScrollReset>
+            <span className="task-ref">{taskRef(projectKey, task.parent.number)}</span> {task.parent.title}
+          </Link>
+        </p>
+      ) : null}
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
       <AlsoViewing taskId={task.id} members={members} key={task.id} />
       <LiveTaskData
@@ -105,21 +124,48 @@ export function TaskPanel({
         <>
           <TaskMoveForm
             task={task}
+            statuses={statuses}
             result={result}
             action={taskAction}
-            key={`move-${task.id}-${task.status}-${task.position}`}
+            key={`move-${task.id}-${task.status_id}-${task.position}`}
           />
           <TaskEditor
             task={task}
+            labels={labels}
             members={members}
+            teamLabels={board?.labels ?? []}
             result={result}
             action={taskAction}
             key={`edit-${task.id}-${task.updated_at}`}
           />
         </>
       ) : (
-        <TaskReadOnly task={task} assigneeName={assigneeName} />
+        <TaskReadOnly task={task} status={task.status} labels={labels} assigneeName={assigneeName} />
       )}
+      <Checklist
+        items={checklist}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
+      <SubTasks
+        subtasks={subtasks}
+        isSubTask={task.parent_id !== null}
+        projectPath={boardPath}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
+      <Relations
+        relations={relations}
+        teamPath={teamPath}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
       {can.deleteTasks ? (
         <details className="danger-zone">
           <summary>Delete task…</summary>
