@@ -291,6 +291,7 @@ export type Database = {
           created_at: string
           display_name: string
           id: string
+          theme: string
           updated_at: string
           username: string
         }
@@ -299,6 +300,7 @@ export type Database = {
           created_at?: string
           display_name: string
           id: string
+          theme?: string
           updated_at?: string
           username: string
         }
@@ -307,6 +309,7 @@ export type Database = {
           created_at?: string
           display_name?: string
           id?: string
+          theme?: string
           updated_at?: string
           username?: string
         }
@@ -390,6 +393,57 @@ export type Database = {
             columns: ["team_id"]
             isOneToOne: false
             referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      saved_views: {
+        Row: {
+          created_at: string
+          id: string
+          kind: string
+          name: string
+          owner_id: string
+          project_id: string
+          query: string
+          shared: boolean
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          kind: string
+          name: string
+          owner_id?: string
+          project_id: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          kind?: string
+          name?: string
+          owner_id?: string
+          project_id?: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "saved_views_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
             referencedColumns: ["id"]
           },
         ]
@@ -710,6 +764,10 @@ export type Database = {
         }
         Returns: Json
       }
+      bulk_edit_tasks: {
+        Args: { task_ids: string[]; change: string; value?: string }
+        Returns: number
+      }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -785,6 +843,20 @@ export type Database = {
         Returns: unknown
       }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      list_view: {
+        Args: {
+          team_slug: string
+          project_key: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       lock_status_project: {
         Args: { status_id: string; min_role: string }
         Returns: string
@@ -857,6 +929,15 @@ export type Database = {
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_work: {
+        Args: {
+          list: string
+          sort?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       new_recovery_codes: {
         Args: Record<PropertyKey, never>
         Returns: string[]
@@ -897,6 +978,7 @@ export type Database = {
       }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
+      saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -959,6 +1041,20 @@ export type Database = {
       task_relations_sync_tasks: {
         Args: Record<PropertyKey, never>
         Returns: unknown
+      }
+      task_table: {
+        Args: {
+          project_id?: string
+          mine?: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
       }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {

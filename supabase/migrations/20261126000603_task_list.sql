@@ -11,6 +11,15 @@
 --
 -- The order's expressions come from the fixed lists below, never from the
 -- caller's text; everything the caller sends is a bound parameter.
+--
+-- Statuses are the project's own (20261126000300): a row carries its status
+-- (id, name, colour, category), sorting and grouping by status follow the
+-- board's column order (position), and "open" is a status neither
+-- completed nor canceled (completed_at is null, kept by a trigger). Labels
+-- are the team's (20261126000310): a row carries its labels' ids, names and
+-- colours, read through tasks.label_ids; ?label= is a label's name, as on
+-- the board. All four are security invoker: row-level security (with its
+-- aal2 rule) decides what they read and write.
 
 create function public.task_table(
   project_id uuid default null,
@@ -39,6 +48,7 @@ declare
   scope text;
   tsq tsquery;
   title_like text;
+  wanted_label uuid;
   result json;
 begin
   if me is null then
@@ -46,11 +56,12 @@ begin
   end if;
   sort_expr := case sort_key
     when 'title' then 'lower(t.title)'
-    when 'status' then 't.status'
+    when 'status' then 's.position'
     when 'priority' then 'nullif(t.priority, ''none'')'
     when 'assignee' then 'lower(a.display_name)'
     when 'due' then 't.due_on'
-    when 'labels' then 'nullif(t.labels, ''{}'')'
+    -- the first of its labels' names, A to Z; no label last
+    when 'labels' then '(select min(lower(l.name)) from public.labels l where l.id = any (t.label_ids))'
     when 'updated' then 't.updated_at'
     else 'p.key'
   end;
@@ -63,8 +74,8 @@ begin
 
   case $7
     when 'status' then
-      group_expr := 't.status::text';
-      group_order := 't.status, ';
+      group_expr := 's.id::text';
+      group_order := 's.position, s.id, ';
     when 'priority' then
       group_expr := 't.priority::text';
       group_order := 't.priority desc, ';
@@ -73,16 +84,17 @@ begin
       group_order := 'lower(a.display_name) nulls last, t.assignee_id nulls last, ';
     when 'label' then
       -- a task with three labels is in three groups; one without any, last, in the group of none
-      group_expr := 'g.label';
-      group_order := 'g.label nulls last, ';
-      label_join := 'cross join lateral unnest(case when t.labels = ''{}'' then array[null::text] else t.labels end) g(label)';
+      group_expr := 'g.label_id::text';
+      group_order := 'lower(gl.name) nulls last, g.label_id nulls last, ';
+      label_join := 'cross join lateral unnest(case when t.label_ids = ''{}'' then array[null::uuid] else t.label_ids end) g(label_id)
+        left join public.labels gl on gl.id = g.label_id';
     else
       null;
   end case;
 
   scope := case $2
-    when 'assigned' then 't.assignee_id = $2 and t.status in (''backlog'', ''todo'', ''in_progress'')'
-    when 'due' then 't.assignee_id = $2 and t.status in (''backlog'', ''todo'', ''in_progress'') and t.due_on <= current_date + 7'
+    when 'assigned' then 't.assignee_id = $2 and t.completed_at is null'
+    when 'due' then 't.assignee_id = $2 and t.completed_at is null and t.due_on <= current_date + 7'
     when 'watching' then 'exists (select 1 from public.task_watchers w where w.task_id = t.id and w.user_id = $2)'
     when 'created' then 't.created_by = $2'
     else 't.project_id = $1'
@@ -95,12 +107,26 @@ begin
     tsq := websearch_to_tsquery('english'::regconfig, $5);
     title_like := '%' || replace(replace(replace(replace($5, '*', ''), '\', '\\'), '%', '\%'), '_', '\_') || '%';
   end if;
+  if $1 is not null and nullif(btrim($4), '') is not null then
+    select l.id into wanted_label
+    from public.labels l join public.projects p on p.team_id = l.team_id
+    where p.id = $1 and lower(btrim(l.name)) = lower(btrim($4));
+    -- an unknown label matches no task (as on the board)
+    wanted_label := coalesce(wanted_label, '00000000-0000-0000-0000-000000000000'::uuid);
+  end if;
 
   execute format($sql$
     select coalesce(json_agg(r), '[]'::json) from (
-      select t.id, t.number, t.title, t.status, t.priority, t.assignee_id, t.due_on, t.labels, t.updated_at,
-             p.key as project_key, tm.slug as team_slug, tm.name as team_name, %1$s as "group"
+      select t.id, t.number, t.title,
+             json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,
+             t.priority, t.assignee_id, t.due_on,
+             coalesce((
+               select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
+               from public.labels l where l.id = any (t.label_ids)
+             ), '[]'::json) as labels,
+             t.updated_at, p.key as project_key, tm.slug as team_slug, tm.name as team_name, %1$s as "group"
       from public.tasks t
+      join public.project_statuses s on s.id = t.status_id
       join public.projects p on p.id = t.project_id
       join public.teams tm on tm.id = p.team_id
       left join public.profiles a on a.id = t.assignee_id
@@ -112,14 +138,14 @@ begin
           or ($3 = 'none' and t.assignee_id is null)
           or ($3 not in ('me', 'none') and t.assignee_id::text = lower($3))
         )
-        and ($4 is null or t.labels @> array[$4])
+        and ($4 is null or t.label_ids @> array[$4])
         and ($6 is null or t.search @@ $5 or t.title ilike $6)
       order by %4$s %5$s
       offset $7 limit $8
     ) r
   $sql$, group_expr, label_join, scope, group_order, sort_expr)
   into result
-  using $1, me, $3, $4, tsq, title_like,
+  using $1, me, $3, wanted_label, tsq, title_like,
     least(greatest(coalesce($8, 0), 0), 100000),
     least(greatest(coalesce($9, 100), 1), 200) + 1;
   return result;
@@ -127,8 +153,8 @@ end;
 $$;
 
 -- list_view: the list page in one round trip, named by the URL (team slug,
--- project key) as board_view is: the project, one page of its tasks and the
--- team's members. Null for a project the caller can't see.
+-- project key) as board_view is: the project, one page of its tasks, its
+-- statuses, the team's labels and the team's members. Null for a project the caller can't see.
 create function public.list_view(
   team_slug text,
   project_key text,
@@ -164,6 +190,17 @@ begin
       'description', proj.description, 'archived_at', proj.archived_at
     ),
     'rows', public.task_table(proj.id, null, $3, $4, $5, $6, $7, $8, $9),
+    -- the bulk edit's choices: the project's statuses in board order, the team's labels
+    'statuses', coalesce((
+      select json_agg(json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) order by s.position)
+      from public.project_statuses s
+      where s.project_id = proj.id
+    ), '[]'::json),
+    'labels', coalesce((
+      select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
+      from public.labels l
+      where l.team_id = proj.team_id
+    ), '[]'::json),
     'members', coalesce((
       select json_agg(json_build_object(
         'id', m.user_id, 'display_name', pr.display_name, 'avatar_path', pr.avatar_path
@@ -218,9 +255,11 @@ end;
 $$;
 
 -- bulk_edit_tasks: one change to many tasks, all or nothing (docs/product.md
--- §13, §16): set the status (through move_task, so the board's moves and
--- positions hold), the assignee (an empty value unassigns) or the priority,
--- add or remove a label, or delete. Runs as the caller. Before anything
+-- §13, §16): set the status (a status id; through move_task, so the board's
+-- moves, positions and completed_at hold), the assignee (an empty value
+-- unassigns) or the priority, add or remove a team label (a label id,
+-- through task_labels, whose triggers keep label_ids and the 10-label limit),
+-- or delete. Runs as the caller. Before anything
 -- changes, every chosen task must be one the caller may change (member+ in
 -- an active project; admin+ to delete): a single one they may not, or can't
 -- see, refuses the whole edit (42501, a 403) and nothing changes. Row-level
@@ -239,6 +278,7 @@ declare
   allowed integer;
   done integer := 0;
   item record;
+  target uuid;
 begin
   if auth.uid() is null then
     raise exception 'Your role in this team doesn''t allow that.' using errcode = '42501';
@@ -263,20 +303,27 @@ begin
       using errcode = '42501', detail = format('%s of the %s tasks', wanted - allowed, wanted);
   end if;
 
+  if $2 in ('status', 'add_label', 'remove_label') then
+    if coalesce($3, '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      if $2 = 'status' then
+        raise exception 'That status is not one of this project''s.' using errcode = '22023', detail = 'status_not_in_project';
+      end if;
+      raise exception 'That label is not one of this team''s.' using errcode = '22023', detail = 'task_labels_same_team';
+    end if;
+    target := $3::uuid;
+  end if;
+
   case $2
     when 'status' then
-      if $3 is null or not ($3 = any (enum_range(null::public.task_status)::text[])) then
-        raise exception 'Unknown status "%". Use backlog, todo, in_progress, done or canceled.', $3
-          using errcode = '22023';
-      end if;
       -- one move at a time, in board order, each to the end of its new column (move_task refuses a
-      -- move the board refuses, and that refuses them all); tasks already there stay where they are
+      -- status of another project, and that refuses them all); tasks already there stay where they are
       for item in
         select t.id from public.tasks t
-        where t.id = any ($1) and t.status::text <> $3
-        order by t.project_id, t.status, t.position
+        join public.project_statuses s on s.id = t.status_id
+        where t.id = any ($1) and t.status_id <> target
+        order by t.project_id, s.position, t.position
       loop
-        perform public.move_task(item.id, $3);
+        perform public.move_task(item.id, target);
       end loop;
       done := wanted;
     when 'assignee' then
@@ -286,16 +333,15 @@ begin
       update public.tasks t set priority = $3::public.task_priority where t.id = any ($1);
       get diagnostics done = row_count;
     when 'add_label' then
-      if nullif(btrim(coalesce($3, '')), '') is null then
-        raise exception 'Name the label.' using errcode = '22023';
-      end if;
-      update public.tasks t
-      set labels = case when $3 = any (t.labels) then t.labels else t.labels || $3 end
-      where t.id = any ($1);
-      get diagnostics done = row_count;
+      -- the label's team must be each task's (task_labels' trigger refuses another team's, and the
+      -- 11th label on a task); tasks that have it already keep it
+      insert into public.task_labels (task_id, label_id)
+      select t.id, target from public.tasks t
+      where t.id = any ($1) and not (target = any (t.label_ids));
+      done := wanted;
     when 'remove_label' then
-      update public.tasks t set labels = array_remove(t.labels, $3) where t.id = any ($1);
-      get diagnostics done = row_count;
+      delete from public.task_labels tl where tl.task_id = any ($1) and tl.label_id = target;
+      done := wanted;
     when 'delete' then
       delete from public.tasks t where t.id = any ($1);
       get diagnostics done = row_count;
