@@ -1,23 +1,31 @@
 import { Form } from "@remix-run/react";
-import { FormAlert, SelectField, Field, SubmitButton, formState } from "~/components/form";
-import { PRIORITIES, PRIORITY_LABELS, STATUSES, STATUS_LABELS } from "~/lib/board";
+import { FormAlert, SelectField, SubmitButton, formState } from "~/components/form";
+import { PRIORITIES, PRIORITY_LABELS } from "~/lib/board";
 
 /**
  * The list's bulk edit (docs/product.md §13): one form whose buttons each
  * send one change (`change`) for the ticked rows. The rows' checkboxes sit
  * in the table and belong to this form by its id; "All on this page" sends
- * the page's ids (listed here), so it works without JavaScript too. Delete
- * only for admins+.
+ * the page's ids (listed here), so it works without JavaScript too. The
+ * statuses are the project's (by id, in board order), the labels the
+ * team's (by id). Delete only for admins+.
  */
-type Members = ReadonlyArray<{ id: string; name: string }>;
+type Choices = {
+  members: ReadonlyArray<{ id: string; name: string }>;
+  statuses: ReadonlyArray<{ id: string; name: string }>;
+};
 
 /** The changes that set a field to one of a list (the change and the field share a name). */
 const SETTERS = [
-  { name: "status", label: "Status", options: () => STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })) },
+  {
+    name: "status",
+    label: "Status",
+    options: ({ statuses }: Choices) => statuses.map((s) => ({ value: s.id, label: s.name })),
+  },
   {
     name: "assignee",
     label: "Assignee",
-    options: (members: Members) => [
+    options: ({ members }: Choices) => [
       { value: "", label: "Unassigned" },
       ...members.map((m) => ({ value: m.id, label: m.name })),
     ],
@@ -32,12 +40,16 @@ const SETTERS = [
 export function BulkEditForm({
   pageIds,
   members,
+  statuses,
+  labels,
   canDelete,
   allTicked,
   result,
 }: {
   pageIds: readonly string[];
-  members: Members;
+  members: Choices["members"];
+  statuses: Choices["statuses"];
+  labels: ReadonlyArray<{ id: string; name: string }>;
   canDelete: boolean;
   allTicked: boolean;
   result: unknown;
@@ -61,22 +73,30 @@ export function BulkEditForm({
               label={label}
               value={values[name]}
               error={errors[name]}
-              options={options(members)}
+              options={options({ members, statuses })}
             />
             <SubmitButton name="change" value={name} className="button button-small button-secondary">
               Set {label.toLowerCase()}
             </SubmitButton>
           </div>
         ))}
-        <div className="bulk-edit-change">
-          <Field name="label" label="Label" value={values.label} error={errors.label} maxLength={24} />
-          <SubmitButton name="change" value="add_label" className="button button-small button-secondary">
-            Add label
-          </SubmitButton>
-          <SubmitButton name="change" value="remove_label" className="button button-small button-secondary">
-            Remove label
-          </SubmitButton>
-        </div>
+        {labels.length > 0 ? (
+          <div className="bulk-edit-change">
+            <SelectField
+              name="label"
+              label="Label"
+              value={values.label}
+              error={errors.label}
+              options={labels.map((l) => ({ value: l.id, label: l.name }))}
+            />
+            <SubmitButton name="change" value="add_label" className="button button-small button-secondary">
+              Add label
+            </SubmitButton>
+            <SubmitButton name="change" value="remove_label" className="button button-small button-secondary">
+              Remove label
+            </SubmitButton>
+          </div>
+        ) : null}
         {canDelete ? (
           <div className="bulk-edit-change">
             <SubmitButton name="change" value="delete" className="button button-small button-danger">

@@ -1,6 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
-import { PRIORITY_LABELS, STATUS_LABELS } from "~/lib/board";
+import { LabelChips, StatusBadge } from "~/components/labels";
+import { PRIORITY_LABELS } from "~/lib/board";
 import { formatDate, formatDateTime } from "~/lib/dates";
 import {
   SORT_KEYS,
@@ -76,7 +77,7 @@ export function TaskTable({
           {group ? (
             <tr className="task-table-group">
               <th scope="rowgroup" colSpan={columns}>
-                {groupTitle(group, part.value, names)}
+                {groupTitle(group, part.value, names, part.rows[0])}
               </th>
             </tr>
           ) : null}
@@ -133,11 +134,13 @@ function Row({
       <td data-label="Title" className="task-table-title">
         {row.title}
       </td>
-      <td data-label="Status">{STATUS_LABELS[row.status]}</td>
+      <td data-label="Status">
+        <StatusBadge status={row.status} />
+      </td>
       <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>
       <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>
       <td data-label="Due">{row.due_on ? formatDate(row.due_on) : "—"}</td>
-      <td data-label="Labels">{row.labels.length > 0 ? row.labels.join(", ") : "—"}</td>
+      <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>
       <td data-label="Last change">{formatDateTime(row.updated_at)}</td>
     </tr>
   );

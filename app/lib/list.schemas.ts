@@ -1,32 +1,28 @@
 import { z } from "zod";
-import { PRIORITIES, STATUSES } from "./board";
+import { PRIORITIES } from "./board";
 import type { BulkChange } from "./list";
 
 /**
  * The bulk edit form (docs/product.md §13): the ticked rows (`ids`, or
  * `all` for every row of the page, listed in `pageIds`) and one change,
- * named by the button that sent it, with its value from the field beside it.
+ * named by the button that sent it, with its value from the field beside it:
+ * a status and a label by id (the project's statuses, the team's labels).
  */
 const uuid = z.string().uuid();
 
 const BulkValueSchemas = {
-  status: z.object({ status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }) }),
+  status: z.object({ status: z.string({ required_error: "Choose a status." }).uuid("Choose a status.") }),
   assignee: z.object({
     assignee: z.union([z.literal(""), uuid], { errorMap: () => ({ message: "Choose a member of the team." }) }),
   }),
   priority: z.object({ priority: z.enum(PRIORITIES, { errorMap: () => ({ message: "Choose a priority." }) }) }),
-  add_label: z.object({ label: labelName() }),
-  remove_label: z.object({ label: labelName() }),
+  add_label: z.object({ label: labelId() }),
+  remove_label: z.object({ label: labelId() }),
   delete: z.object({}),
 } satisfies Record<BulkChange, z.ZodTypeAny>;
 
-function labelName() {
-  return z
-    .string({ required_error: "Name the label." })
-    .trim()
-    .min(1, "Name the label.")
-    .max(24, "Each label has at most 24 characters.")
-    .refine((value) => !value.includes(","), "One label at a time (no commas).");
+function labelId() {
+  return z.string({ required_error: "Choose a label." }).uuid("Choose a label.");
 }
 
 export type BulkEdit =

@@ -1,4 +1,4 @@
-import type { BoardFilters } from "./board";
+import type { BoardFilters, LabelChip, StatusRef } from "./board";
 import type { BoardMember, BoardView } from "./board.server";
 import { pageOf, type Paging } from "./paging";
 import type { SupabaseClient } from "./supabase-types";
@@ -17,11 +17,16 @@ export interface ListView {
   rows: TaskRow[];
   paging: Paging;
   members: BoardMember[];
+  /** the project's statuses in board order and the team's labels: the bulk edit's choices, the label filter's */
+  statuses: StatusRef[];
+  labels: LabelChip[];
 }
 
 interface ListViewRow {
   project: BoardView["project"];
   rows: TaskRow[];
+  statuses: StatusRef[];
+  labels: LabelChip[];
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
 }
 
@@ -29,7 +34,7 @@ interface ListViewRow {
  * The list page in one round trip (the `list_view` function, as the caller):
  * the project named by the URL, one page of its tasks in the URL's order
  * (100 and one more, which says whether there is a next page) with the
- * board's filters, and the team's members. Offset paging, not keyset: a page
+ * board's filters, its statuses, and the team's labels and members. Offset paging, not keyset: a page
  * number in the URL survives any sort and grouping, and page 50 of 5,000
  * tasks costs about what page 1 does (docs/decisions/0030). Null for a
  * project the person can't see.
@@ -64,7 +69,10 @@ export async function loadList(
   }));
   members.sort((a, b) => a.name.localeCompare(b.name));
   const { items, paging } = pageOf(row.rows ?? [], query.page, LIST_PAGE_SIZE);
-  return { error: null, list: { project: row.project, rows: items, paging, members } };
+  return {
+    error: null,
+    list: { project: row.project, rows: items, paging, members, statuses: row.statuses, labels: row.labels },
+  };
 }
 
 export const MY_WORK_LISTS = ["assigned", "due", "watching", "created"] as const;

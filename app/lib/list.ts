@@ -3,7 +3,7 @@
  * server and the browser: the columns, `?sort=` (`due`, `-due`), `?group=`,
  * the page sizes, and the bulk edit's changes.
  */
-import { PRIORITY_LABELS, STATUS_LABELS, type Priority, type Status } from "./board";
+import { PRIORITY_LABELS, type LabelChip, type Priority, type StatusRef } from "./board";
 
 /** The table's columns, in order; each sorts (`?sort=key`, `?sort=-key`). */
 export const SORT_KEYS = ["key", "title", "status", "priority", "assignee", "due", "labels", "updated"] as const;
@@ -70,16 +70,20 @@ export function ariaSort(key: SortKey, current: Sort): "ascending" | "descending
   return current.descending ? "descending" : "ascending";
 }
 
-/** A row of the table: a task, where it lives (My work spans teams) and, when grouped, its group. */
+/**
+ * A row of the table: a task, its project's status and its team's labels
+ * (named and coloured: My work spans projects), where it lives and, when
+ * grouped, its group (a status or label id, a priority, an assignee id).
+ */
 export interface TaskRow {
   id: string;
   number: number;
   title: string;
-  status: Status;
+  status: StatusRef;
   priority: Priority;
   assignee_id: string | null;
   due_on: string | null;
-  labels: string[];
+  labels: LabelChip[];
   updated_at: string;
   project_key: string;
   team_slug: string;
@@ -87,17 +91,26 @@ export interface TaskRow {
   group: string | null;
 }
 
-/** A group's heading: "In progress", "Urgent", a member's name, a label, or what "none" means for it. */
-export function groupTitle(group: GroupKey, value: string | null, names: Record<string, string>): string {
+/**
+ * A group's heading: "In progress", "Urgent", a member's name, a label, or
+ * what "none" means for it. A status's and a label's names come from the
+ * group's first row, which has that status or label.
+ */
+export function groupTitle(
+  group: GroupKey,
+  value: string | null,
+  names: Record<string, string>,
+  first: TaskRow | undefined,
+): string {
   switch (group) {
     case "status":
-      return STATUS_LABELS[value as Status] ?? String(value);
+      return first?.status.name ?? String(value);
     case "priority":
       return PRIORITY_LABELS[value as Priority] ?? String(value);
     case "assignee":
       return value === null ? "Unassigned" : (names[value] ?? "Former member");
     case "label":
-      return value === null ? "No label" : value;
+      return value === null ? "No label" : (first?.labels.find((l) => l.id === value)?.name ?? "Former label");
   }
 }
 

@@ -67,11 +67,13 @@ export async function loader(args: LoaderFunctionArgs) {
   if (!list) throw notFound();
   const archived = list.project.archived_at !== null;
   return {
-    team: { slug: team.slug, name: team.name },
+    team: { id: team.id, slug: team.slug, name: team.name },
     project: { ...list.project, archived },
     rows: list.rows,
     paging: list.paging,
     members: list.members,
+    statuses: list.statuses,
+    labels: list.labels,
     query: { ...query, sort: sortParam(query.sort) },
     savedViews: saved.views,
     userId: user.id,
@@ -113,7 +115,8 @@ export async function action(args: ActionFunctionArgs) {
 const NOTHING_CHANGED = `${FORBIDDEN_MESSAGE} Nothing was changed.`;
 
 export default function ListPage() {
-  const { team, project, rows, paging, members, query, savedViews, can, userId } = useLoaderData<typeof loader>();
+  const { team, project, rows, paging, members, statuses, labels, query, savedViews, can, userId } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const selection = (actionData as { selection?: { ids: string[]; all: boolean } } | undefined)?.selection;
   const location = useLocation();
@@ -128,8 +131,17 @@ export default function ListPage() {
   if (query.group) keep.group = query.group;
   const selected = new Set<string>(selection?.ids ?? []);
   const pending = navigation.state === "loading" && navigation.location.pathname === listPath;
-  // the board's scope: a refresh of the project's tasks, whichever view shows them
-  useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }], { tasks: rows.map((r) => r.id) });
+  // the board's scope: a refresh of the project's tasks (labels put on or taken off write them too),
+  // its statuses and the team's labels, whichever view shows them
+  useLiveData(
+    "board",
+    [
+      { table: "tasks", filter: `project_id=eq.${project.id}` },
+      { table: "project_statuses", filter: `project_id=eq.${project.id}` },
+      { table: "labels", filter: `team_id=eq.${team.id}` },
+    ],
+    { tasks: rows.map((r) => r.id), project_statuses: statuses.map((s) => s.id), labels: labels.map((l) => l.id) },
+  );
 
   return (
     <div className="list-page" aria-busy={pending || undefined}>
@@ -141,6 +153,7 @@ export default function ListPage() {
       <BoardFilters
         filters={query.filters}
         members={members}
+        labels={labels}
         userId={userId}
         basePath={listPath}
         formKey={location.search}
@@ -153,6 +166,8 @@ export default function ListPage() {
           <BulkEditForm
             pageIds={rows.map((row) => row.id)}
             members={members}
+            statuses={statuses}
+            labels={labels}
             canDelete={can.deleteTasks}
             allTicked={selection?.all ?? false}
             result={actionData}
