@@ -3,7 +3,7 @@ import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
 import { taskRef } from "~/lib/board";
-import { parseCommentCursor } from "~/lib/comments";
+import { parseTimelineCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
@@ -32,34 +32,26 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params);
-  const { task, labels, checklist, subtasks, relations, comments, reached, hasOlder, attachments } = panel;
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
-    task,
-    labels,
-    checklist,
-    subtasks,
-    relations,
-    attachments,
-    comments,
-    commentsReached: reached,
-    hasOlderComments: hasOlder,
-    olderCommentsPage: before !== null,
+    ...panel,
+    earlierPage: before !== null,
+    now: new Date().toISOString(),
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
   };
 }
 
-/** The task, its comments and attachments, named by the URL (a 404 for a malformed one). */
+/** The task, its timeline, attachments and watchers, named by the URL (a 404 for a malformed one). */
 async function readPanel(args: LoaderFunctionArgs) {
   // nobody signed in never reaches the backend (the same memoised check as the context's)
   await requireUser(args.request);
   const number = requireTaskNumber(args.params);
   const { team, key } = args.params;
   if (!team || !key) throw notFound();
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return requireTaskPanel(requestClient(), { teamSlug: team, projectKey: key, number }, before);
 }
 
