@@ -19,7 +19,15 @@ const listUrl = (search = "") => `/teams/${team.slug}/projects/WEB/list${search}
 const params = () => ({ team: team.slug, key: "WEB" });
 
 type ListData = {
-  rows: Array<{ id: string; number: number; title: string; due_on: string | null; group: string | null }>;
+  rows: Array<{
+    id: string;
+    number: number;
+    title: string;
+    due_on: string | null;
+    group: string | null;
+    status: { id: string; name: string };
+    labels: Array<{ id: string; name: string }>;
+  }>;
   paging: { page: number; hasNext: boolean; hasPrevious: boolean };
 };
 
@@ -38,27 +46,53 @@ function flashOf(result: RouteResult): string | null {
   return json.__flash_flash__?.message ?? null;
 }
 
+/** Tasks as a person reads them: their status's name and their labels' names. */
 async function tasksWhere(sql: string, args: unknown[] = []) {
   const { rows } = await stack.db.query<{ number: number; status: string; priority: string; labels: string[] }>(
-    `select number, status, priority, labels from public.tasks where ${sql} order by number`,
+    `select t.number, s.name as status, t.priority,
+            coalesce((select array_agg(l.name order by l.name) from public.labels l where l.id = any (t.label_ids)), '{}') as labels
+     from (select * from public.tasks where ${sql}) t join public.project_statuses s on s.id = t.status_id
+     order by t.number`,
     args,
   );
   return rows;
 }
+
+const statusId = async (projectId: string, name: string) =>
+  (
+    await stack.db.query<{ id: string }>(`select id from public.project_statuses where project_id = $1 and name = $2`, [
+      projectId,
+      name,
+    ])
+  ).rows[0].id;
+const labelIds: Record<string, string> = {};
 
 beforeAll(async () => {
   stack = await startRouteStack();
   team = await seedTeam(stack);
   list = await import("~/routes/teams.$team.projects.$key_.list");
   myWork = await import("~/routes/my-work");
-  // tasks 3..12: due dates with gaps and ties, assignees, labels
+  // tasks 3..12: due dates with gaps and ties, assignees, the team's labels
   await stack.db.query(
-    `insert into public.tasks (project_id, number, title, status, position, due_on, assignee_id, labels, priority, created_by)
-     select $1, 2 + n, 'Task ' || n, 'todo', n, case when n % 3 = 0 then null else current_date + (n / 2) end,
-            case when n % 2 = 0 then $2::uuid end, case when n = 4 then '{design,bug}'::text[] when n = 5 then '{bug}' else '{}' end,
+    `insert into public.tasks (project_id, number, title, status_id, due_on, assignee_id, priority, created_by)
+     select $1, 2 + n, 'Task ' || n, $4, case when n % 3 = 0 then null else current_date + (n / 2) end,
+            case when n % 2 = 0 then $2::uuid end,
             (array['none','low','medium','high','urgent'])[1 + n % 5]::public.task_priority, $3
      from generate_series(1, 10) n`,
-    [team.projectId, team.member.id, team.owner.id],
+    [team.projectId, team.member.id, team.owner.id, await statusId(team.projectId, "To do")],
+  );
+  const made = await stack.db.query<{ id: string; name: string }>(
+    `insert into public.labels (team_id, name, color) values ($1, 'design', 'purple'), ($1, 'bug', 'red'), ($1, 'bulk', 'teal')
+     returning id, name`,
+    [team.id],
+  );
+  for (const label of made.rows) labelIds[label.name] = label.id;
+  await stack.db.query(
+    `insert into public.task_labels (task_id, label_id)
+     select t.id, l.id from public.tasks t, public.labels l
+     where t.project_id = $1 and ((t.number = 6 and l.name in ('design', 'bug')) or (t.number = 7 and l.name = 'bug'))
+       and l.team_id = $2`,
+    [team.projectId, team.id],
   );
   // a second team: the member is a viewer there (a mixed-permission selection)
   const owner = stack.anonClient();
@@ -77,8 +111,8 @@ beforeAll(async () => {
     [otherTeam],
   );
   const tasks = await stack.db.query<{ id: string }>(
-    `insert into public.tasks (project_id, title, status, assignee_id, due_on, created_by)
-     values ($1, 'Renew the certificate', 'todo', $2, current_date - 2, $3) returning id`,
+    `insert into public.tasks (project_id, title, assignee_id, due_on, created_by)
+     values ($1, 'Renew the certificate', $2, current_date - 2, $3) returning id`,
     [project.rows[0].id, team.member.id, team.owner.id],
   );
   const slug = await stack.db.query<{ slug: string }>(`select slug from public.teams where id = $1`, [otherTeam]);
@@ -102,15 +136,17 @@ describe("the list's order", () => {
     expect((await load("?sort=due")).rows.map((r) => r.id)).toEqual(up.map((r) => r.id));
   });
 
-  it("groups by status, assignee and label in their orders, unassigned and unlabelled last", async () => {
-    const byStatus = (await load("?group=status")).rows.map((r) => r.group);
-    expect([...new Set(byStatus)]).toEqual(["backlog", "todo"]);
+  it("groups by status (the board's order), assignee and label, unassigned and unlabelled last", async () => {
+    const byStatus = (await load("?group=status")).rows;
+    expect([...new Set(byStatus.map((r) => r.status.name))]).toEqual(["Backlog", "To do"]);
+    expect(byStatus.every((r) => r.group === r.status.id)).toBe(true);
     const byAssignee = (await load("?group=assignee&sort=key")).rows;
     expect([...new Set(byAssignee.map((r) => r.group))]).toEqual([team.member.id, null]);
     const byLabel = (await load("?group=label")).rows;
-    expect([...new Set(byLabel.map((r) => r.group))]).toEqual(["bug", "design", null]);
-    // task 6 (n = 4) has two labels: it shows in both groups
-    expect(byLabel.filter((r) => r.number === 6).map((r) => r.group)).toEqual(["bug", "design"]);
+    expect([...new Set(byLabel.map((r) => r.group))]).toEqual([labelIds.bug, labelIds.design, null]);
+    // task 6 (n = 4) has two labels: it shows in both groups, and each row names its labels
+    expect(byLabel.filter((r) => r.number === 6).map((r) => r.group)).toEqual([labelIds.bug, labelIds.design]);
+    expect(byLabel.find((r) => r.number === 6)?.labels.map((l) => l.name)).toEqual(["bug", "design"]);
   });
 
   it("applies the board's filters; an unknown sort or group is the default", async () => {
@@ -123,9 +159,9 @@ describe("the list's order", () => {
 
   it("shows 100 rows a page and says whether there are more; pages don't overlap", async () => {
     await stack.db.query(
-      `insert into public.tasks (project_id, number, title, status, position, created_by)
-       select $1, 100 + n, 'Filler ' || n, 'done', n, $2 from generate_series(1, 150) n`,
-      [team.projectId, team.owner.id],
+      `insert into public.tasks (project_id, number, title, status_id, created_by)
+       select $1, 100 + n, 'Filler ' || n, $3, $2 from generate_series(1, 150) n`,
+      [team.projectId, team.owner.id, await statusId(team.projectId, "Done")],
     );
     try {
       const first = await load("?sort=-key");
@@ -153,7 +189,8 @@ describe("bulk edit", () => {
   const todoIds = async () =>
     (
       await stack.db.query<{ id: string }>(
-        `select id from public.tasks where project_id = $1 and status = 'todo' order by number`,
+        `select t.id from public.tasks t join public.project_statuses s on s.id = t.status_id
+         where t.project_id = $1 and s.name = 'To do' order by t.number`,
         [team.projectId],
       )
     ).rows.map((r) => r.id);
@@ -174,24 +211,26 @@ describe("bulk edit", () => {
   it("'all on this page' takes the page's rows; a label is added once and removed", async () => {
     const ids = await todoIds();
     const page = ids.map((id) => ["pageIds", id] as [string, string]);
-    const added = await post(team.member, [...page, ["all", "on"], ["change", "add_label"], ["label", "bulk"]]);
+    const bulk = labelIds.bulk;
+    const added = await post(team.member, [...page, ["all", "on"], ["change", "add_label"], ["label", bulk]]);
     expect(flashOf(added)).toBe(`${ids.length} tasks changed.`);
-    await post(team.member, [...page, ["all", "on"], ["change", "add_label"], ["label", "bulk"]]);
+    await post(team.member, [...page, ["all", "on"], ["change", "add_label"], ["label", bulk]]);
     expect(
       (await tasksWhere("id = any($1)", [ids])).every((r) => r.labels.filter((l) => l === "bulk").length === 1),
     ).toBe(true);
-    await post(team.member, [...page, ["all", "on"], ["change", "remove_label"], ["label", "bulk"]]);
+    await post(team.member, [...page, ["all", "on"], ["change", "remove_label"], ["label", bulk]]);
     expect((await tasksWhere("id = any($1)", [ids])).some((r) => r.labels.includes("bulk"))).toBe(false);
   });
 
-  it("moves tasks to another status, each to the end of its new column", async () => {
+  it("moves tasks to another of the project's statuses, each to the end of its new column", async () => {
     const ids = (await todoIds()).slice(0, 3);
     const result = await post(team.member, [
       ...ids.map((id) => ["ids", id] as [string, string]),
       ["change", "status"],
-      ["status", "in_progress"],
+      ["status", await statusId(team.projectId, "In progress")],
     ]);
     expect(flashOf(result)).toBe("3 tasks changed.");
+    expect((await tasksWhere("id = any($1)", [ids])).map((r) => r.status)).toEqual(Array(3).fill("In progress"));
     const { rows } = await stack.db.query<{ position: number }>(
       `select position from public.tasks where id = any($1) order by position`,
       [ids],
@@ -246,22 +285,17 @@ describe("bulk edit", () => {
     expect(await tasksWhere("id = any($1)", [[...mine, ...other.taskIds]])).toEqual(before);
   });
 
-  it("a move the board refuses for one task refuses them all (400), nothing moves", async () => {
+  it("another project's status refuses the whole move (400, in words), nothing moves", async () => {
     const ids = (await todoIds()).slice(0, 2);
-    const backlog = (
-      await stack.db.query<{ id: string }>(`select id from public.tasks where project_id = $1 and status = 'backlog'`, [
-        team.projectId,
-      ])
-    ).rows.map((r) => r.id);
-    const before = await tasksWhere("id = any($1)", [[...ids, ...backlog]]);
-    // todo → done is no move of the board's (todo → in progress → done)
+    const before = await tasksWhere("id = any($1)", [ids]);
     const result = await post(team.member, [
-      ...[...ids, ...backlog].map((id) => ["ids", id] as [string, string]),
+      ...ids.map((id) => ["ids", id] as [string, string]),
       ["change", "status"],
-      ["status", "done"],
+      ["status", await statusId(other.projectId, "Done")],
     ]);
     expect(result.status).toBe(400);
-    expect(await tasksWhere("id = any($1)", [[...ids, ...backlog]])).toEqual(before);
+    expect(result.data).toMatchObject({ errors: { form: expect.stringContaining("isn't one of this project's") } });
+    expect(await tasksWhere("id = any($1)", [ids])).toEqual(before);
   });
 
   it("an admin deletes; nothing ticked is a 400", async () => {
