@@ -55,7 +55,7 @@ for (const mode of MODES) {
 
       // bulk: 20 of the 22 to "In progress", in one post
       for (let n = 1; n <= 20; n++) await page.getByLabel(`Select WEB-${n}`, { exact: true }).check();
-      await page.getByLabel("Status", { exact: true }).selectOption("in_progress");
+      await page.getByLabel("Status", { exact: true }).selectOption({ label: "In progress" });
       await page.getByRole("button", { name: "Set status" }).click();
       await expect(page.getByText("20 tasks changed.")).toBeVisible();
       await expect(page.getByRole("rowheader", { name: "In progress" })).toBeVisible();
