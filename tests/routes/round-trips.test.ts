@@ -141,7 +141,7 @@ describe("one round trip per loader", () => {
     expect(depth).toBe(2);
   });
 
-  it("a board of 12 statuses is still one request beside the team (issue 24)", async () => {
+  it("a board of 12 statuses is still one request beside the team and the saved views (issue 24)", async () => {
     const { rows } = await stack.db.query<{ id: string }>(
       "insert into public.projects (team_id, key, name) values ($1, 'WIDE', 'Twelve columns') returning id",
       [team.id],
@@ -163,7 +163,7 @@ describe("one round trip per loader", () => {
       ({ data } = await call(board.loader, { url, user: team.member, params: params({ key: "WIDE" }) }));
     });
     expect((data as Board).columns).toHaveLength(12);
-    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/team_members"]);
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/saved_views", "/rest/v1/team_members"]);
     expect(depth).toBe(1);
   });
 
