@@ -42,16 +42,27 @@ try {
     [team.id, `${TASKS} tasks`],
   );
   const projectId = rows[0].id;
+  // spread over the project's five statuses, with one of seven team labels each
   await stack.db.query(
-    `insert into public.tasks (project_id, title, description, status, priority, assignee_id, due_on, labels, created_by)
+    `insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, due_on, created_by)
      select $1, 'Task ' || n || ' of the benchmark', repeat('Some words about it. ', 20),
-            (array['backlog','todo','in_progress','done','canceled'])[1 + n % 5]::public.task_status,
+            (select s.id from public.project_statuses s where s.project_id = $1 and s.position = n % 5),
             (array['none','low','medium','high','urgent'])[1 + n % 5]::public.task_priority,
             case when n % 2 = 0 then $2::uuid end,
             case when n % 4 = 0 then null else current_date + (n % 400) end,
-            array['label' || (n % 7)], $2::uuid
+            $2::uuid
      from generate_series(1, $3::int) as n`,
     [projectId, userId, TASKS],
+  );
+  await stack.db.query(
+    `insert into public.labels (team_id, name, color) select $1, 'label' || n, 'blue' from generate_series(0, 6) n`,
+    [team.id],
+  );
+  await stack.db.query(
+    `insert into public.task_labels (task_id, label_id)
+     select t.id, l.id from public.tasks t join public.labels l on l.team_id = $2 and l.name = 'label' || (t.number % 7)
+     where t.project_id = $1`,
+    [projectId, team.id],
   );
   if (!process.env.BENCH_NO_ANALYZE) await stack.db.exec("analyze public.tasks");
 
