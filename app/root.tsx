@@ -17,6 +17,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
+import { formWasRejected } from "~/lib/revalidation";
 import {
   announceSignIn,
   announceUserUpdate,
@@ -63,7 +64,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 /** A live page's refresh (someone else changed a task) leaves the root's data alone: see live-refresh.ts. */
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  !isLiveRefresh(args) && args.defaultShouldRevalidate;
+  !isLiveRefresh(args) && !formWasRejected(args) && args.defaultShouldRevalidate;
 
 /**
  * The document. The theme is in its first HTML (docs/product.md §13): the
@@ -108,9 +109,11 @@ export default function App() {
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
   }, []);
+  // the two-factor code page: signed in halfway (only /login/mfa is reached that way)
+  const halfway = useLocation().pathname.startsWith("/login/mfa");
   return (
     <ShortcutsHelp.Provider value={() => setHelpOpen(true)}>
-      <SiteHeader user={user} unread={unread} />
+      <SiteHeader user={user} unread={unread} halfway={halfway} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />

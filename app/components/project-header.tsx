@@ -1,10 +1,10 @@
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { Permissions } from "~/lib/permissions";
 
 /**
  * The top of every view of a project (board, list): its key, name and
- * description, and what may be done with it (export, a new task, archive;
- * archiving posts to the board's route, whichever view it was sent from).
+ * description, and what may be done with it (export, a new task, the
+ * project's settings, where admins also archive it).
  */
 export function ProjectHeader({
   project,
@@ -41,14 +41,6 @@ export function ProjectHeader({
           <Link to={`${basePath}/settings`} className="button button-small button-secondary">
             Project settings
           </Link>
-        ) : null}
-        {can.manageProjects ? (
-          <Form method="post" action={basePath} className="inline-form">
-            <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
-            <button type="submit" className="button button-small button-secondary">
-              {project.archived ? "Unarchive project" : "Archive project"}
-            </button>
-          </Form>
         ) : null}
       </div>
     </div>

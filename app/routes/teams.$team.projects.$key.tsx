@@ -22,8 +22,9 @@ import { isCommentsAction } from "~/lib/comments";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, notFound } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm, notFound } from "~/lib/http.server";
 import { useLiveData } from "~/lib/live";
+import { formWasRejected } from "~/lib/revalidation";
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { can, permissionsOf } from "~/lib/permissions";
 import { setProjectArchived } from "~/lib/projects.server";
@@ -82,6 +83,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   const { currentUrl, nextUrl, currentParams, nextParams, formMethod, formAction, defaultShouldRevalidate } = args;
   // someone else's comment or attachment: the board needn't be read again
   if (isLiveRefresh(args, "task")) return false;
+  if (formWasRejected(args)) return false;
   if (formMethod && formMethod !== "GET" && formAction && isCommentsAction(formAction)) return false;
   if (
     !formMethod &&
@@ -95,7 +97,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   return defaultShouldRevalidate;
 };
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team, project, archived } = await requireProjectContext(args);
   const parsed = parseIntent(BoardActionSchema, await args.request.formData());
   if (!parsed) throw notFound();
@@ -127,7 +131,7 @@ export async function action(args: ActionFunctionArgs) {
       if (error) {
         // A fetcher's answer: a message for the board to show, never an error page over it.
         const { status, message } = classifyDbError(error);
-        if (status === 503) return backendUnavailableResult(values);
+        if (status === 503) return backendUnavailableResult(values, intent);
         if (status === 500) throw backendError(error);
         const text = status === 404 ? "That task doesn't exist any more." : message;
         return formFailure({ intent, errors: { form: text }, values }, status);
