@@ -231,6 +231,33 @@ from (values
 join public.projects p on p.key = c.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks t on t.project_id = p.id and t.number = c.task_number;
 
+-- Seeing the work (docs/product.md §13) ---------------------------------------------
+-- Mia chose the dark theme: the account's choice (profiles.theme) and the copy her
+-- access token carries, so logging in as member@teamboard.local shows it at once.
+update auth.users set raw_user_meta_data = raw_user_meta_data || '{"theme": "dark"}'::jsonb
+where id = 'a1000000-0000-4000-8000-000000000003';
+update public.profiles set theme = 'dark' where id = 'a1000000-0000-4000-8000-000000000003';
+
+-- My work for Mia: three of her open tasks fall due around today (one overdue)
+update public.tasks t
+set due_on = current_date + d.days
+from (values ('WEB', 3, -1), ('WEB', 8, 2), ('OPS', 3, 5)) as d (project_key, nth, days),
+     public.projects p
+where p.id = t.project_id and p.key = d.project_key
+  and t.id = (
+    select x.id from public.tasks x
+    where x.project_id = p.id and x.assignee_id = 'a1000000-0000-4000-8000-000000000003'
+      and x.completed_at is null
+    order by x.number offset d.nth - 1 limit 1
+  );
+
+-- Saved views beside WEB's tabs: Mia's own, and one Adam (an admin) shares with the team
+insert into public.saved_views (project_id, owner_id, name, kind, query, shared) values
+  ('c1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000003', 'My open work', 'list',
+   'assignee=me&sort=due&group=status', false),
+  ('c1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002', 'Bugs by priority', 'list',
+   'label=bug&sort=-priority&group=priority', true);
+
 -- Activity, watching and notifications (PRODUCT.md §10) ------------------------------
 -- The triggers recorded everything above as it went in, with no actor (the seed
 -- runs as the database's owner, like a script) and at this moment. Name each

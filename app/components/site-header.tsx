@@ -50,6 +50,9 @@ export function SiteHeader({
               <li>
                 <NavLink to="/teams">Teams</NavLink>
               </li>
+              <li>
+                <NavLink to="/my-work">My work</NavLink>
+              </li>
               <li className="site-menu-search">
                 <Form method="get" action="/search" role="search" aria-label="Site" className="header-search">
                   <input
@@ -57,6 +60,7 @@ export function SiteHeader({
                     type="search"
                     aria-label="Search tasks"
                     placeholder="Search tasks"
+                    data-shortcut="/"
                     maxLength={200}
                     enterKeyHint="search"
                     autoComplete="off"

@@ -446,6 +446,7 @@ export type Database = {
           created_at: string
           display_name: string
           id: string
+          theme: string
           updated_at: string
           username: string
         }
@@ -454,6 +455,7 @@ export type Database = {
           created_at?: string
           display_name: string
           id: string
+          theme?: string
           updated_at?: string
           username: string
         }
@@ -462,6 +464,7 @@ export type Database = {
           created_at?: string
           display_name?: string
           id?: string
+          theme?: string
           updated_at?: string
           username?: string
         }
@@ -545,6 +548,57 @@ export type Database = {
             columns: ["team_id"]
             isOneToOne: false
             referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      saved_views: {
+        Row: {
+          created_at: string
+          id: string
+          kind: string
+          name: string
+          owner_id: string
+          project_id: string
+          query: string
+          shared: boolean
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          kind: string
+          name: string
+          owner_id?: string
+          project_id: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          kind?: string
+          name?: string
+          owner_id?: string
+          project_id?: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "saved_views_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
             referencedColumns: ["id"]
           },
         ]
@@ -955,6 +1009,10 @@ export type Database = {
         }
         Returns: Json
       }
+      bulk_edit_tasks: {
+        Args: { task_ids: string[]; change: string; value?: string }
+        Returns: number
+      }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1050,6 +1108,20 @@ export type Database = {
       }
       last_digest_time: { Args: { at: string; zone: string }; Returns: string }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      list_view: {
+        Args: {
+          team_slug: string
+          project_key: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       lock_status_project: {
         Args: { status_id: string; min_role: string }
         Returns: string
@@ -1131,6 +1203,15 @@ export type Database = {
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_work: {
+        Args: {
+          list: string
+          sort?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       new_recovery_codes: {
         Args: Record<PropertyKey, never>
         Returns: string[]
@@ -1185,6 +1266,7 @@ export type Database = {
       }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
+      saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -1254,6 +1336,20 @@ export type Database = {
       task_relations_sync_tasks: {
         Args: Record<PropertyKey, never>
         Returns: unknown
+      }
+      task_table: {
+        Args: {
+          project_id?: string
+          mine?: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
       }
       task_timeline: {
         Args: {

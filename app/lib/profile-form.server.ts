@@ -8,12 +8,14 @@ import { isUsernameTaken, removeAvatar, saveProfile } from "./profiles.server";
 import { parseForm, ProfileSchema } from "./schemas";
 import { chosenFiles } from "./storage.server";
 import { requestClient } from "./supabase.server";
+import { isTheme, THEME_LABELS } from "./theme";
+import { saveTheme } from "./theme.server";
 
 /** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
 /**
- * The profile form's post (save, or remove the avatar). It is the /account
+ * The profile page's posts (save, remove the avatar, or the theme). It is the /account
  * layout's action, not the profile (index) page's: a form posting to an index
  * route goes to `/account?index`, which the address bar then shows after an
  * answer that is not a redirect (a rejected avatar, for one). The profile
@@ -26,6 +28,19 @@ export async function submitProfile({ request }: ActionFunctionArgs) {
     return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} });
   }
   const form = await request.formData();
+  if (form.get("intent") === "theme") {
+    const theme = form.get("theme");
+    const values = { theme: String(theme ?? "") };
+    if (!isTheme(theme))
+      return formFailure({ intent: "theme", errors: { theme: "Choose light, dark or as the system." }, values });
+    const { error } = await saveTheme(supabase, user.id, theme);
+    if (error) {
+      if (isBackendUnavailable(error)) return backendUnavailableResult(values);
+      throw backendError(error);
+    }
+    await setFlash({ kind: "success", message: `Your theme is saved: ${THEME_LABELS[theme].toLowerCase()}.` });
+    throw redirect("/account");
+  }
   if (form.get("intent") === "remove-avatar") {
     const removed = await removeAvatar(supabase, user.id);
     if (removed.error) {

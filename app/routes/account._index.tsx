@@ -1,13 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useLoaderData, useOutletContext } from "@remix-run/react";
+import { Form, useLoaderData, useOutletContext, useRouteLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
+import { Field, SelectField, SubmitButton, ValidatedForm } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { backendError } from "~/lib/http.server";
 import { Avatar } from "~/components/avatar";
 import { AVATAR_TYPES } from "~/lib/avatars";
 import { getProfile } from "~/lib/profiles.server";
 import { requestClient } from "~/lib/supabase.server";
+import { THEME_LABELS, THEMES } from "~/lib/theme";
+import type { loader as rootLoader } from "~/root";
 import { unlessFormRejected } from "~/lib/revalidation";
 import type { ProfileAnswer } from "./account";
 
@@ -31,6 +33,22 @@ export default function Profile() {
   const profile = useLoaderData<typeof loader>();
   // the form posts to the layout (see lib/profile-form.server.ts), which hands its answer down
   const actionData = useOutletContext<ProfileAnswer>();
+  return (
+    <>
+      {/* the profile form sends no intent: an answer about the theme isn't its */}
+      <ProfileCard profile={profile} actionData={isThemeAnswer(actionData) ? undefined : actionData} />
+      <ThemeCard actionData={actionData} />
+    </>
+  );
+}
+
+function ProfileCard({
+  profile,
+  actionData,
+}: {
+  profile: ReturnType<typeof useLoaderData<typeof loader>>;
+  actionData: ProfileAnswer;
+}) {
   return (
     <section className="card" aria-labelledby="profile-title">
       <h1 id="profile-title">Profile</h1>
@@ -76,6 +94,30 @@ export default function Profile() {
           </button>
         </Form>
       ) : null}
+    </section>
+  );
+}
+
+function isThemeAnswer(answer: unknown): boolean {
+  return (answer as { intent?: unknown } | undefined)?.intent === "theme";
+}
+
+/** Light, dark or as the system (docs/product.md §13): this browser at once, and the account for the others. */
+function ThemeCard({ actionData }: { actionData: unknown }) {
+  const theme = useRouteLoaderData<typeof rootLoader>("root")?.theme ?? "system";
+  return (
+    <section className="card" aria-labelledby="theme-title">
+      <h2 id="theme-title">Appearance</h2>
+      <ValidatedForm intent="theme" result={actionData} action="/account">
+        <SelectField
+          name="theme"
+          label="Theme"
+          hint="As the system follows your device's light or dark setting."
+          defaultValue={theme}
+          options={THEMES.map((value) => ({ value, label: THEME_LABELS[value] }))}
+        />
+        <SubmitButton className="button button-secondary">Save theme</SubmitButton>
+      </ValidatedForm>
     </section>
   );
 }

@@ -12,14 +12,19 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
  * example loads (gzip) on its login page. Every page keeps to it as sent, and
  * the signed-out pages also in the gzip copies that browsers without Brotli
  * get. Signed-in pages carry Realtime (~14.4 KiB: the bell's live count, and
- * the board's and task page's live data) beside Remix, React and the app's
+ * the board's, the list's and the task page's live data) beside Remix, React and the app's
  * shell (~72.4 KiB, one file with entry.client: scripts/chunks-by-route.ts)
  * and the auth client every page runs for the auth events (~19 KiB), so they
  * have gzip budgets of their own, a little above what they load now.
  */
 const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
-const LIVE_GZIP_BUDGETS = { board: 134 * KiB, "task page": 142 * KiB, "tasks/new": 138 * KiB } as const;
+const LIVE_GZIP_BUDGETS = {
+  board: 134 * KiB,
+  list: 136 * KiB,
+  "task page": 142 * KiB,
+  "tasks/new": 138 * KiB,
+} as const;
 /**
  * Every signed-in page carries Realtime for the header's bell (PRODUCT.md §10:
  * the unread count changes live on every page), so the signed-in pages that
@@ -114,6 +119,7 @@ test.describe("signed-in pages", () => {
     { name: "/teams/:team/projects/:key/settings", url: () => `/teams/${team.slug}/projects/WEB/settings` },
     { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
     { name: "/search", url: () => "/search?q=budget" },
+    { name: "/my-work", url: () => "/my-work" },
     { name: "/account", url: () => "/account" },
     { name: "/account/password", url: () => "/account/password" },
   ];
@@ -136,6 +142,7 @@ test.describe("signed-in pages", () => {
 
   const livePages: Array<{ name: keyof typeof LIVE_GZIP_BUDGETS; url: () => string }> = [
     { name: "board", url: () => `/teams/${team.slug}/projects/WEB` },
+    { name: "list", url: () => `/teams/${team.slug}/projects/WEB/list` },
     { name: "task page", url: () => `/teams/${team.slug}/projects/WEB/tasks/1` },
     { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
   ];

@@ -81,7 +81,7 @@ export async function call(
     url: string;
     user: RouteUser | null;
     params: Record<string, string>;
-    form?: Record<string, string>;
+    form?: Record<string, string> | Array<[string, string]>;
     /** the production server shed the request (server.mjs) */
     shed?: boolean;
   },

@@ -91,7 +91,13 @@ export function TaskPanel({
         <h2 id="task-title">
           <span className="task-ref">{ref}</span> <span className="task-title-text">{task.title}</span>
         </h2>
-        <Link to={`${boardPath}${search}`} className="close-panel" aria-label="Close the task" preventScrollReset>
+        <Link
+          to={`${boardPath}${search}`}
+          className="close-panel"
+          aria-label="Close the task"
+          preventScrollReset
+          data-shortcut="Escape"
+        >
           ✕
         </Link>
       </div>
