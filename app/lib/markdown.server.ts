@@ -48,10 +48,6 @@ const REL = "noopener noreferrer nofollow";
 /** how deep lists and quotes may nest before the rest reads as text */
 const MAX_NESTING = 20;
 
-export function attachmentMarkdownPath(id: string): string {
-  return `/attachments/${id}`;
-}
-
 /** The links a text may have: http(s), mailto, and this site's own paths (`/…`, never `//…` or `/\…`). */
 export function allowedLink(url: string): boolean {
   const u = url.trim();

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { BACKEND_DOWN } from "~/lib/attachment-upload";
 import { attachFiles } from "~/lib/attachments.server";
 import { requireUser } from "~/lib/auth.server";
 import { chosenFiles } from "~/lib/storage.server";
@@ -27,11 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = await attachFiles(supabase, taskId, chosenFiles(form, "files"));
   if (!result.ok) {
     if (result.status === 503) console.error("[attachments] upload failed:", result.message);
-    const message =
-      result.status === 503
-        ? "Teamboard can't reach its backend right now. Your changes were not saved; try again."
-        : result.message;
+    const message = result.status === 503 ? BACKEND_DOWN : result.message;
     return Response.json({ ok: false, message }, { status: result.status });
   }
-  return Response.json({ ok: true, message: null });
+  return Response.json({ ok: true, message: null, ids: result.ids });
 }

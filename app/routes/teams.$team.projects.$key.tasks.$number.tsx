@@ -21,6 +21,7 @@ import {
 import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
 import { requestClient } from "~/lib/supabase.server";
+import { previewAnswer, renderTexts } from "~/lib/text.server";
 import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -32,12 +33,14 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params);
-  const { task, comments, reached, hasOlder, attachments } = panel;
+  const { task, comments, reached, hasOlder, attachments, descriptionHtml } = panel;
   const before = parseCommentCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
+    teamSlug: args.params.team!,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
     task,
+    descriptionHtml,
     attachments,
     comments,
     commentsReached: reached,
@@ -48,7 +51,11 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-/** The task, its comments and attachments, named by the URL (a 404 for a malformed one). */
+/**
+ * The task, its comments and attachments, named by the URL (a 404 for a
+ * malformed one), with the description and comments rendered from Markdown
+ * (one more request when they refer to tasks, people or pictures).
+ */
 async function readPanel(args: LoaderFunctionArgs) {
   // nobody signed in never reaches the backend (the same memoised check as the context's)
   await requireUser(args.request);
@@ -56,7 +63,17 @@ async function readPanel(args: LoaderFunctionArgs) {
   const { team, key } = args.params;
   if (!team || !key) throw notFound();
   const before = parseCommentCursor(new URL(args.request.url).searchParams);
-  return requireTaskPanel(requestClient(), { teamSlug: team, projectKey: key, number }, before);
+  const supabase = requestClient();
+  const panel = await requireTaskPanel(supabase, { teamSlug: team, projectKey: key, number }, before);
+  const known = panel.attachments.map((a) => ({ id: a.id, file_name: a.fileName, content_type: a.contentType }));
+  const [descriptionHtml, ...bodies] = await renderTexts(
+    supabase,
+    team,
+    [panel.task.description ?? "", ...panel.comments.map((c) => c.body)],
+    known,
+  );
+  const comments = panel.comments.map((c, i) => ({ ...c, bodyHtml: bodies[i] }));
+  return { ...panel, comments, descriptionHtml };
 }
 
 /** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */
@@ -67,6 +84,8 @@ export async function action(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const parsed = parseIntent(TaskActionSchema, form);
   const values = submittedValues(form);
+  const preview = await previewAnswer(supabase, args.params.team!, form, parsed?.intent);
+  if (preview) return preview;
 
   if (!can(team.role, "editTasks")) return forbiddenResult({ intent: parsed?.intent, values });
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ intent: parsed?.intent, values });

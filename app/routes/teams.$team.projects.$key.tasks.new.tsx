@@ -14,6 +14,7 @@ import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
 import { CreateTaskSchema } from "~/lib/tasks.schemas";
 import { createTask } from "~/lib/tasks.server";
+import { previewAnswer } from "~/lib/text.server";
 
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];
 
@@ -26,7 +27,10 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
   const { supabase, team, project, archived } = ctx;
-  const result = parseForm(CreateTaskSchema, await args.request.formData());
+  const form = await args.request.formData();
+  const preview = await previewAnswer(supabase, args.params.team!, form);
+  if (preview) return preview;
+  const result = parseForm(CreateTaskSchema, form);
   if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
   if (!result.success) return formFailure(result);
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
@@ -49,6 +53,7 @@ export default function NewTask() {
   const location = useLocation();
   const { errors, values } = formState(actionData);
   const boardPath = location.pathname.replace(/\/tasks\/new\/?$/, "");
+  const team = location.pathname.split("/")[2] ?? "";
   return (
     <section className="task-detail" aria-labelledby="new-task-title">
       <div className="task-panel-header">
@@ -63,7 +68,7 @@ export default function NewTask() {
         </Link>
       </div>
       <ValidatedForm schema="CreateTaskSchema" result={actionData} preventScrollReset aria-label="New task">
-        <TaskFields members={board?.members ?? []} result={actionData} />
+        <TaskFields members={board?.members ?? []} result={actionData} team={team} />
         <SelectField
           name="status"
           label="Status"

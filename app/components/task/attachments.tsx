@@ -3,6 +3,9 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { FormAlert, isFormFailure } from "~/components/form";
 import { formatDateTime } from "~/lib/dates";
 import {
+  attachmentImageSrc,
+  attachmentPath,
+  isPreviewableImage,
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_PER_TASK,
   formatBytes,
@@ -10,10 +13,12 @@ import {
   TOO_MANY_MESSAGE,
 } from "~/lib/attachments";
 import type { AttachmentView } from "~/lib/attachments.server";
+import { uploadAttachment } from "~/lib/attachment-upload";
 
 /**
  * The task panel's attachments: the list (name, size, type, uploader, time;
- * downloads and thumbnails through 60-second signed URLs made for this view)
+ * downloads through 60-second signed URLs made for this view; pictures as
+ * thumbnails from Storage's image transformation, through /attachments/<id>)
  * and the upload form. Without JavaScript the form posts the chosen files to
  * the task's action. With it, each file goes to /api/attachments on its own
  * with a progress bar, and files dropped anywhere on the panel are attached
@@ -66,40 +71,13 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
     const pending = batch
       .map((upload, i) => ({ upload, file: files[i] }))
       .filter(({ upload }) => !upload.error)
-      .map(
-        ({ upload, file }) =>
-          new Promise<void>((resolve) => {
-            const body = new FormData();
-            body.append("taskId", taskId);
-            body.append("files", file);
-            const xhr = new XMLHttpRequest();
-            xhr.open("POST", "/api/attachments");
-            xhr.setRequestHeader("accept", "application/json");
-            xhr.upload.onprogress = (e) => update(upload.key, { loaded: e.loaded, total: e.total || upload.total });
-            xhr.onload = () => {
-              let message: string | null = null;
-              try {
-                message = (JSON.parse(xhr.responseText) as { message?: string | null }).message ?? null;
-              } catch {
-                message = xhr.status >= 400 ? "Something went wrong." : null;
-              }
-              update(
-                upload.key,
-                xhr.status < 300
-                  ? { done: true, loaded: upload.total }
-                  : { done: true, error: message ?? "Something went wrong." },
-              );
-              resolve();
-            };
-            xhr.onerror = () => {
-              update(upload.key, {
-                done: true,
-                error: "Teamboard can't reach its backend right now. Your changes were not saved; try again.",
-              });
-              resolve();
-            };
-            xhr.send(body);
-          }),
+      .map(({ upload, file }) =>
+        uploadAttachment(taskId, file, (loaded, total) => update(upload.key, { loaded, total })).then((outcome) =>
+          update(
+            upload.key,
+            outcome.ok ? { done: true, loaded: upload.total } : { done: true, error: outcome.message },
+          ),
+        ),
       );
     void Promise.all(pending).then(() => {
       if (inputRef.current) inputRef.current.value = "";
@@ -151,8 +129,17 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
       <ul className="attachments-list">
         {attachments.map((a) => (
           <li key={a.id} data-attachment={a.fileName}>
-            {a.url && a.contentType.startsWith("image/") ? (
-              <img className="attachment-thumb" src={a.url} alt={`Preview of ${a.fileName}`} width={48} height={48} />
+            {isPreviewableImage(a.contentType) ? (
+              // the thumbnail comes from Storage's image transformation; a click opens the full picture
+              <a href={attachmentPath(a.id)} className="attachment-thumb-link" aria-label={`Open ${a.fileName}`}>
+                <img
+                  className="attachment-thumb"
+                  src={attachmentImageSrc(a.id, "thumb")}
+                  alt={`Preview of ${a.fileName}`}
+                  width={48}
+                  height={48}
+                />
+              </a>
             ) : null}
             <div>
               {a.downloadUrl ? (

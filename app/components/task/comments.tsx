@@ -1,6 +1,8 @@
 import { Avatar } from "~/components/avatar";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { SubmitButton, TextAreaField, ValidatedForm, formState, type FormFailure } from "~/components/form";
+import { SubmitButton, ValidatedForm, formState, type FormFailure } from "~/components/form";
+import { MarkdownField, previewOf } from "~/components/markdown-field";
+import { RichText } from "~/components/rich-text";
 import { commentsSearch } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
 
@@ -11,11 +13,13 @@ interface CommentItem {
   edited_at: string | null;
   author_id: string | null;
   author: { display_name: string; avatar_path?: string | null } | null;
+  /** the body rendered from Markdown on the server */
+  bodyHtml: string;
 }
 
 /**
- * A task's conversation: plain text (never HTML), edit and delete for the
- * author, delete for admins. It shows one page of comments: the latest, or an
+ * A task's conversation: Markdown rendered on the server, edit and delete
+ * for the author, delete for admins; Preview on both forms. It shows one page of comments: the latest, or an
  * older one (`olderPage`) reached with "Show older comments", a plain link
  * whose cursor is in the URL.
  */
@@ -29,6 +33,8 @@ export function CommentList({
   canDeleteAny,
   action,
   result,
+  team,
+  taskId,
 }: {
   comments: CommentItem[];
   /** how many comments the page reaches back over: all of them on the latest page */
@@ -41,6 +47,8 @@ export function CommentList({
   /** the task's /comments route (with the page's search) */
   action: string;
   result: FormFailure<"comment" | "edit-comment" | "delete-comment"> | undefined;
+  team: string;
+  taskId: string;
 }) {
   const newComment = formState(result, "comment");
   const params = new URLSearchParams(useLocation().search);
@@ -75,7 +83,8 @@ export function CommentList({
           const editResult =
             result?.intent === "edit-comment" && result.values.commentId === comment.id ? result : undefined;
           const editing = formState(editResult, "edit-comment");
-          const hasEditError = Object.keys(editing.errors).length > 0;
+          const editPreview = previewOf(editResult, "edit-comment", "body");
+          const hasEditError = Object.keys(editing.errors).length > 0 || editPreview !== null;
           return (
             <li key={comment.id} className="comment" data-comment-id={comment.id}>
               <p className="comment-meta">
@@ -88,7 +97,7 @@ export function CommentList({
                 </time>
                 {comment.edited_at ? <span className="muted small"> (edited)</span> : null}
               </p>
-              <p className="plain-text comment-body">{comment.body}</p>
+              <RichText html={comment.bodyHtml} className="comment-body" />
               {canComment && (mine || canDeleteAny) ? (
                 <div className="comment-actions">
                   {mine ? (
@@ -102,13 +111,16 @@ export function CommentList({
                         aria-label="Edit comment"
                       >
                         <input type="hidden" name="commentId" value={comment.id} />
-                        <TextAreaField
+                        <MarkdownField
                           name="body"
                           label="Your comment"
                           maxLength={5000}
-                          rows={3}
+                          rows={4}
                           value={editing.values.body ?? comment.body}
                           error={editing.errors.body}
+                          preview={editPreview}
+                          team={team}
+                          attachTo={taskId}
                         />
                         <SubmitButton className="button button-small">Save comment</SubmitButton>
                       </ValidatedForm>
@@ -137,13 +149,16 @@ export function CommentList({
           aria-label="New comment"
           key={comments.length}
         >
-          <TextAreaField
+          <MarkdownField
             name="body"
             label="Add a comment"
             maxLength={5000}
-            rows={3}
+            rows={4}
             value={newComment.values.body}
             error={newComment.errors.body}
+            preview={previewOf(result, "comment", "body")}
+            team={team}
+            attachTo={taskId}
           />
           <SubmitButton className="button button-small" pendingText="Posting…">
             Post comment

@@ -1,4 +1,6 @@
-import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
+import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
+import { MarkdownField, previewOf } from "~/components/markdown-field";
+import type { ReactNode } from "react";
 import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
@@ -15,25 +17,33 @@ export function TaskFields({
   members,
   result,
   intent,
+  team,
+  attachTo,
 }: {
   task?: Partial<EditableTask>;
   members: MemberOption[];
   result: unknown;
   intent?: string;
+  /** the team the description may refer to (its tasks and people) */
+  team: string;
+  /** the task pasted pictures are attached to (the panel's editor) */
+  attachTo?: string;
 }) {
   const { errors, values } = formState(result, intent);
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
       <Field name="title" label="Title" maxLength={200} value={pick("title", task?.title ?? "")} error={errors.title} />
-      <TextAreaField
+      <MarkdownField
         name="description"
         label="Description"
-        hint="Plain text; line breaks are kept."
         maxLength={10_000}
-        rows={6}
+        rows={8}
         value={pick("description", task?.description ?? "")}
         error={errors.description}
+        preview={previewOf(result, intent, "description")}
+        team={team}
+        attachTo={attachTo}
       />
       <div className="field-row">
         <SelectField
@@ -80,11 +90,18 @@ export function TaskEditor({
   members,
   result,
   action,
+  team,
+  taskId,
+  cancel,
 }: {
   task: EditableTask;
   members: MemberOption[];
   result: unknown;
   action: string;
+  team: string;
+  taskId: string;
+  /** back to reading the task */
+  cancel: ReactNode;
 }) {
   return (
     <ValidatedForm
@@ -95,10 +112,13 @@ export function TaskEditor({
       preventScrollReset
       aria-label="Edit task"
     >
-      <TaskFields task={task} members={members} result={result} intent="update" />
-      <SubmitButton className="button button-small" pendingText="Saving…">
-        Save changes
-      </SubmitButton>
+      <TaskFields task={task} members={members} result={result} intent="update" team={team} attachTo={taskId} />
+      <div className="form-actions">
+        <SubmitButton className="button button-small" pendingText="Saving…">
+          Save changes
+        </SubmitButton>
+        {cancel}
+      </div>
     </ValidatedForm>
   );
 }
@@ -145,36 +165,5 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
       </div>
       <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
     </ValidatedForm>
-  );
-}
-
-export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assigneeName: string | null }) {
-  return (
-    <dl className="task-facts">
-      <div>
-        <dt>Status</dt>
-        <dd>{STATUS_LABELS[task.status]}</dd>
-      </div>
-      <div>
-        <dt>Priority</dt>
-        <dd>{PRIORITY_LABELS[task.priority]}</dd>
-      </div>
-      <div>
-        <dt>Assignee</dt>
-        <dd>{assigneeName ?? "Unassigned"}</dd>
-      </div>
-      <div>
-        <dt>Due</dt>
-        <dd>{task.due_on ?? "No due date"}</dd>
-      </div>
-      <div>
-        <dt>Labels</dt>
-        <dd>{task.labels.length ? task.labels.join(", ") : "None"}</dd>
-      </div>
-      <div className="task-description">
-        <dt>Description</dt>
-        <dd className="plain-text">{task.description || <span className="muted">No description.</span>}</dd>
-      </div>
-    </dl>
   );
 }

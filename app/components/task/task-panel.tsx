@@ -1,4 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { FormAlert, type FormFailure } from "~/components/form";
 import { columnAnchor } from "~/components/board/column-switcher";
 import { boardSearch, taskRef } from "~/lib/board";
@@ -6,7 +7,8 @@ import { commentsActionPath } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
 import { Attachments } from "./attachments";
 import { CommentList } from "./comments";
-import { TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
+import { TaskEditor, TaskMoveForm } from "./task-forms";
+import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
 
@@ -47,6 +49,8 @@ export function TaskPanel({
     olderCommentsPage,
     userId,
     can,
+    teamSlug,
+    descriptionHtml,
   } = data;
   const members = board?.members ?? [];
   const ref = taskRef(projectKey, task.number);
@@ -59,6 +63,17 @@ export function TaskPanel({
   const failure = result ?? commentResult;
   const refusedElsewhere = !can.editTasks || failure?.intent === "delete-task" || failure?.intent === "delete-comment";
   const topAlert = failure?.errors.form && refusedElsewhere ? failure.errors.form : null;
+  // reading by default; "Edit" opens the form: ?edit without JavaScript, in place with it
+  const [editingInPlace, setEditingInPlace] = useState(false);
+  useEffect(() => setEditingInPlace(false), [task.id, task.updated_at]);
+  const params = new URLSearchParams(location.search);
+  // the form is on screen because of the address or an answer: Cancel navigates; else it just closes
+  const editingByPage = params.has("edit") || result?.intent === "update";
+  const editing = can.editTasks && (editingByPage || editingInPlace);
+  params.delete("edit");
+  const readHref = `${taskPath}${params.size ? `?${params}` : ""}`;
+  params.set("edit", "task");
+  const editHref = `${taskPath}?${params}`;
   const assigneeName = task.assignee_id
     ? (members.find((m) => m.id === task.assignee_id)?.name ?? "A former member")
     : null;
@@ -92,25 +107,57 @@ export function TaskPanel({
           </>
         ) : null}
       </p>
-      {can.editTasks ? (
-        <>
-          <TaskMoveForm
-            task={task}
-            result={result}
-            action={taskAction}
-            key={`move-${task.id}-${task.status}-${task.position}`}
-          />
-          <TaskEditor
-            task={task}
-            members={members}
-            result={result}
-            action={taskAction}
-            key={`edit-${task.id}-${task.updated_at}`}
-          />
-        </>
+      {editing ? (
+        <TaskEditor
+          task={task}
+          members={members}
+          result={result}
+          action={taskAction}
+          team={teamSlug}
+          taskId={task.id}
+          key={`edit-${task.id}-${task.updated_at}`}
+          cancel={
+            <Link
+              to={readHref}
+              className="button button-small button-secondary"
+              preventScrollReset
+              onClick={(event) => {
+                setEditingInPlace(false);
+                if (!editingByPage) event.preventDefault();
+              }}
+            >
+              Cancel
+            </Link>
+          }
+        />
       ) : (
-        <TaskReadOnly task={task} assigneeName={assigneeName} />
+        <>
+          {can.editTasks ? (
+            <p className="task-actions">
+              <Link
+                to={editHref}
+                className="button button-small button-secondary"
+                preventScrollReset
+                onClick={(event) => {
+                  event.preventDefault();
+                  setEditingInPlace(true);
+                }}
+              >
+                Edit
+              </Link>
+            </p>
+          ) : null}
+          <TaskReadView task={task} assigneeName={assigneeName} descriptionHtml={descriptionHtml} />
+        </>
       )}
+      {can.editTasks ? (
+        <TaskMoveForm
+          task={task}
+          result={result}
+          action={taskAction}
+          key={`move-${task.id}-${task.status}-${task.position}`}
+        />
+      ) : null}
       {can.deleteTasks ? (
         <details className="danger-zone">
           <summary>Delete task…</summary>
@@ -142,6 +189,8 @@ export function TaskPanel({
         canDeleteAny={can.deleteAnyComment}
         action={commentsAction}
         result={commentResult}
+        team={teamSlug}
+        taskId={task.id}
       />
     </article>
   );
