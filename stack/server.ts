@@ -218,6 +218,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
   app.route("/rest/v1", rest.app);
   const storage = createStorageService(ctx);
   app.route("/storage/v1", storage.app);
+  if (migrations.seeded) await storage.seedObjects();
   app.route("/inbox", createInbox(ctx));
   app.route("/functions/v1", functions.app);
   const realtime = await createRealtimeService(ctx, server);

@@ -5,7 +5,8 @@
 --   admin@teamboard.local   Adam Admin     admin
 --   member@teamboard.local  Mia Member     member
 --   viewer@teamboard.local  Victor Viewer  viewer
--- One team "Acme" (/teams/acme) with projects WEB and OPS, 60 tasks, comments.
+-- One team "Acme" (/teams/acme) with projects WEB and OPS, 61 tasks (one written in
+-- Markdown with a picture, at the end), comments.
 --
 -- Users go into auth.users the way Supabase Auth writes them (empty strings,
 -- not NULL, in the token columns: GoTrue cannot scan NULL there); their
@@ -156,3 +157,56 @@ from (values
 ) as c (project_key, task_number, author_id, body, age_minutes)
 join public.projects p on p.key = c.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks t on t.project_id = p.id and t.number = c.task_number;
+
+-- Text and pictures (docs/product.md §14) ------------------------------------------
+-- A task written in Markdown with a picture attached and shown in the text. The
+-- picture's file is supabase/seed/storage/attachments/<task id>/board-sketch.png,
+-- which the stack uploads into the `attachments` bucket on a fresh database
+-- (supabase/config.toml, [storage.buckets.attachments] objects_path).
+insert into public.tasks (id, project_id, title, description, status, priority, assignee_id, due_on, labels, created_by)
+values (
+  'd1000000-0000-4000-8000-000000000001', 'c1000000-0000-4000-8000-000000000001',
+  'Launch the new board layout',
+  $md$## What changes
+
+The board gets **wider columns** and _calmer_ cards. Sketch below; the old layout stays until WEB-20 is fixed.
+
+![Board sketch](/attachments/e1000000-0000-4000-8000-000000000001)
+
+## Steps
+
+- [x] Sketch the columns
+- [x] Agree on card contents with @mia_member
+- [ ] Ship behind a flag
+- [ ] Remove the flag after a week
+
+| Screen | Columns | Cards per column |
+|--------|--------:|-----------------:|
+| Phone  |       1 |               20 |
+| Laptop |       4 |               50 |
+
+```css
+.board { display: grid; grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); gap: 1rem; }
+```
+
+Background: [the design notes](https://example.com/design-notes) and ~~the old mock-ups~~.$md$,
+  'in_progress', 'high', 'a1000000-0000-4000-8000-000000000003', current_date + 5, array['design'],
+  'a1000000-0000-4000-8000-000000000001'
+);
+
+insert into public.attachments (id, task_id, object_path, file_name, size_bytes, content_type, uploaded_by, created_at)
+values (
+  'e1000000-0000-4000-8000-000000000001', 'd1000000-0000-4000-8000-000000000001',
+  'd1000000-0000-4000-8000-000000000001/board-sketch.png', 'board-sketch.png', 10817, 'image/png',
+  'a1000000-0000-4000-8000-000000000001', now() - interval '3 hours'
+);
+
+insert into public.comments (task_id, author_id, body, created_at) values
+  ('d1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000003',
+   'Looks good. Cards need the **due date** on phones too, see WEB-4.', now() - interval '2 hours'),
+  ('d1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+   $md$Flag name: `board_v2`. I'll add it to the config:
+
+```
+BOARD_V2=on
+```$md$, now() - interval '1 hour');

@@ -11,7 +11,8 @@ import markdownIt, { type MarkdownIt, type StateCore, type Token } from "markdow
  *   - images only from this project's storage: `![…](/attachments/<id>)` of
  *     an attachment the reader may see becomes its thumbnail; an http(s) image
  *     becomes a link; anything else its alt text;
- *   - task list boxes are shown, disabled;
+ *   - task list boxes are shown, disabled; a line break is kept (as GitHub
+ *     renders comments);
  *   - headings start at h4 (the page's own are h1–h3);
  *   - `KEY-12` and `@username` become links when the reader may see that task
  *     or person, and stay the plain text otherwise (revealing nothing).

@@ -4,12 +4,19 @@ import type { StorageEnv } from "./env.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { FileStore } from "./files.ts";
 import { ROUTES } from "./routes.ts";
+import { seedBucketObjects } from "./seed-objects.ts";
 
 /**
  * Supabase Storage-compatible service, mounted at /storage/v1: the routes
  * storage-js calls (routes.ts), answered in Storage's error shape.
  */
-export function createStorageService(ctx: ServiceContext): { app: Hono; store: FileStore; close(): void } {
+export function createStorageService(ctx: ServiceContext): {
+  app: Hono;
+  store: FileStore;
+  /** a fresh database: the files config.toml's `[storage.buckets.*] objects_path` names (seed-objects.ts) */
+  seedObjects(): Promise<number>;
+  close(): void;
+} {
   const store = FileStore.open(ctx.config.dataDir);
   store.sweepTemp();
   const env: StorageEnv = { ctx, store };
@@ -27,7 +34,12 @@ export function createStorageService(ctx: ServiceContext): { app: Hono; store: F
       return c.json(storageErrors.internal().body(), 500);
     }
   });
-  return { app, store, close: () => store.close() };
+  return {
+    app,
+    store,
+    seedObjects: () => seedBucketObjects(env, ctx.config.functions.configFile),
+    close: () => store.close(),
+  };
 }
 
 /** The first route whose method and (raw, still encoded) path match. */
