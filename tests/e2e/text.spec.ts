@@ -65,7 +65,7 @@ for (const mode of MODES) {
       const url = `/teams/${team.slug}/projects/WEB/tasks/${task.number}`;
       await page.goto(url);
       const text = page.locator(".task-description-text");
-      await expect(text.getByRole("heading", { name: "Steps", level: 4 })).toBeVisible();
+      await expect(text.getByRole("heading", { name: "Steps", level: 5 })).toBeVisible();
       await expect(text.getByRole("checkbox")).toHaveCount(2);
       await expect(text.getByRole("checkbox").first()).toBeDisabled();
       await expect(text.getByRole("cell", { name: "Monday" })).toBeVisible();
