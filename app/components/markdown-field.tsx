@@ -2,6 +2,7 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { TextAreaField } from "~/components/form";
 import { RichText } from "~/components/rich-text";
+import { UploadProgress, type UploadState } from "~/components/upload-progress";
 import { uploadAttachment } from "~/lib/attachment-upload";
 import { ATTACHMENT_MAX_BYTES, attachmentMarkdown, isPreviewableImage, tooLargeMessage } from "~/lib/attachments";
 
@@ -39,18 +40,10 @@ export function previewOf(result: unknown, intent: string | undefined, field: st
 
 export const MARKDOWN_HINT = "Markdown: **bold**, _italic_, `code`, lists, tables, links, KEY-12, @username.";
 
-interface Upload {
-  key: number;
-  name: string;
-  loaded: number;
-  total: number;
-  error: string | null;
-}
-
 export function MarkdownField({ name, label, hint, maxLength, rows, value, error, preview, team, attachTo }: Props) {
   const wrapper = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState<string | null>(preview ?? null);
-  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [uploads, setUploads] = useState<UploadState[]>([]);
   const revalidator = useRevalidator();
   useEffect(() => setShown(preview ?? null), [preview]);
 
@@ -103,7 +96,8 @@ export function MarkdownField({ name, label, hint, maxLength, rows, value, error
   async function attach(file: File) {
     const key = Date.now() + Math.random();
     const name = file.name || "pasted-image.png";
-    const change = (c: Partial<Upload>) => setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...c } : u)));
+    const change = (c: Partial<UploadState>) =>
+      setUploads((all) => all.map((u) => (u.key === key ? { ...u, ...c } : u)));
     setUploads((all) => [...all, { key, name, loaded: 0, total: file.size, error: null }]);
     if (file.size > ATTACHMENT_MAX_BYTES) return change({ error: tooLargeMessage(name) });
     const named = file.name ? file : new File([file], name, { type: file.type });
@@ -136,22 +130,7 @@ export function MarkdownField({ name, label, hint, maxLength, rows, value, error
         value={value}
         error={error}
       />
-      {uploads.length > 0 ? (
-        <ul className="attachments-list" aria-label="Pictures being attached">
-          {uploads.map((u) => (
-            <li key={u.key} className="attachment-progress" data-upload={u.name}>
-              <span>{u.name}</span>
-              {u.error ? (
-                <span className="field-error" role="alert">
-                  {u.error}
-                </span>
-              ) : (
-                <progress max={u.total || 1} value={u.loaded} aria-label={`Uploading ${u.name}`} />
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadProgress uploads={uploads} label="Pictures being attached" />
       <button
         type="submit"
         name="preview"

@@ -13,6 +13,7 @@ import {
   TOO_MANY_MESSAGE,
 } from "~/lib/attachments";
 import type { AttachmentView } from "~/lib/attachments.server";
+import { UploadProgress, type UploadState } from "~/components/upload-progress";
 import { uploadAttachment } from "~/lib/attachment-upload";
 
 /**
@@ -35,12 +36,8 @@ interface Props {
   result: unknown;
 }
 
-interface Upload {
+interface Upload extends UploadState {
   key: string;
-  name: string;
-  loaded: number;
-  total: number;
-  error: string | null;
   done: boolean;
 }
 
@@ -166,24 +163,7 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
           </li>
         ))}
       </ul>
-      {uploads.length > 0 ? (
-        <ul className="attachments-list" aria-label="Uploads">
-          {uploads.map((u) => (
-            <li key={u.key} className="attachment-progress" data-upload={u.name}>
-              <span>{u.name}</span>
-              {u.error ? (
-                <span className="field-error" role="alert">
-                  {u.error}
-                </span>
-              ) : (
-                <progress max={u.total || 1} value={u.loaded} aria-label={`Uploading ${u.name}`}>
-                  {Math.round((u.loaded / (u.total || 1)) * 100)}%
-                </progress>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadProgress uploads={uploads} label="Uploads" />
       {canAttach ? (
         <Form
           method="post"
