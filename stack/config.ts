@@ -53,6 +53,13 @@ export interface StackConfig {
     wallClockLimitMs: number;
     /** largest request body a function accepts, in bytes */
     maxBodyBytes: number;
+    /**
+     * Deno's cache of remote and jsr: modules; null: `deno` in the data folder
+     * (node_modules/.cache/deno without one)
+     */
+    cacheDir: string | null;
+    /** load only what is cached (Deno's --cached-only): CI, machines without network */
+    offline: boolean;
   };
   /** added before every API request is handled: a hosted backend's network round trip, for benchmarks (0 = none) */
   latencyMs: number;
@@ -78,6 +85,14 @@ export interface StackConfig {
      * links are invalidated (a new one must be requested); 0: no limit
      */
     maxOtpAttempts: number;
+    /**
+     * MFA challenge and verify requests per IP per minute, each endpoint its
+     * own, after a burst of 30 (GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY,
+     * hosted: 15); 0: no limit
+     */
+    mfaRequestsPerMinute: number;
+    /** codes checked against one MFA challenge before it is void (a new challenge is needed); 0: no limit */
+    maxMfaAttemptsPerChallenge: number;
     /** failed password sign-ins for one address within `passwordFailureWindow` seconds before it is refused with 429; 0: no limit */
     maxPasswordFailures: number;
     passwordFailureWindow: number;
@@ -196,6 +211,8 @@ export function defaultConfig(): StackConfig {
       // hosted: a request idle for 150 s gets 504; the worker's own wall clock is 150-400 s
       wallClockLimitMs: 150_000,
       maxBodyBytes: 10 * 1024 * 1024,
+      cacheDir: null,
+      offline: false,
     },
     latencyMs: 0,
     auth: {
@@ -212,6 +229,8 @@ export function defaultConfig(): StackConfig {
       tokenRequestsPerMinute: 300,
       emailsPerHour: 1000,
       maxOtpAttempts: 5,
+      mfaRequestsPerMinute: 15,
+      maxMfaAttemptsPerChallenge: 5,
       maxPasswordFailures: 10,
       passwordFailureWindow: 900,
       passwordMinLength: 8,
@@ -249,7 +268,12 @@ export function defaultConfig(): StackConfig {
       fileSizeLimit: 50 * 1024 * 1024,
     },
     realtime: {
-      maxConnections: 500,
+      maxConnections: 5000,
+      maxConnectionsPerClient: 200,
+      maxJoinsPerSecond: 100,
+      maxJoinsPerSecondPerClient: 200,
+      maxPresencesPerClient: 200,
+      accessRecheckMs: 10_000,
       maxChannelsPerClient: 100,
       maxEventsPerSecond: 100,
       maxPayloadBytes: 256 * 1024,

@@ -38,7 +38,8 @@ export class DataDirLockedError extends Error {
 
 export const LOCK_FILE = "stack.lock";
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid runs (one we may not signal runs too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -17,23 +17,33 @@ export const TYPE = {
   interval: 1186,
 } as const;
 
-const keep = (v: string) => v;
-
-/** Parsers keyed by type OID, shared by the PGlite and pg adapters. */
-export const parsers: Record<number, (value: string) => unknown> = {
-  [TYPE.bool]: (v) => v === "t" || v === "true",
-  [TYPE.int8]: (v) => Number(v),
-  [TYPE.int2]: (v) => Number(v),
-  [TYPE.int4]: (v) => Number(v),
-  [TYPE.oid]: (v) => Number(v),
-  [TYPE.float4]: (v) => Number(v),
-  [TYPE.float8]: (v) => Number(v),
-  [TYPE.json]: (v) => JSON.parse(v),
-  [TYPE.jsonb]: (v) => JSON.parse(v),
-  [TYPE.numeric]: keep,
-  [TYPE.date]: keep,
-  [TYPE.timestamp]: keep,
-  [TYPE.timestamptz]: keep,
-  [TYPE.time]: keep,
-  [TYPE.interval]: keep,
+/** How each type's text is read, by name: PGlite's engine thread builds its parsers from this (pglite-engine.mjs). */
+export const PARSE_AS: Record<number, "bool" | "number" | "json" | "text"> = {
+  [TYPE.bool]: "bool",
+  [TYPE.int8]: "number",
+  [TYPE.int2]: "number",
+  [TYPE.int4]: "number",
+  [TYPE.oid]: "number",
+  [TYPE.float4]: "number",
+  [TYPE.float8]: "number",
+  [TYPE.json]: "json",
+  [TYPE.jsonb]: "json",
+  [TYPE.numeric]: "text",
+  [TYPE.date]: "text",
+  [TYPE.timestamp]: "text",
+  [TYPE.timestamptz]: "text",
+  [TYPE.time]: "text",
+  [TYPE.interval]: "text",
 };
+
+const READ: Record<(typeof PARSE_AS)[number], (value: string) => unknown> = {
+  bool: (v) => v === "t" || v === "true",
+  number: (v) => Number(v),
+  json: (v) => JSON.parse(v),
+  text: (v) => v,
+};
+
+/** Parsers keyed by type OID, for the pg adapter (the same readers as PGlite's engine thread). */
+export const parsers: Record<number, (value: string) => unknown> = Object.fromEntries(
+  Object.entries(PARSE_AS).map(([oid, how]) => [Number(oid), READ[how]]),
+);

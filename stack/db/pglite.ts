@@ -1,17 +1,11 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { citext } from "@electric-sql/pglite/contrib/citext";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
-import { uuid_ossp } from "@electric-sql/pglite/contrib/uuid_ossp";
-import { acquireLock } from "./lock.ts";
-import { parsers } from "./parsers.ts";
+import { Worker } from "node:worker_threads";
+import { acquireLock, isAlive } from "./lock.ts";
+import { PARSE_AS } from "./parsers.ts";
 import { applyRequestContext } from "./request.ts";
 import type { Database, Queryable, QueryResult, RequestContext } from "./types.ts";
-
-/** PGlite needs its extensions registered when the instance is created. */
-const extensions = { citext, pg_trgm, pgcrypto, uuid_ossp };
 
 export { acquireLock, DataDirLockedError } from "./lock.ts";
 
@@ -20,7 +14,7 @@ export { acquireLock, DataDirLockedError } from "./lock.ts";
  * came back with neither a result nor an error (V8's stack ran out inside the
  * WebAssembly Postgres and PGlite swallowed the RangeError), or a JavaScript
  * exception out of the engine. Reported as native PostgreSQL reports the same
- * input (54001), and the instance is replaced before the next statement.
+ * input (54001), and the engine is reopened before the next statement.
  */
 export class DatabaseWedgedError extends Error {
   readonly code = "54001";
@@ -40,147 +34,227 @@ export class StatementTimeoutError extends Error {
   }
 }
 
-/** An error Postgres reported (it carries a SQLSTATE), as opposed to one from the engine's JavaScript. */
-const isDatabaseError = (e: unknown) => {
-  const code = (e as { code?: unknown } | null)?.code;
-  return e instanceof Error && typeof code === "string" && /^[0-9A-Z]{5}$/.test(code);
-};
+const ENGINE = new URL("./pglite-engine.mjs", import.meta.url);
 
-interface Health {
-  /** set when the instance can no longer be trusted with a failing statement */
-  wedged: unknown;
+type Reply = { id: number; result?: unknown; error?: Record<string, unknown>; wedged?: Record<string, unknown> };
+
+/** A database error from the engine thread, with its fields (code, detail, hint, constraint …) as PGlite gave them. */
+function databaseError(fields: Record<string, unknown>): Error {
+  return Object.assign(new Error(String(fields.message)), fields);
 }
 
-function wrap(q: PGlite | Transaction, health: Health, timeoutMs = 0): Queryable {
-  const guard = async <T>(run: () => Promise<T>): Promise<T> => {
-    if (health.wedged) throw new DatabaseWedgedError(health.wedged);
-    const started = performance.now();
-    let result: T;
-    try {
-      result = await run();
-    } catch (error) {
-      if (isDatabaseError(error)) throw error;
-      // "PGlite is closed" and the like are ours to report as they are
-      if (error instanceof Error && /^PGlite is clos/.test(error.message)) throw error;
-      health.wedged = error;
-      throw new DatabaseWedgedError(error);
-    }
-    // PGlite cannot interrupt a running statement (the engine runs
-    // synchronously on this thread, its timers never fire), so a statement
-    // that overran its request's statement_timeout fails when it returns.
-    if (timeoutMs > 0 && performance.now() - started > timeoutMs) throw new StatementTimeoutError();
-    return result;
-  };
-  return {
-    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-      const result = await guard(() => q.query<T>(sql, params));
-      // Every statement ends in CommandComplete; a result without a command tag never finished.
-      if ((result as { command?: string }).command === undefined) {
-        health.wedged = new Error(`statement returned neither rows nor an error: ${sql.slice(0, 200)}`);
-        throw new DatabaseWedgedError(health.wedged);
-      }
-      return {
-        rows: result.rows,
-        rowCount: result.affectedRows ?? result.rows.length,
-        fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
-        command: result.command,
-      };
-    },
-    async exec(sql: string) {
-      await guard(() => q.exec(sql));
-    },
-  };
+/**
+ * One PGlite on its own thread (pglite-engine.mjs). A call may carry a
+ * deadline: when it passes, the thread is ended, whatever the engine is doing.
+ */
+class Engine {
+  private next = 0;
+  private readonly pending = new Map<number, { resolve(r: Reply): void; reject(e: unknown): void }>();
+  /** why the engine can no longer answer (set once) */
+  stopped: unknown = null;
+
+  private constructor(
+    private readonly worker: Worker,
+    onNotify: (channel: string, payload: string) => void,
+  ) {
+    worker.on("message", (m: Reply & { notify?: string; payload?: string }) => {
+      if (m.notify !== undefined) onNotify(m.notify, m.payload ?? "");
+      else this.pending.get(m.id)?.resolve(m);
+    });
+    worker.on("error", (error) => this.fail(error));
+    worker.on("exit", (code) => this.fail(new Error(`the embedded database's thread ended (exit code ${code})`)));
+  }
+
+  static async start(
+    dataDir: string,
+    loadDataDir: Blob | undefined,
+    settings: Record<string, string>,
+    onNotify: (channel: string, payload: string) => void,
+  ): Promise<Engine> {
+    const template = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
+    const worker = new Worker(ENGINE, {
+      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS, settings },
+      transferList: template ? [template.buffer] : [],
+      // the stack size of the stack's own thread, so input that ran V8's stack out there still does here
+      resourceLimits: { stackSizeMb: 1 },
+    });
+    await new Promise<void>((resolve, reject) => {
+      worker.once("message", (m: { ready?: true; fatal?: Record<string, unknown> }) =>
+        m.ready ? resolve() : reject(databaseError(m.fatal ?? { message: "the embedded database did not start" })),
+      );
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`the embedded database's thread ended at start (${code})`)));
+    }).catch(async (error: unknown) => {
+      await worker.terminate();
+      throw error;
+    });
+    return new Engine(worker, onNotify);
+  }
+
+  /** Sends one operation; past `deadlineMs` (0: none) the thread is ended and the call fails with 57014. */
+  call(op: string, args: Record<string, unknown> = {}, deadlineMs = 0): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = ++this.next;
+    let timer: NodeJS.Timeout | undefined;
+    const reply = new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, ...args });
+      if (deadlineMs > 0) timer = setTimeout(() => this.end(new StatementTimeoutError()), deadlineMs);
+    });
+    return reply
+      .finally(() => {
+        clearTimeout(timer);
+        this.pending.delete(id);
+      })
+      .then((r) => {
+        if (r.error) throw databaseError(r.error);
+        if (r.wedged) {
+          this.fail(new DatabaseWedgedError(r.wedged.message));
+          throw this.stopped;
+        }
+        return r.result;
+      });
+  }
+
+  /** Ends the thread now: what it runs fails with `why`, and so does every later call. */
+  end(why: unknown): Promise<number> {
+    this.fail(why);
+    return this.worker.terminate();
+  }
+
+  private fail(why: unknown) {
+    this.stopped ??= why;
+    for (const p of this.pending.values()) p.reject(this.stopped);
+    this.pending.clear();
+  }
 }
 
 export interface PgliteOptions {
-  /** folder for the database files; null keeps everything in memory */
+  /** folder for the database files; null keeps them in a private scratch folder, removed at close */
   dataDir: string | null;
-  /** a dump (from dumpDataDir) to start from instead of initialising */
+  /** a dump (from dump()) to start from instead of initialising */
   loadDataDir?: Blob;
   /** session settings every connection gets (set_config, not stored in the database) */
   settings?: Record<string, string>;
 }
 
-async function createInstance(
-  pgDir: string | undefined,
-  loadDataDir: Blob | undefined,
-  settings: Record<string, string> = {},
-): Promise<PGlite> {
-  const pg = await PGlite.create({ dataDir: pgDir, extensions, parsers, loadDataDir });
-  await pg.exec("set timezone to 'UTC'");
-  for (const [name, value] of Object.entries(settings))
-    await pg.query("select set_config($1, $2, false)", [name, value]);
-  return pg;
+/** Where scratch databases live: memory-backed where the system offers it. */
+const SCRATCH_ROOT = fs.existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir();
+const SCRATCH_PREFIX = "teamboard-pglite-";
+
+/**
+ * A private (0700) folder for a database without a data folder. A thread that
+ * is ended takes its memory with it, so even a throwaway database keeps its
+ * files outside the engine: that is what it is reopened from. Folders left by
+ * processes that are gone are removed here.
+ */
+function scratchFolder(): { dir: string; remove(): void } {
+  for (const name of fs.readdirSync(SCRATCH_ROOT)) {
+    const pid = Number(/^teamboard-pglite-(\d+)-/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !isAlive(pid)) {
+      fs.rmSync(path.join(SCRATCH_ROOT, name), { recursive: true, force: true });
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(SCRATCH_ROOT, `${SCRATCH_PREFIX}${process.pid}-`));
+  const remove = () => {
+    process.off("exit", remove);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.on("exit", remove);
+  return { dir, remove };
 }
 
 /**
- * The embedded database. Every call goes through one queue (PGlite is one
- * connection anyway), so that when an instance is found wedged it can be
- * replaced before anything else touches it: a folder-backed database is
- * closed and reopened from its files (committed work is in the WAL), an
- * in-memory one is reopened from a dump of its files.
+ * The embedded database: PGlite on a thread of its own (pglite-engine.mjs).
+ * Every call goes through one queue (PGlite is one connection anyway), so
+ * the engine can be replaced between calls: when a request's statement runs
+ * past its statement_timeout the thread is ended (the request gets 57014, as
+ * native PostgreSQL cancels it), and when the engine misbehaves (54001); the
+ * next call finds it reopened from its folder, where committed work is.
  */
 export async function openPglite(
   options: PgliteOptions,
 ): Promise<Database & { dump(): Promise<Blob>; readonly recoveries: number }> {
   const release = options.dataDir ? acquireLock(options.dataDir) : () => {};
-  const pgDir = options.dataDir ? path.join(options.dataDir, "pgdata") : undefined;
-  let pg: PGlite;
-  try {
-    const fresh = pgDir ? !fs.existsSync(path.join(pgDir, "PG_VERSION")) : true;
-    pg = await createInstance(pgDir, fresh ? options.loadDataDir : undefined, options.settings);
-  } catch (error) {
+  const scratch = options.dataDir ? null : scratchFolder();
+  const folder = scratch ? scratch.dir : path.join(options.dataDir!, "pgdata");
+  const settings = options.settings ?? {};
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const onNotify = (channel: string, payload: string) => {
+    for (const cb of listeners.get(channel) ?? []) cb(payload);
+  };
+  const leave = () => {
+    scratch?.remove();
     release();
+  };
+  let engine: Engine;
+  try {
+    const fresh = !fs.existsSync(path.join(folder, "PG_VERSION"));
+    engine = await Engine.start(folder, fresh ? options.loadDataDir : undefined, settings, onNotify);
+  } catch (error) {
+    leave();
     throw error;
   }
-  let health: Health = { wedged: null };
   let recoveries = 0;
-  const listeners = new Map<string, Set<(payload: string) => void>>();
-  const unlistens = new Map<string, () => Promise<void>>();
+  let closed = false;
 
-  async function listenOn(instance: PGlite, channel: string) {
-    const unlisten = await instance.listen(channel, (payload) => {
-      for (const cb of listeners.get(channel) ?? []) cb(payload);
-    });
-    unlistens.set(channel, unlisten);
-  }
-
-  async function recover() {
-    const broken = pg;
+  async function reopen() {
+    const why = engine.stopped;
     console.error(
-      `[db] the embedded database stopped answering properly (${String(health.wedged).slice(0, 300)}); reopening it`,
+      why instanceof StatementTimeoutError
+        ? "[db] a statement ran past its request's statement_timeout; the embedded database was stopped and is reopened"
+        : `[db] the embedded database stopped answering properly (${String(why).slice(0, 300)}); reopening it`,
     );
-    const dump = pgDir ? undefined : await broken.dumpDataDir("none");
-    await broken.close().catch(() => {});
-    pg = await createInstance(pgDir, dump, options.settings);
-    health = { wedged: null };
+    await engine.end(why);
+    engine = await Engine.start(folder, undefined, settings, onNotify);
     recoveries++;
-    unlistens.clear();
-    for (const channel of listeners.keys()) await listenOn(pg, channel);
+    for (const channel of listeners.keys()) await engine.call("listen", { channel });
   }
 
-  // One queue in front of PGlite's own, so recovery happens between calls.
+  // One queue in front of the engine, so it is replaced between calls.
   let tail: Promise<unknown> = Promise.resolve();
   function serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = tail.then(async () => {
+      if (engine.stopped && !closed) await reopen();
       try {
         return await fn();
       } finally {
-        if (health.wedged && !pg.closed) await recover();
+        if (engine.stopped && !closed) await reopen().catch((e: unknown) => console.error("[db] reopening failed:", e));
       }
     });
     tail = run.catch(() => {});
     return run;
   }
 
+  /** Statements on the current engine; each fails with 57014 once it runs past `timeoutMs` (0: never). */
+  const queryable = (timeoutMs = 0): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+      const started = performance.now();
+      const result = (await engine.call("query", { sql, params }, timeoutMs)) as QueryResult<T>;
+      // the answer may have been on its way when the deadline passed
+      if (timeoutMs > 0 && performance.now() - started > timeoutMs) throw new StatementTimeoutError();
+      return result;
+    },
+    async exec(sql: string) {
+      await engine.call("exec", { sql }, timeoutMs);
+    },
+  });
+
   const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>, ctx?: RequestContext) =>
-    serial(() =>
-      pg.transaction(async (tx) => {
-        const q = wrap(tx, health, ctx?.statementTimeoutMs ?? 0);
-        if (ctx) await applyRequestContext(q, ctx);
-        return fn(q);
-      }),
-    );
+    serial(async () => {
+      const tx = queryable(ctx?.statementTimeoutMs ?? 0);
+      await tx.exec("begin");
+      try {
+        if (ctx) await applyRequestContext(tx, ctx);
+        const result = await fn(tx);
+        await tx.exec("commit");
+        return result;
+      } catch (error) {
+        // an ended engine took the transaction with it
+        if (!engine.stopped) await tx.exec("rollback").catch(() => {});
+        throw error;
+      }
+    });
 
   return {
     kind: "pglite",
@@ -188,8 +262,8 @@ export async function openPglite(
     get recoveries() {
       return recoveries;
     },
-    query: (sql, params) => serial(() => wrap(pg, health).query(sql, params)),
-    exec: (sql) => serial(() => wrap(pg, health).exec(sql)),
+    query: (sql, params) => serial(() => queryable().query(sql, params)),
+    exec: (sql) => serial(() => queryable().exec(sql)),
     transaction: (fn) => inTransaction(fn),
     asRequest: (ctx, fn) => inTransaction(fn, ctx),
     async listen(channel, onNotify) {
@@ -197,21 +271,23 @@ export async function openPglite(
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        await serial(() => listenOn(pg, channel));
+        await serial(() => engine.call("listen", { channel }));
       }
       set.add(onNotify);
       return async () => {
         set!.delete(onNotify);
       };
     },
-    dump: () => serial(() => pg.dumpDataDir("gzip")),
+    dump: () => serial(async () => new Blob([(await engine.call("dump")) as Uint8Array<ArrayBuffer>])),
     async close() {
       try {
         await serial(async () => {
-          if (!pg.closed) await pg.close();
+          closed = true;
+          await engine.call("close").catch(() => {});
+          await engine.end(new Error("PGlite is closed"));
         });
       } finally {
-        release();
+        leave();
       }
     },
   };

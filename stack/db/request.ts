@@ -5,8 +5,9 @@ import type { Queryable, RequestContext } from "./types.ts";
  * The role is validated against the known API roles by the caller; here it is
  * passed as a bound parameter to set_config, never spliced into SQL.
  * statement_timeout is set per request as hosted projects set it per role;
- * native PostgreSQL cancels an overrunning statement (57014), PGlite cannot
- * interrupt one and fails it when it returns (stack/db/pglite.ts).
+ * native PostgreSQL cancels an overrunning statement (57014); PGlite cannot
+ * interrupt one, so stack/db/pglite.ts ends the engine's thread at the same
+ * deadline and answers the same 57014.
  */
 export async function applyRequestContext(tx: Queryable, ctx: RequestContext): Promise<void> {
   await tx.query(

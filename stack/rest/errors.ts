@@ -160,7 +160,6 @@ export const errors = {
       `The query affects ${n} rows`,
     ),
   invalidPath: () => new RestError(404, "PGRST125", "Invalid path specified in request URL"),
-  notImplemented: (details: string) => new RestError(400, "PGRST127", "Feature not implemented", details),
   maxAffectedRpc: () =>
     new RestError(
       400,

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
 import type { Database } from "../db/types.ts";
 import { errors } from "./errors.ts";
-import { errorReply, handleRequest } from "./handler.ts";
+import { handleRequest } from "./handler.ts";
+import { errorReply } from "./response.ts";
 import { loadSchemaCache } from "./schema-load.ts";
 import type { SchemaCache } from "./schema.ts";
 

@@ -37,7 +37,7 @@ export interface ParsedQuery {
 
 // ---------------------------------------------------------------- columns
 
-export function parseColumns(src: string, what = "columns parameter"): string[] {
+function parseColumns(src: string, what = "columns parameter"): string[] {
   const c = new Cursor(src, what);
   const out: string[] = [];
   for (;;) {

@@ -1,94 +1,61 @@
 /**
- * The plan stage of a read: the select tree with each embedded resource's
- * relationship resolved against the schema cache (PostgREST's addRels /
- * findRel). Missing and ambiguous relationships (PGRST200, PGRST201) are
- * raised here, before any SQL is printed; sql.ts prints from this tree.
+ * The plan of a request (PostgREST's Plan.actionPlan): the table or the
+ * function it names, the page it reads (the Range header and limit/offset,
+ * within max-rows), and the read, write or call planned by plan-read.ts,
+ * plan-mutate.ts and plan-call.ts. Every PGRST error a request can earn
+ * before it runs is raised while planning.
  */
-import { closestByTrigrams } from "./hints.ts";
+import type { ApiRequest } from "./api-request.ts";
 import { errors } from "./errors.ts";
-import type { SelectEmbed, SelectItem } from "./parse-select.ts";
-import { type Relationship, type SchemaCache, type Table, key } from "./schema.ts";
+import { closest } from "./hints.ts";
+import type { Range } from "./parser.ts";
+import { planCall, planCallResult } from "./plan-call.ts";
+import { tableScope } from "./plan-fields.ts";
+import { planMutate } from "./plan-mutate.ts";
+import { planRead } from "./plan-read.ts";
+import type { ActionPlan } from "./plan-types.ts";
+import { type SchemaCache, type Table, key } from "./schema.ts";
 
-export interface ReadPlanNode {
-  table: Table;
-  /** each embed of this level's select, with its relationship and its own node */
-  embeds: Map<SelectEmbed, { rel: Relationship; node: ReadPlanNode }>;
-}
-
-/** Resolves every embed of a select, depth first. */
-export function planRead(cache: SchemaCache, table: Table, select: SelectItem[]): ReadPlanNode {
-  const embeds = new Map<SelectEmbed, { rel: Relationship; node: ReadPlanNode }>();
-  for (const item of select) {
-    if (item.type !== "embed") continue;
-    const rel = findRelationship(cache, table, item);
-    embeds.set(item, { rel, node: planRead(cache, rel.target, item.children) });
+export function actionPlan(req: ApiRequest, cache: SchemaCache, maxRows: number): ActionPlan {
+  if (req.action.kind === "call") {
+    const call = planCall(cache, req);
+    const range = topRange(req, maxRows);
+    return { kind: "call", call, result: planCallResult(cache, req, call, range), offset: range.offset };
   }
-  return { table, embeds };
+  const table = findTable(cache, req.schema, req.target);
+  if (req.action.kind === "mutate") return { kind: "mutate", table, mutate: planMutate(cache, req, table) };
+  const range = topRange(req, maxRows);
+  const exactCount = req.prefs.count === "exact" || req.prefs.count === "estimated";
+  const from = { kind: "relation", relation: { schema: table.schema, name: table.name } } as const;
+  const node = planRead(cache, from, tableScope(table), req.query, range);
+  return { kind: "read", table, page: { node, shape: "rows", exactCount }, offset: range.offset };
 }
 
-export function findRelationship(cache: SchemaCache, origin: Table, item: SelectEmbed): Relationship {
-  const all = cache.relationships.get(key(origin.schema, origin.name)) ?? [];
-  const target = item.name;
-  const hint = item.hint;
-  const single = (cols: [string, string][], side: 0 | 1, v: string | undefined) =>
-    cols.length === 1 && cols[0][side] === v;
-  // PostgREST's findRel
-  const matches = all.filter((r) => {
-    if (r.target.schema !== origin.schema) return false;
-    // a computed relationship is found by its function's name (hints do not apply)
-    if (r.computedFn) return target === r.computedFn.name;
-    const isFkCard = r.cardinality !== "m2m";
-    if (r.isSelf && r.cardinality !== "m2m") {
-      // one foreign key, two relationships: the table's name gives the one-to-many, the
-      // column's the many-to-one; a hint names the referenced column of the one-to-many
-      if (hint === undefined) {
-        return (
-          (target === r.target.name && r.cardinality === "o2m") ||
-          (single(r.cols, 0, target) && r.cardinality === "m2o")
-        );
-      }
-      return target === r.target.name && r.cardinality === "o2m" && single(r.cols, 1, hint);
-    }
-    if (hint === undefined) {
-      return (
-        target === r.target.name ||
-        (isFkCard && target === r.constraint && !r.target.isView) ||
-        (isFkCard && single(r.cols, 0, target) && !r.target.isView)
+function findTable(cache: SchemaCache, schema: string, name: string): Table {
+  const table = cache.tables.get(key(schema, name));
+  if (table) return table;
+  const names = [...cache.tables.values()].filter((t) => t.schema === schema).map((t) => t.name);
+  throw errors.tableNotFound(schema, name, closest(name, names));
+}
+
+/** The top level's page: limit/offset intersected with the Range header, within max-rows. */
+function topRange(req: ApiRequest, maxRows: number): Range {
+  const own = req.query.ranges.get("") ?? { offset: 0, limit: null };
+  let offset = own.offset;
+  let limit = own.limit;
+  if (req.rangeHeader) {
+    const { from, to } = req.rangeHeader;
+    if (to !== null && to < from)
+      throw errors.invalidRange(
+        "The lower boundary must be lower than or equal to the upper boundary in the Range header.",
       );
-    }
-    return (
-      target === r.target.name &&
-      ((isFkCard && hint === r.constraint) ||
-        (isFkCard && single(r.cols, 0, hint)) ||
-        (isFkCard && single(r.cols, 1, hint)) ||
-        (r.cardinality === "m2m" && r.junction!.table.name === hint))
-    );
-  });
-  if (matches.length === 1) return matches[0];
-  if (matches.length === 0) {
-    const originRels = all.map((r) => r.target.name);
-    const suggestion = originRels.includes(target) ? null : closestByTrigrams(target, originRels);
-    throw errors.noRelationship(origin.name, target, hint, origin.schema, suggestion);
+    // intersect [from, to] with [offset, offset+limit-1]
+    const lo = Math.max(from, offset);
+    const hiB = limit !== null ? offset + limit - 1 : null;
+    const hi = to === null ? hiB : hiB === null ? to : Math.min(to, hiB);
+    offset = lo;
+    limit = hi === null ? null : Math.max(0, hi - lo + 1);
   }
-  const fmt = (cols: string[]) => `(${cols.join(", ")})`;
-  const details = matches.map((r) => {
-    if (r.cardinality === "m2m") {
-      const j = r.junction!;
-      return {
-        cardinality: "many-to-many",
-        embedding: `${r.source.name} with ${r.target.name}`,
-        relationship: `${j.table.name} using ${j.constraint1}${fmt(j.sourceCols.map((c) => c[0]))} and ${j.constraint2}${fmt(j.targetCols.map((c) => c[0]))}`,
-      };
-    }
-    const card = { m2o: "many-to-one", o2m: "one-to-many", o2o: "one-to-one" }[r.cardinality];
-    return {
-      cardinality: card,
-      embedding: `${r.source.name} with ${r.target.name}`,
-      relationship: `${r.constraint} using ${r.source.name}${fmt(r.cols.map((c) => c[0]))} and ${r.target.name}${fmt(r.cols.map((c) => c[1]))}`,
-    };
-  });
-  const hints = matches.map(
-    (r) => `'${r.target.name}!${r.cardinality === "m2m" ? r.junction!.table.name : r.constraint}'`,
-  );
-  throw errors.ambiguousRelationship(origin.name, target, details, hints);
+  if (maxRows > 0) limit = limit === null ? maxRows : Math.min(limit, maxRows);
+  return { offset, limit };
 }

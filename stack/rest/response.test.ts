@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { RestError } from "./errors.ts";
-import { bodyExpr, contentRange, negotiate, preferenceApplied, readStatus } from "./response.ts";
+import { negotiate } from "./media.ts";
+import { bodyExpr } from "./query.ts";
+import { contentRange, preferenceApplied, readStatus } from "./response.ts";
 
 describe("Content-Range and status", () => {
   it("formats ranges as PostgREST does", () => {

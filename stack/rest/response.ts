@@ -1,144 +1,98 @@
 /**
- * Media types, Prefer handling and the response pieces PostgREST sends:
- * Content-Range, Preference-Applied, the JSON/CSV body expressions.
+ * The answer to a request (PostgREST's Response): status, headers and body
+ * from the plan and what its statement answered — Content-Range and the
+ * 200/206 of a page, 201/200/204 of a write, Location, Preference-Applied,
+ * Content-Profile — and the JSON body of an error. Nothing here touches the
+ * database or throws.
  */
-import { errors } from "./errors.ts";
+import type { ApiRequest } from "./api-request.ts";
+import type { RestError } from "./errors.ts";
+import type { ResultSet } from "./main-tx.ts";
+import type { ActionPlan } from "./plan-types.ts";
 import type { Prefs } from "./prefer.ts";
 
-export type { Prefs };
-
-export type Media = "json" | "object" | "csv" | "geojson";
-
-export interface Negotiated {
-  media: Media;
-  stripNulls: boolean;
-  contentType: string;
-  /** explain(): answer the query's plan instead of running it (media describes the planned query) */
-  plan?: { format: "json" | "text"; options: string[] };
-  /** GeoJSON: the schema-qualified ST_AsGeoJSON(record) of PostGIS */
-  geoJsonFn?: string;
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
 }
 
-/** What the database offers beyond PostgREST's built-in media types. */
-export interface MediaCapabilities {
-  /** pgrst.db_plan_enabled on the authenticator role (off by default, as on hosted projects) */
-  plan: boolean;
-  /** PostGIS' ST_AsGeoJSON(record), when installed */
-  geoJsonFn: string | null;
+const JSON_CT = "application/json; charset=utf-8";
+
+export function errorReply(e: RestError): Reply {
+  return {
+    status: e.status,
+    headers: { "Content-Type": JSON_CT, ...e.headers },
+    body: JSON.stringify(e.body()),
+  };
 }
 
-const PLAN_OPTIONS = new Set(["analyze", "verbose", "settings", "buffers", "wal"]);
+export function actionResponse(req: ApiRequest, plan: ActionPlan, result: ResultSet): Reply {
+  const headers = (h: Record<string, string> = {}) =>
+    req.negotiatedByProfile ? { ...h, "Content-Profile": req.schema } : h;
+  if (result.kind === "plan") {
+    return { status: 200, headers: headers({ "Content-Type": req.media.contentType }), body: result.body };
+  }
+  if (result.kind === "void") {
+    const pa = preferenceApplied(req.prefs, ["count", "tx", "handling", "timezone", "maxAffected"]);
+    return { status: 204, headers: headers(pa ? { "Preference-Applied": pa } : {}), body: null };
+  }
+  if (plan.kind === "mutate") return mutateResponse(req, plan, result, headers);
+  const { status, range } = readStatus(plan.offset, result.pageTotal, result.total);
+  const pa = preferenceApplied(
+    req.prefs,
+    plan.kind === "read"
+      ? ["count", "tx", "handling", "timezone"]
+      : ["count", "tx", "handling", "timezone", "maxAffected"],
+  );
+  return {
+    status,
+    headers: headers({
+      "Content-Type": req.media.contentType,
+      "Content-Range": range,
+      ...(pa ? { "Preference-Applied": pa } : {}),
+    }),
+    body: result.body,
+  };
+}
 
-/** Picks the response media type from Accept (first acceptable wins). */
-export function negotiate(
-  accept: string | undefined,
-  caps: MediaCapabilities = { plan: false, geoJsonFn: null },
-): Negotiated {
-  if (!accept || !accept.trim())
-    return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
-  const wanted = accept
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const raw of wanted) {
-    const [typeRaw, ...paramsRaw] = raw.split(";").map((s) => s.trim());
-    const type = typeRaw.toLowerCase();
-    const params = new Map(
-      paramsRaw.map((p) => {
-        const i = p.indexOf("=");
-        return [
-          p
-            .slice(0, i < 0 ? p.length : i)
-            .trim()
-            .toLowerCase(),
-          i < 0
-            ? ""
-            : p
-                .slice(i + 1)
-                .trim()
-                .replace(/^"|"$/g, ""),
-        ];
-      }),
+function mutateResponse(
+  req: ApiRequest,
+  plan: Extract<ActionPlan, { kind: "mutate" }>,
+  result: Extract<ResultSet, { kind: "rows" }>,
+  withProfile: (h: Record<string, string>) => Record<string, string>,
+): Reply {
+  const { prefs } = req;
+  const { kind, table } = plan.mutate;
+  const representation = prefs.return === "representation";
+  const headers: Record<string, string> = {};
+  let status: number;
+  if (kind === "insert" || kind === "upsert-put") {
+    headers["Content-Range"] = contentRange(1, 0, result.total);
+    if (prefs.return === "headers-only" && result.body && table.pk.length) {
+      const first = JSON.parse(result.body) as Record<string, unknown>;
+      const qs = table.pk.map((c) => `${encodeURIComponent(c)}=eq.${encodeURIComponent(String(first[c]))}`).join("&");
+      headers["Location"] = `/${table.name}?${qs}`;
+    }
+    // PostgREST: an upsert that inserted nothing answers 200; PUT answers 201 when it inserted
+    if (kind === "upsert-put") status = representation ? (result.inserted ? 201 : 200) : 204;
+    else status = result.inserted === 0 && prefs.resolution === "merge-duplicates" ? 200 : 201;
+    const resolutionApplied = table.pk.length > 0 || req.query.onConflict !== null;
+    const pa = preferenceApplied(
+      resolutionApplied ? prefs : { ...prefs, resolution: undefined },
+      PREFERENCES.filter((k) => k !== "maxAffected"),
     );
-    const q = params.get("q");
-    if (q !== undefined && Number(q) === 0) continue;
-    const strip = params.get("nulls") === "stripped";
-    if (type === "application/json" || type === "*/*" || type === "application/*") {
-      return { media: "json", stripNulls: false, contentType: "application/json; charset=utf-8" };
-    }
-    if (type === "application/vnd.pgrst.array+json") {
-      return {
-        media: "json",
-        stripNulls: strip,
-        contentType: `application/vnd.pgrst.array+json${strip ? ";nulls=stripped" : ""}; charset=utf-8`,
-      };
-    }
-    if (type === "application/vnd.pgrst.object+json" || type === "application/vnd.pgrst.object") {
-      return {
-        media: "object",
-        stripNulls: strip,
-        contentType: `application/vnd.pgrst.object+json${strip ? ";nulls=stripped" : ""}; charset=utf-8`,
-      };
-    }
-    if (type === "text/csv" || type === "text/*")
-      return { media: "csv", stripNulls: false, contentType: "text/csv; charset=utf-8" };
-    if (type === "application/geo+json" && caps.geoJsonFn) {
-      return {
-        media: "geojson",
-        stripNulls: false,
-        contentType: "application/geo+json; charset=utf-8",
-        geoJsonFn: caps.geoJsonFn,
-      };
-    }
-    // explain(): only when pgrst.db_plan_enabled is set (hosted projects keep it off)
-    const plan = /^application\/vnd\.pgrst\.plan(?:\+(json|text))?$/.exec(type);
-    if (plan && caps.plan) {
-      const format = (plan[1] ?? "json") as "json" | "text";
-      const forType = params.get("for") || "application/json";
-      let inner: Negotiated;
-      try {
-        inner = negotiate(forType, { ...caps, plan: false });
-      } catch {
-        continue;
-      }
-      const options = (params.get("options") ?? "")
-        .split("|")
-        .map((o) => o.trim().toLowerCase())
-        .filter((o) => PLAN_OPTIONS.has(o));
-      return {
-        ...inner,
-        plan: { format, options },
-        contentType: `application/vnd.pgrst.plan+${format}; for="${forType}"; charset=utf-8`,
-      };
-    }
+    if (pa) headers["Preference-Applied"] = pa;
+  } else {
+    headers["Content-Range"] =
+      kind === "update" ? contentRange(0, result.pageTotal - 1, result.total) : contentRange(1, 0, result.total);
+    status = representation ? 200 : 204;
+    const pa = preferenceApplied(prefs, ["return", "count", "tx", "handling", "timezone", "maxAffected"]);
+    if (pa) headers["Preference-Applied"] = pa;
   }
-  throw errors.mediaType(wanted);
-}
-
-/** The SQL expression producing the body text over rows `_postgrest_t` of `pgrst_source`. */
-export function bodyExpr(
-  n: Negotiated,
-  kind: "rows" | "scalar" | "setof-scalar" | "single-composite" = "rows",
-): string {
-  const strip = (e: string) => (n.stripNulls ? `json_strip_nulls(${e})` : e);
-  if (n.media === "geojson" && n.geoJsonFn) {
-    return `json_build_object('type', 'FeatureCollection', 'features', coalesce(json_agg(${n.geoJsonFn}(_postgrest_t)::json), '[]'))::text`;
-  }
-  if (n.media === "csv") {
-    return (
-      `(SELECT coalesce(string_agg(a.k, ','), '') FROM (SELECT json_object_keys(r)::text AS k FROM (SELECT row_to_json(hh) AS r FROM pgrst_source AS hh LIMIT 1) s) a)` +
-      ` || chr(10) || coalesce(string_agg(substring(_postgrest_t::text, 2, length(_postgrest_t::text) - 2), chr(10)), '')`
-    );
-  }
-  if (kind === "scalar") return `coalesce((${strip("json_agg(_postgrest_t.pgrst_scalar)")}->0)::text, 'null')`;
-  if (kind === "setof-scalar") {
-    return n.media === "object"
-      ? `coalesce((${strip("json_agg(_postgrest_t.pgrst_scalar)")}->0)::text, 'null')`
-      : `coalesce(${strip("json_agg(_postgrest_t.pgrst_scalar)")}, '[]')::text`;
-  }
-  if (n.media === "object" || kind === "single-composite")
-    return `coalesce((${strip("json_agg(_postgrest_t)")}->0)::text, 'null')`;
-  return `coalesce(${strip("json_agg(_postgrest_t)")}, '[]')::text`;
+  if (!representation) return { status, headers: withProfile(headers), body: null };
+  headers["Content-Type"] = req.media.contentType;
+  return { status, headers: withProfile(headers), body: result.body };
 }
 
 export function contentRange(lower: number, upper: number, total: number | null): string {
@@ -157,19 +111,21 @@ export function readStatus(offset: number, pageTotal: number, total: number | nu
   return { status: 200, range };
 }
 
+/** The preferences Preference-Applied may name, in PostgREST's order. */
+const PREFERENCES: (keyof Prefs)[] = [
+  "resolution",
+  "missing",
+  "return",
+  "count",
+  "tx",
+  "handling",
+  "timezone",
+  "maxAffected",
+];
+
 export function preferenceApplied(p: Prefs, which: (keyof Prefs)[]): string | null {
   const out: string[] = [];
-  const order: (keyof Prefs)[] = [
-    "resolution",
-    "missing",
-    "return",
-    "count",
-    "tx",
-    "handling",
-    "timezone",
-    "maxAffected",
-  ];
-  for (const k of order) {
+  for (const k of PREFERENCES) {
     if (!which.includes(k) || p[k] === undefined) continue;
     if (k === "maxAffected") {
       if (p.handling === "strict") out.push(`max-affected=${p.maxAffected}`);

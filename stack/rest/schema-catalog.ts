@@ -9,6 +9,16 @@ import type { Queryable } from "../db/types.ts";
 export type Catalog = Awaited<ReturnType<typeof readCatalog>>;
 
 export async function readCatalog(db: Queryable, schemas: string[]) {
+  return {
+    ...(await readRelations(db, schemas)),
+    ...(await readKeys(db, schemas)),
+    ...(await readFunctions(db, schemas)),
+    ...(await readTypesAndSettings(db, schemas)),
+  };
+}
+
+/** Relations and their columns. */
+async function readRelations(db: Queryable, schemas: string[]) {
   const rels = await db.query<{
     oid: number;
     schema: string;
@@ -60,6 +70,11 @@ export async function readCatalog(db: Queryable, schemas: string[]) {
       order by a.attrelid, a.attnum`,
     [schemas],
   );
+  return { rels: rels.rows, cols: cols.rows };
+}
+
+/** Primary, unique and foreign keys, and the base table of each single-table view. */
+async function readKeys(db: Queryable, schemas: string[]) {
   const cons = await db.query<{
     name: string;
     contype: string;
@@ -90,6 +105,11 @@ export async function readCatalog(db: Queryable, schemas: string[]) {
      having count(distinct d.refobjid) = 1`,
     [schemas],
   );
+  return { cons: cons.rows, viewBases: viewBases.rows };
+}
+
+/** Functions, and functions of one table row. */
+async function readFunctions(db: Queryable, schemas: string[]) {
   const funcs = await db.query<{
     oid: number;
     schema: string;
@@ -155,6 +175,11 @@ export async function readCatalog(db: Queryable, schemas: string[]) {
       order by p.oid`,
     [schemas],
   );
+  return { funcs: funcs.rows, computedFns: computedFns.rows };
+}
+
+/** Type names usable in casts, PostGIS' GeoJSON function, the authenticator's settings. */
+async function readTypesAndSettings(db: Queryable, schemas: string[]) {
   const typeRows = await db.query<{ name: string; schema: string }>(
     `select t.typname as name, n.nspname as schema from pg_type t join pg_namespace n on n.oid = t.typnamespace
       where (n.nspname = 'pg_catalog' or n.nspname = any($1::text[])) and t.typname !~ '^_' and t.typtype in ('b','e','d','r','m','c')
@@ -171,15 +196,5 @@ export async function readCatalog(db: Queryable, schemas: string[]) {
         and s.setdatabase in (0, (select oid from pg_database where datname = current_database()))`,
   );
 
-  return {
-    rels: rels.rows,
-    cols: cols.rows,
-    cons: cons.rows,
-    viewBases: viewBases.rows,
-    funcs: funcs.rows,
-    computedFns: computedFns.rows,
-    typeRows: typeRows.rows,
-    geo: geo.rows,
-    settings: settings.rows,
-  };
+  return { typeRows: typeRows.rows, geo: geo.rows, settings: settings.rows };
 }

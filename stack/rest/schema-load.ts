@@ -5,7 +5,7 @@
  * (schema-routines.ts) and the pgrst.* settings that switch features on.
  */
 import type { Queryable } from "../db/types.ts";
-import { readCatalog } from "./schema-catalog.ts";
+import { type Catalog, readCatalog } from "./schema-catalog.ts";
 import { buildRelationships, type ForeignKey } from "./schema-relationships.ts";
 import { buildRoutines } from "./schema-routines.ts";
 import { type SchemaCache, type Table, key, quoteIdent } from "./schema.ts";
@@ -40,13 +40,40 @@ const KINDS: Record<string, Table["kind"]> = {
 
 export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise<SchemaCache> {
   const catalog = await readCatalog(db, schemas);
+  const { byOid, tables } = tablesOf(catalog);
+  const fks = keysOf(catalog, byOid);
+  return {
+    schemas,
+    tables,
+    relationships: buildRelationships(fks, catalog.computedFns, byOid),
+    routines: buildRoutines(catalog.funcs, byOid),
+    types: castTypes(catalog),
+    aggregatesEnabled: setting(catalog, "pgrst.db_aggregates_enabled", process.env.PGRST_DB_AGGREGATES_ENABLED),
+    planEnabled: setting(catalog, "pgrst.db_plan_enabled", process.env.PGRST_DB_PLAN_ENABLED),
+    geoJsonFn: catalog.geo[0] ? `${quoteIdent(catalog.geo[0].schema)}.st_asgeojson` : null,
+    loadedAt: Date.now(),
+  };
+}
+
+/** Type names usable in casts: lower-case name → SQL (pg_catalog's first, then SQL's spellings). */
+function castTypes(catalog: Catalog): Map<string, string> {
   const types = new Map<string, string>();
   for (const t of catalog.typeRows) {
     const sql = `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
     if (!types.has(t.name) || t.schema === "pg_catalog") types.set(t.name, sql);
   }
   for (const [alias, real] of Object.entries(TYPE_ALIASES)) types.set(alias, `"pg_catalog".${quoteIdent(real)}`);
+  return types;
+}
 
+/** A boolean pgrst.* setting of the authenticator role, else the environment's, else off. */
+function setting(catalog: Catalog, name: string, fromEnv: string | undefined): boolean {
+  const found = catalog.settings.map((r) => r.setting).find((s) => s.startsWith(`${name}=`));
+  return (found ? found.split("=")[1] : (fromEnv ?? "false")).toLowerCase() === "true";
+}
+
+/** The relations with their columns, by oid and by schema-qualified name. */
+function tablesOf(catalog: Catalog): { byOid: Map<number, Table>; tables: Map<string, Table> } {
   const byOid = new Map<number, Table>();
   const tables = new Map<string, Table>();
   for (const r of catalog.rels) {
@@ -86,6 +113,11 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       position: c.num,
     });
   }
+  return { byOid, tables };
+}
+
+/** Sets each relation's primary and unique keys, and returns the foreign keys (a single-table view takes its base table's). */
+function keysOf(catalog: Catalog, byOid: Map<number, Table>): ForeignKey[] {
   const fks: ForeignKey[] = [];
   for (const c of catalog.cons) {
     const t = byOid.get(Number(c.oid));
@@ -113,28 +145,5 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       if (fk.target === base && has(fk.cols.map((c) => c[1]))) fks.push({ ...fk, target: view });
     }
   }
-
-  const relationships = buildRelationships(fks, catalog.computedFns, byOid);
-  const routines = buildRoutines(catalog.funcs, byOid);
-
-  const aggSetting = catalog.settings.map((r) => r.setting).find((s) => s.startsWith("pgrst.db_aggregates_enabled="));
-  const aggregatesEnabled =
-    (aggSetting ? aggSetting.split("=")[1] : (process.env.PGRST_DB_AGGREGATES_ENABLED ?? "false")).toLowerCase() ===
-    "true";
-
-  const planSetting = catalog.settings.map((r) => r.setting).find((s) => s.startsWith("pgrst.db_plan_enabled="));
-  const planEnabled =
-    (planSetting ? planSetting.split("=")[1] : (process.env.PGRST_DB_PLAN_ENABLED ?? "false")).toLowerCase() === "true";
-
-  return {
-    schemas,
-    tables,
-    relationships,
-    routines,
-    types,
-    aggregatesEnabled,
-    planEnabled,
-    geoJsonFn: catalog.geo[0] ? `${quoteIdent(catalog.geo[0].schema)}.st_asgeojson` : null,
-    loadedAt: Date.now(),
-  };
+  return fks;
 }

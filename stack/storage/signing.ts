@@ -1,4 +1,4 @@
-import type { JwtClaims } from "../db/types.ts";
+import { isApiRole, type JwtClaims } from "../db/types.ts";
 import { asCaller, findBucket, findObject, ownerOf, type Caller, type ObjectTarget, type StorageEnv } from "./env.ts";
 import { storageErrors } from "./errors.ts";
 import { canUpload } from "./objects-write.ts";
@@ -22,7 +22,6 @@ import { transformSegments, type TransformOptions } from "./transform.ts";
 const UPLOAD_URL_SECONDS = 7200;
 const DOWNLOAD = "download";
 const UPLOAD = "upload";
-const API_ROLES = new Set(["anon", "authenticated", "service_role"]);
 
 export type Maker = Pick<Caller, "role" | "claims">;
 
@@ -128,7 +127,7 @@ export async function verifyUploadToken(env: StorageEnv, token: string, target: 
     "role" in payload ||
     !maker ||
     typeof maker.role !== "string" ||
-    !API_ROLES.has(maker.role) ||
+    !isApiRole(maker.role) ||
     !maker.claims ||
     typeof maker.claims !== "object"
   )

@@ -7,6 +7,7 @@
  * 2-core machine. FUZZ_SEED=<n> runs another sequence.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seededRandom } from "../support/random.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 // a fixed seed in CI, so a red run replays; FUZZ_SEED=<n> explores others
@@ -15,17 +16,6 @@ const CASES = 2_000;
 const BATCH = 100;
 const CONCURRENCY = 8;
 const ANSWER_WITHIN_MS = 10_000;
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let stack: TestStack;
 let token: string;
@@ -236,7 +226,7 @@ async function send(c: Case): Promise<number> {
 
 describe(`the HTTP edge under fuzzing (seed ${SEED})`, () => {
   it(`answers ${CASES} hostile requests below 500, in time, with bounded memory, and keeps working`, async () => {
-    const next = generator(rng(SEED));
+    const next = generator(seededRandom(SEED));
     const baseline = process.memoryUsage().rss;
     const failures: string[] = [];
     for (let done = 0; done < CASES; done += BATCH) {
