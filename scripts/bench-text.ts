@@ -1,6 +1,7 @@
 /**
  * npm run bench:text — figures for text and pictures (docs/product.md §14):
- *   1. Markdown: render time of a 10,000-character description (p50, in process);
+ *   1. Markdown: render time of a 10,000-character description (p50, in process),
+ *      and the slowest of the hostile inputs the unit tests render (p50, max);
  *   2. the task panel with 200 comments: server time through the BUILT app's
  *      request handler, signed in, with Markdown comments beside the same
  *      page with plain-text comments (ratio); and the rendering alone beside
@@ -67,6 +68,26 @@ const description = markdownDescription(10_000);
 for (let i = 0; i < 20; i++) markdownToHtml(description);
 const renderTimes: number[] = [];
 for (let i = 0; i < 200; i++) renderTimes.push(await timed(() => markdownToHtml(description)));
+
+const hostile: Record<string, string> = {
+  "2,000 links": Array.from({ length: 2000 }, (_, i) => `[l${i}](https://x.y/${i})`)
+    .join(" ")
+    .slice(0, 10_000),
+  "5,000 open brackets": "[".repeat(5000) + "](y)".repeat(1250),
+  "emphasis soup": "*a **".repeat(2000),
+  "5,000 image openers": "![".repeat(5000),
+  "5,000-deep lists": "- ".repeat(5000),
+};
+const hostileTimes = Object.entries(hostile).map(([name, input]) => {
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    markdownToHtml(input);
+    times.push(performance.now() - started);
+  }
+  return { name, p50: p50(times), max: Math.max(...times) };
+});
+const worst = hostileTimes.reduce((a, b) => (b.max > a.max ? b : a));
 
 const escape = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -188,6 +209,10 @@ try {
   clearInterval(sampler);
 
   console.log(`Markdown, 10,000-character description: render p50 ${ms(p50(renderTimes))} (n=200)`);
+  console.log(
+    `Markdown, hostile inputs of 10,000 characters: ${hostileTimes.map((h) => `${h.name} p50 ${ms(h.p50)}`).join(", ")}; ` +
+      `slowest single render ${ms(worst.max)} (${worst.name})`,
+  );
   console.log(
     `task panel, 200 comments + that description: server time p50 ${ms(p50(markdownPage))} with Markdown, ` +
       `${ms(p50(plainPage))} with plain-text comments (ratio ${(p50(markdownPage) / p50(plainPage)).toFixed(2)}, n=${RUNS}); ` +
