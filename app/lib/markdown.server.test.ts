@@ -56,6 +56,7 @@ const TAGS = new Set(
   ),
 );
 const ATTRIBUTES = new Set([
+  "aria-label",
   "href",
   "rel",
   "class",
@@ -141,7 +142,7 @@ describe("hostile input: shown as text, never run", () => {
     [
       "task list is read-only",
       "- [x] done\n- [ ] open",
-      '<ul>\n<li class="task-list-item"><input type="checkbox" class="task-list-box" disabled checked> done</li>\n<li class="task-list-item"><input type="checkbox" class="task-list-box" disabled> open</li>\n</ul>\n',
+      '<ul>\n<li class="task-list-item"><input type="checkbox" class="task-list-box" disabled checked aria-label="Done"> done</li>\n<li class="task-list-item"><input type="checkbox" class="task-list-box" disabled aria-label="Not done"> open</li>\n</ul>\n',
     ],
     [
       "bare domain is text, www. and https link",

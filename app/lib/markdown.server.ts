@@ -99,8 +99,11 @@ function createMarkdown(): MarkdownIt {
     if (/^https?:\/\//i.test(src)) return `<a href="${escape(src)}" rel="${REL}">${escape(alt || src)}</a>`;
     return escape(alt);
   };
+  // the box is named for people using a screen reader (it has no label of its own)
   rules.task_box = (tokens, i) =>
-    `<input type="checkbox" class="task-list-box" disabled${tokens[i].meta?.checked ? " checked" : ""}> `;
+    tokens[i].meta?.checked
+      ? '<input type="checkbox" class="task-list-box" disabled checked aria-label="Done"> '
+      : '<input type="checkbox" class="task-list-box" disabled aria-label="Not done"> ';
   rules.task_ref = (tokens, i, _options, env) => {
     const { key, text } = tokens[i].meta as { key: string; text: string };
     const task = resolvedOf(env)?.tasks.get(key);
