@@ -804,7 +804,16 @@ describe("the demo seed (supabase/seed.sql)", () => {
       );
       expect(board.rows).toEqual([
         { key: "OPS", tasks: 30, numbers_ok: true, statuses: 5, comments: 4 },
-        { key: "WEB", tasks: 30, numbers_ok: true, statuses: 5, comments: 7 },
+        { key: "WEB", tasks: 31, numbers_ok: true, statuses: 5, comments: 9 },
+      ]);
+      // the task written in Markdown, with its picture attached (docs/product.md §14)
+      const picture = await db.query(
+        `select t.number, a.file_name, a.content_type, a.object_path = t.id || '/' || a.file_name as in_folder,
+                t.description like '%](/attachments/' || a.id || ')%' as shown_in_text
+         from attachments a join tasks t on t.id = a.task_id`,
+      );
+      expect(picture.rows).toEqual([
+        { number: 31, file_name: "board-sketch.png", content_type: "image/png", in_folder: true, shown_in_text: true },
       ]);
       const gaps = await db.query(
         `select project_id, status from tasks group by project_id, status

@@ -105,7 +105,9 @@ export async function call(
     scope.writeInto(headersTarget(headers));
     return headers.getSetCookie();
   };
-  if (answer instanceof Response) {
+  // duck-typed as Remix's isResponse: the stack's HTTP server (@hono/node-server) replaces the global
+  // Response in this process, and Response.json() still makes Node's own, so instanceof would miss it
+  if (isResponse(answer)) {
     const location = answer.headers.get("Location");
     return {
       status: answer.status,
@@ -201,4 +203,16 @@ export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
     projectId: project.data.id,
     taskIds: [ids[0], ids[1]],
   };
+}
+
+function isResponse(value: unknown): value is Response {
+  const r = value as Response | null;
+  return (
+    !!r &&
+    typeof r === "object" &&
+    typeof r.status === "number" &&
+    typeof r.statusText === "string" &&
+    typeof r.headers === "object" &&
+    typeof r.body !== "undefined"
+  );
 }

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestStack } from "../support/stack.ts";
-import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
+import { call, seedTeam, startRouteStack, type RouteTeam, type RouteUser } from "./support.ts";
 
 /**
  * docs/product.md §10 through the route modules: the panel renders its texts
@@ -15,12 +15,16 @@ let team: RouteTeam;
 let attachmentId: string;
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let attachment: typeof import("~/routes/attachments.$id");
+let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
+let previewApi: typeof import("~/routes/api.preview");
 
 beforeAll(async () => {
   stack = await startRouteStack();
   team = await seedTeam(stack);
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   attachment = await import("~/routes/attachments.$id");
+  comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
+  previewApi = await import("~/routes/api.preview");
   const admin = stack.adminClient();
   const objectPath = `${team.taskIds[0]}/plan.png`;
   const bytes = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#39f" } })
@@ -84,6 +88,48 @@ describe("the panel's texts", () => {
     });
     const { data } = await stack.adminClient().from("tasks").select("title").eq("id", team.taskIds[0]).single();
     expect(data?.title).toBe("Plan the sprint");
+  });
+});
+
+describe("Preview of a comment", () => {
+  it("without JavaScript: the comment form comes back with its text and the preview; nothing is posted", async () => {
+    const body = "See WEB-2 [x](javascript:alert(1))";
+    const answer = await call(comments.action, {
+      url: `${taskUrl()}/comments`,
+      user: team.member,
+      params: { ...params, team: team.slug },
+      form: { intent: "comment", body, preview: "body" },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual({
+      intent: "comment",
+      errors: {},
+      values: { body },
+      preview: {
+        field: "body",
+        html: `<p>See <a class="task-ref-link" href="/teams/${team.slug}/projects/WEB/tasks/2" title="Book the room">WEB-2</a> [x](javascript:alert(1))</p>\n`,
+      },
+    });
+    const { count } = await stack
+      .adminClient()
+      .from("comments")
+      .select("id", { count: "exact", head: true })
+      .eq("task_id", team.taskIds[0]);
+    expect(count).toBe(0);
+  });
+
+  it("with JavaScript (/api/preview): rendered as the reader may see it; an outsider's references stay text", async () => {
+    const render = (user: RouteUser | null) =>
+      call(previewApi.action, { url: "/api/preview", user, params: {}, form: { text: "**WEB-2**", team: team.slug } });
+    const member = await render(team.member);
+    expect(JSON.parse(member.text!)).toEqual({
+      html: `<p><strong><a class="task-ref-link" href="/teams/${team.slug}/projects/WEB/tasks/2" title="Book the room">WEB-2</a></strong></p>\n`,
+    });
+    const outsider = await render(team.outsider);
+    expect(JSON.parse(outsider.text!)).toEqual({ html: "<p><strong>WEB-2</strong></p>\n" });
+    const nobody = await render(null);
+    expect(nobody.status).toBe(302);
+    expect(nobody.location).toMatch(/^\/login\?next=/);
   });
 });
 
