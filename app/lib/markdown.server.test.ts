@@ -159,13 +159,14 @@ describe("hostile input: shown as text, never run", () => {
     });
   }
 
-  it("thousands of links, a 10,000-character line and nesting 10,000 deep render, bounded", () => {
+  it("thousands of links, a 10,000-character line, quotes 10,000 deep and lists 5,000 deep (as deep as 10,000 characters go) render, bounded", () => {
     const cases = [
       Array.from({ length: 2000 }, (_, i) => `[l${i}](https://x.y/${i})`).join(" "),
       "a".repeat(10_000),
       "`".repeat(5000) + "x",
       "- ".repeat(5000) + "deep",
       "> ".repeat(5000) + "deep",
+      ">".repeat(10_000),
       "[".repeat(5000) + "x" + "](y)".repeat(5000),
       "*a **".repeat(1500),
       "![".repeat(3000) + "x",
