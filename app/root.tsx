@@ -20,9 +20,9 @@ import { getUser } from "~/lib/auth.server";
 import {
   announceSignIn,
   announceUserUpdate,
+  onUserUpdateElsewhere,
   getBrowserClient,
   handleAuthEvent,
-  isOwnUserUpdate,
 } from "~/lib/browser-auth";
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
@@ -105,7 +105,6 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
       (client) => {
         if (cancelled) return;
         const { data: subscription } = client.onAuthStateChange((event, session) => {
-          if (isOwnUserUpdate(event)) return;
           // Run outside the auth lock: navigation may call the client again.
           setTimeout(() =>
             handleAuthEvent(event, session, {
@@ -119,9 +118,12 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
         unsubscribe = () => subscription.subscription.unsubscribe();
       },
     );
+    // another tab changed the person (its own announcement below)
+    const stopListening = onUserUpdateElsewhere(() => latest.current.revalidator.revalidate());
     return () => {
       cancelled = true;
       unsubscribe?.();
+      stopListening();
     };
   }, [env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
 
@@ -137,8 +139,8 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     );
   }, [serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
 
-  // When a form post of this tab changed the name or email shown, tell the
-  // other tabs (USER_UPDATED). Not after a revalidation that such an event
+  // When a form post of this tab changed the name, email or avatar shown,
+  // tell the other tabs. Not after a revalidation that such an announcement
   // caused here, or the tabs would keep announcing to each other.
   const navigation = useNavigation();
   const submitting = useRef(false);
@@ -149,10 +151,8 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     previousShownUser.current = shownUser;
     if (!submitting.current || !serverUserId || previous === shownUser || !previous?.startsWith(`${serverUserId} `))
       return;
-    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(
-      announceUserUpdate,
-    );
-  }, [shownUser, serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
+    announceUserUpdate();
+  }, [shownUser, serverUserId]);
   // Declared after the effect above: on the render that ends a submission, that effect still sees it.
   useEffect(() => {
     submitting.current =

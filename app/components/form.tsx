@@ -31,6 +31,7 @@ const SCHEMAS = {
   MfaCodeSchema: "auth",
   ConfirmFactorSchema: "auth",
   FactorNameSchema: "auth",
+  RecoveryCodeSchema: "auth",
   CreateTeamSchema: "teams",
   RenameTeamSchema: "teams",
   CommentSchema: "tasks",

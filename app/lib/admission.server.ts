@@ -111,3 +111,51 @@ export function shedPage(message: string): string {
 </html>
 `;
 }
+
+/** Fields never written back into a page (as the forms never echo them). */
+const SECRET_FIELDS = /^(password|confirm|token|code|recoveryCode|_.*)$/;
+
+/**
+ * A form posted without JavaScript that the server shed while the person was
+ * signed in: the app can't draw its page (that needs the backend), so the
+ * answer is this page, which says the form was not sent and holds what was
+ * typed in a form of its own that posts it again to the same address (issue
+ * 22 L12; it used to be the plain 503 page, and the typed text was lost).
+ * Passwords, codes and files are not kept. Null when the body can't be read
+ * as a form (already read by the action, or not a form at all).
+ */
+export async function unsentFormPage(request: Request, message: string): Promise<string | null> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return null;
+  }
+  const kept: [string, string][] = [];
+  let dropped = false;
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== "string") dropped ||= value.size > 0;
+    else if (SECRET_FIELDS.test(name)) dropped ||= value !== "";
+    else kept.push([name, value]);
+  }
+  const url = new URL(request.url);
+  const shown = kept.filter(([name, value]) => value.trim() !== "" && name !== "intent" && !/id$/i.test(name));
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Teamboard is busy</title></head>
+<body><main>
+<h1>${escapeHtml(message)}</h1>
+<p>Nothing you typed is lost: send it again in a moment.${dropped ? " Passwords, codes and files are not kept; the form will ask for them again." : ""}</p>
+<form method="post" action="${escapeHtml(url.pathname + url.search)}">
+${kept.map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join("\n")}
+${shown.length ? `<dl>${shown.map(([name, value]) => `<dt>${escapeHtml(name)}</dt><dd>${escapeHtml(value)}</dd>`).join("")}</dl>` : ""}
+<button type="submit">Send again</button>
+</form>
+</main></body>
+</html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}

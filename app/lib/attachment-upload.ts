@@ -1,11 +1,11 @@
+import { MESSAGES } from "~/lib/messages";
+
 /**
  * One file to /api/attachments from the browser (an XHR, for its upload
  * progress), as the attachments list and the Markdown fields send them.
  * Resolves with the new attachment's id, or the message to show.
  */
 export type UploadOutcome = { ok: true; id: string | null } | { ok: false; message: string };
-
-export const BACKEND_DOWN = "Teamboard can't reach its backend right now. Your changes were not saved; try again.";
 
 export function uploadAttachment(
   taskId: string,
@@ -30,7 +30,7 @@ export function uploadAttachment(
       if (xhr.status < 300) resolve({ ok: true, id: answer.ids?.[0] ?? null });
       else resolve({ ok: false, message: answer.message ?? "Something went wrong." });
     };
-    xhr.onerror = () => resolve({ ok: false, message: BACKEND_DOWN });
+    xhr.onerror = () => resolve({ ok: false, message: MESSAGES.backendDown });
     xhr.send(body);
   });
 }

@@ -154,6 +154,27 @@ export type Database = {
           },
         ]
       }
+      mfa_recovery_codes: {
+        Row: {
+          code_hash: string
+          created_at: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          code_hash: string
+          created_at?: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          code_hash?: string
+          created_at?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
       profiles: {
         Row: {
           avatar_path: string | null
@@ -429,6 +450,7 @@ export type Database = {
         Args: { project_id: string; min_role: string; writable?: boolean }
         Returns: boolean
       }
+      has_required_aal: { Args: Record<PropertyKey, never>; Returns: boolean }
       has_role: {
         Args: { team_id: string; min_role: string }
         Returns: boolean
@@ -448,6 +470,10 @@ export type Database = {
           status: string
           expires_at: string
         }[]
+      }
+      invitations_stay_ended: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
       leave_team: { Args: { team_id: string }; Returns: undefined }
@@ -483,6 +509,10 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      new_recovery_codes: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -491,6 +521,18 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      queue_folder_removal: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      recovery_code_hash: {
+        Args: { person: string; code: string }
+        Returns: string
+      }
+      recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
+      redeem_recovery_code: { Args: { code: string }; Returns: boolean }
+      require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
+      require_invited_address: { Args: { invited: string }; Returns: undefined }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -515,6 +557,10 @@ export type Database = {
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
+      storage_folder_is_full: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
       task_panel: {

@@ -94,6 +94,8 @@ const MATRIX: Row[] = [
                                                                                     (_a, w) => ["select exists (select 1 from invitations where token_hash = $1)", [sha256(`boss-${w.n}`)]]],
   ["invitations",  "revoke an invitation",                           "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("invitations").update({ revoked_at: new Date().toISOString() }).eq("id", w.invitation),
                                                                                     (_a, w) => ["select revoked_at is not null from invitations where id = $1", [w.invitation]]],
+  ["invitations",  "reopen a withdrawn invitation",                  ALL,           (c, _a, w) => c.from("invitations").update({ revoked_at: null }).eq("id", w.revokedInvitation),
+                                                                                    (_a, w) => ["select revoked_at is null from invitations where id = $1", [w.revokedInvitation]]],
   ["invitations",  "delete an invitation",                           ALL,           (c, _a, w) => c.from("invitations").delete().eq("id", w.invitation),
                                                                                     (_a, w) => ["select not exists (select 1 from invitations where id = $1)", [w.invitation]]],
 
@@ -156,7 +158,7 @@ const MATRIX: Row[] = [
                                                                                     (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.archivedTask]]],
   ["rpc",          "search_tasks finds the team's task",             "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("search_tasks", { query: "quarterly rotation" }).eq("id", w.task), "rows"],
   ["rpc",          "team_overview(team)",                            "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("team_overview", { team_id: w.team }), "rows"],
-  ["rpc",          "accept_invitation(token)",                       "✓ ✓ ✓ ✓ ✓ ✗", (c) => c.rpc("accept_invitation", { token: "matrix-token" }),
+  ["rpc",          "accept_invitation(token), sent to the outsider", "✗ ✗ ✗ ✗ ✓ ✗", (c) => c.rpc("accept_invitation", { token: "matrix-token" }),
                                                                                     (_a, w) => ["select accepted_at is not null from invitations where id = $1", [w.openInvitation]]],
   ["rpc",          "transfer_ownership(team, another member)",               "✓ ✗ ✗ ✗ ✗ ✗", (c, a, w) => c.rpc("transfer_ownership", { team_id: w.team, new_owner_id: other(a, w, "member", "admin") }),
                                                                                     (a, w) => ["select role = 'owner' from team_members where team_id = $1 and user_id = $2", [w.team, other(a, w, "member", "admin")]]],
@@ -235,14 +237,16 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
       "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'invitee@example.com', 'member', $2, $3) returning id",
       [team, sha256(`pending-${n}`), users.owner],
     );
-    // the one invitation whose token the matrix holds ("matrix-token"): only this world's is pending
-    await tx.query("update invitations set token_hash = $1 where token_hash = $2", [
-      sha256(`old-matrix-${n}`),
-      sha256("matrix-token"),
-    ]);
+    // the one invitation whose token the matrix holds ("matrix-token"): only this world's
+    // (an ended invitation can't be changed, so the last world's goes)
+    await tx.query("delete from invitations where token_hash = $1", [sha256("matrix-token")]);
     const openInvitation = await one(
-      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'anyone@example.com', 'viewer', $2, $3) returning id",
+      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'Outsider@Matrix.test', 'viewer', $2, $3) returning id",
       [team, sha256("matrix-token"), users.admin],
+    );
+    const revokedInvitation = await one(
+      "insert into invitations (team_id, email, role, token_hash, invited_by, revoked_at) values ($1, 'gone@example.com', 'member', $2, $3, now()) returning id",
+      [team, sha256(`revoked-${n}`), users.owner],
     );
     return {
       n,
@@ -258,6 +262,7 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
       archivedComment,
       invitation,
       openInvitation,
+      revokedInvitation,
     };
   });
 }

@@ -561,20 +561,28 @@ describe("team_overview", () => {
 });
 
 describe("invitations", () => {
-  /** a pending invitation; `then` is an optional SET clause applied afterwards (revoked, expired) */
-  async function invite(team: string, by: string, token: string, role = "member", then?: string) {
+  /** a pending invitation to `email`; `then` is an optional SET clause applied afterwards (revoked, expired) */
+  async function invite(
+    team: string,
+    by: string,
+    token: string,
+    role = "member",
+    then?: string,
+    email = "guest@example.com",
+  ) {
     await stack.db.query(
-      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'guest@example.com', $2, $3, $4)",
-      [team, role, sha256(token), by],
+      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, $5, $2, $3, $4)",
+      [team, role, sha256(token), by, email],
     );
     if (then) await stack.db.query(`update invitations set ${then} where token_hash = $1`, [sha256(token)]);
   }
 
   it("accepting adds the invited role, once only", async () => {
     const t = await teamWith();
-    const guest = await createUser("Guest");
+    const address = `${unique("guest")}@example.com`;
+    const guest = await createUser("Guest", address);
     const other = await createUser("Other");
-    await invite(t.team, t.owner, "tok-once", "viewer");
+    await invite(t.team, t.owner, "tok-once", "viewer", undefined, address);
     const [team] = await call<{ id: string; slug: string }>(guest, "select * from accept_invitation('tok-once')");
     expect(team).toMatchObject({ id: t.team, slug: t.slug });
     expect(
@@ -609,6 +617,60 @@ describe("invitations", () => {
     expect(
       await call(t.owner, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, guest]),
     ).toEqual([]);
+  });
+
+  it("answer only to the invited address, in any case (accept and decline)", async () => {
+    const t = await teamWith();
+    const address = `${unique("Invited")}@Example.com`;
+    const invited = await createUser("Invited", address.toLowerCase());
+    const forwardedTo = await createUser("Forwarded");
+    await invite(t.team, t.owner, "tok-address", "admin", undefined, address);
+    for (const fn of ["accept_invitation", "decline_invitation"]) {
+      expect(await failure(call(forwardedTo, `select ${fn}('tok-address')`))).toEqual({
+        code: "42501",
+        message: `This invitation is for ${address}. Sign in with that address to answer it.`,
+      });
+    }
+    expect(
+      await call(t.owner, "select 1 from team_members where team_id = $1 and user_id = $2", [t.team, forwardedTo]),
+    ).toEqual([]);
+    await call(invited, "select accept_invitation('tok-address')");
+    expect(
+      await call(t.owner, "select role from team_members where team_id = $1 and user_id = $2", [t.team, invited]),
+    ).toEqual([{ role: "admin" }]);
+  });
+
+  it("stay ended: a withdrawn, declined or used invitation never reopens", async () => {
+    const t = await teamWith({ ada: "admin" });
+    const address = `${unique("guest")}@example.com`;
+    const guest = await createUser("Guest", address);
+    await invite(t.team, t.owner, "tok-withdrawn", "member", "revoked_at = now()", address);
+    await invite(t.team, t.owner, "tok-declined", "member", undefined, address);
+    await call(guest, "select decline_invitation('tok-declined')");
+    await invite(t.team, t.owner, "tok-used", "member", undefined, address);
+    await call(guest, "select accept_invitation('tok-used')");
+    for (const token of ["tok-withdrawn", "tok-declined", "tok-used"]) {
+      const hash = sha256(token);
+      // an admin through the API: the row is out of the policy's reach, nothing changes
+      await call(t.ada, "update invitations set revoked_at = null where token_hash = $1", [hash]);
+      // anyone else (the service role, a function of ours): refused outright
+      expect(
+        await failure(
+          stack.db.asRequest({ role: "service_role", claims: { role: "service_role" } }, (tx) =>
+            tx.query("update invitations set revoked_at = null, accepted_at = null where token_hash = $1", [hash]),
+          ),
+        ),
+      ).toMatchObject({ code: "23514" });
+      const [row] = await call<{ ended: boolean }>(
+        t.owner,
+        "select accepted_at is not null or revoked_at is not null as ended from invitations where token_hash = $1",
+        [hash],
+      );
+      expect(row, token).toEqual({ ended: true });
+    }
+    expect(await failure(call(guest, "select accept_invitation('tok-declined')"))).toMatchObject({
+      message: "This invitation was withdrawn.",
+    });
   });
 
   it("are valid for 7 days, never for the owner role, and visible to the invited address", async () => {

@@ -3,7 +3,7 @@
 // page at a time. Read with the caller's own client, so the file holds only
 // what row-level security lets them see. Cells that a spreadsheet would run
 // as a formula (starting with = + - @, tab or CR) get a leading apostrophe.
-import { callerClient, callerId, corsHeaders, refuse } from "../_shared/http.ts";
+import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
 const COLUMNS = ["number", "title", "status", "priority", "assignee", "due_date", "labels", "created_at", "updated_at"];
@@ -55,7 +55,8 @@ Deno.serve(async (req) => {
     return refuse(400, "invalid_project", "Which project? project_id must be the project's id.");
   }
   const caller = callerClient(req);
-  if (!(await callerId(req, caller))) return refuse(401, "not_signed_in", "Sign in first.");
+  const signedIn = await signedInCaller(req, caller);
+  if (signedIn instanceof Response) return signedIn;
 
   const { data: project, error } = await caller
     .from("projects")

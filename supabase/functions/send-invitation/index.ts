@@ -5,7 +5,7 @@
 // default); a pending invitation to the same address is replaced; one
 // invitation email per address per 60 s.
 import nodemailer from "npm:nodemailer@7";
-import { callerClient, callerId, corsHeaders, json, refuse, serviceClient } from "../_shared/http.ts";
+import { callerClient, corsHeaders, json, refuse, serviceClient, signedInCaller } from "../_shared/http.ts";
 
 const ROLES = ["admin", "member", "viewer"] as const;
 const EMAIL_INTERVAL_SECONDS = 60;
@@ -71,8 +71,9 @@ Deno.serve(async (req) => {
     return refuse(400, "invalid_role", "The role must be admin, member or viewer.");
 
   const caller = callerClient(req);
-  const me = await callerId(req, caller);
-  if (!me) return refuse(401, "not_signed_in", "Sign in first.");
+  const signedIn = await signedInCaller(req, caller);
+  if (signedIn instanceof Response) return signedIn;
+  const me = signedIn.id;
 
   // The caller's own membership, read through RLS: no row for a stranger.
   const { data: membership, error: membershipError } = await caller
