@@ -18,6 +18,10 @@
  * Writes go first: a waiting form post (`urgent`) gets the next free slot
  * before any waiting page view, so under overload it is page views that are
  * shed, and what someone typed is rarely turned away.
+ *
+ * One client holds at most `maxPerClient` slots: its next request waits for
+ * one of its own to be given back (or is shed), while other clients' take
+ * the free ones, so a single address cannot take every slot.
  */
 export interface Admission {
   /**
@@ -26,7 +30,7 @@ export interface Admission {
    * request waited `maxWaitMs` without a slot (shed) or `signal` aborted
    * while it waited (the client went away).
    */
-  enter(signal?: AbortSignal, urgent?: boolean): Promise<(() => void) | null>;
+  enter(signal?: AbortSignal, urgent?: boolean, client?: string): Promise<(() => void) | null>;
   /** requests being handled now */
   readonly inFlight: number;
   /** requests waiting for a slot */
@@ -38,25 +42,46 @@ export interface AdmissionOptions {
   maxInFlight: number;
   /** how long a request may wait for a slot before it is shed; 0: shed at once when all slots are taken */
   maxWaitMs: number;
+  /** slots one client (an address) may hold at once; 0 or less, or no client given: no cap */
+  maxPerClient?: number;
 }
 
-export function createAdmission({ maxInFlight, maxWaitMs }: AdmissionOptions): Admission {
-  type Waiter = { grant: (release: (() => void) | null) => void };
+export function createAdmission({ maxInFlight, maxWaitMs, maxPerClient = 0 }: AdmissionOptions): Admission {
+  type Waiter = { client: string | undefined; grant: (release: (() => void) | null) => void };
   let inFlight = 0;
+  /** slots held, by client */
+  const held = new Map<string, number>();
   // waiting writes, then waiting reads; each first come, first served
   const writes: Waiter[] = [];
   const reads: Waiter[] = [];
   const unlimited = !(maxInFlight > 0);
+  const capped = maxPerClient > 0;
 
-  const slot = () => {
+  const mayTake = (client: string | undefined) =>
+    (unlimited || inFlight < maxInFlight) &&
+    !(capped && client !== undefined && (held.get(client) ?? 0) >= maxPerClient);
+
+  const slot = (client: string | undefined) => {
     inFlight++;
+    if (client !== undefined) held.set(client, (held.get(client) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       inFlight--;
-      const next = writes.shift() ?? reads.shift();
-      if (next) next.grant(slot());
+      if (client !== undefined) {
+        const n = (held.get(client) ?? 1) - 1;
+        if (n > 0) held.set(client, n);
+        else held.delete(client);
+      }
+      // the first waiter (writes first) whose client may take a slot now
+      for (const queue of [writes, reads]) {
+        const at = queue.findIndex((w) => mayTake(w.client));
+        if (at >= 0) {
+          const [next] = queue.splice(at, 1);
+          return next.grant(slot(next.client));
+        }
+      }
     };
   };
 
@@ -67,9 +92,9 @@ export function createAdmission({ maxInFlight, maxWaitMs }: AdmissionOptions): A
     get waiting() {
       return writes.length + reads.length;
     },
-    enter(signal, urgent = false) {
+    enter(signal, urgent = false, client) {
       if (signal?.aborted) return Promise.resolve(null);
-      if (unlimited || inFlight < maxInFlight) return Promise.resolve(slot());
+      if (mayTake(client)) return Promise.resolve(slot(client));
       if (!(maxWaitMs > 0)) return Promise.resolve(null);
       const queue = urgent ? writes : reads;
       return new Promise((resolve) => {
@@ -81,6 +106,7 @@ export function createAdmission({ maxInFlight, maxWaitMs }: AdmissionOptions): A
           resolve(null);
         };
         const waiter: Waiter = {
+          client,
           grant(release) {
             clearTimeout(timer);
             signal?.removeEventListener("abort", leave);

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import type { StorageEnv } from "./env.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { FileStore } from "./files.ts";
@@ -10,12 +10,10 @@ import { seedBucketObjects } from "./seed-objects.ts";
  * Supabase Storage-compatible service, mounted at /storage/v1: the routes
  * storage-js calls (routes.ts), answered in Storage's error shape.
  */
-export function createStorageService(ctx: ServiceContext): {
-  app: Hono;
+export function createStorageService(ctx: ServiceContext): StackService & {
   store: FileStore;
   /** a fresh database: the files config.toml's `[storage.buckets.*] objects_path` names (seed-objects.ts) */
   seedObjects(): Promise<number>;
-  close(): void;
 } {
   const store = FileStore.open(ctx.config.dataDir);
   store.sweepTemp();
@@ -34,8 +32,11 @@ export function createStorageService(ctx: ServiceContext): {
       return c.json(storageErrors.internal().body(), 500);
     }
   });
+  // an upload may carry a multipart envelope around a file of the largest size
+  const maxBodyBytes = ctx.config.storage.fileSizeLimit + 1024 * 1024;
   return {
-    app,
+    name: "storage",
+    http: { mount: "/storage/v1", app, access: "api", maxBodyBytes },
     store,
     seedObjects: () => seedBucketObjects(env, ctx.config.functions.configFile),
     close: () => store.close(),
