@@ -5,8 +5,9 @@
 --   admin@teamboard.local   Adam Admin     admin
 --   member@teamboard.local  Mia Member     member
 --   viewer@teamboard.local  Victor Viewer  viewer
--- One team "Acme" (/teams/acme) with projects WEB and OPS, 61 tasks (one written in
--- Markdown with a picture, at the end), comments.
+-- One team "Acme" (/teams/acme) with projects WEB and OPS, 63 tasks, comments,
+-- coloured labels; WEB has a "Review" column with a WIP limit, checklists,
+-- sub-tasks, a blocked task, and (at the end) a task written in Markdown with a picture.
 --
 -- Users go into auth.users the way Supabase Auth writes them (empty strings,
 -- not NULL, in the token columns: GoTrue cannot scan NULL there); their
@@ -55,27 +56,19 @@ insert into public.projects (id, team_id, key, name, description) values
   ('c1000000-0000-4000-8000-000000000002', 'b1000000-0000-4000-8000-000000000001', 'OPS', 'Operations',
    'Servers, deploys, backups and on-call.');
 
+-- WEB's board has a "Review" column (after In progress) with a WIP limit of 2,
+-- and In progress one of 4; every project got its five statuses when it was made.
+insert into public.project_statuses (project_id, name, color, category, wip_limit)
+values ('c1000000-0000-4000-8000-000000000001', 'Review', 'purple', 'started', 2);
+update public.project_statuses s
+set position = case s.name when 'Review' then 3 when 'Done' then 4 when 'Canceled' then 5 else s.position end,
+    wip_limit = case s.name when 'In progress' then 4 else s.wip_limit end
+where s.project_id = 'c1000000-0000-4000-8000-000000000001';
+
 -- 60 tasks: numbers and column positions come from the tasks trigger ---------------
-insert into public.tasks (project_id, title, description, status, priority, assignee_id, due_on, labels, created_by)
-select
-  case when t.n <= 30 then 'c1000000-0000-4000-8000-000000000001'::uuid else 'c1000000-0000-4000-8000-000000000002'::uuid end,
-  t.title,
-  t.description,
-  (array['backlog', 'todo', 'in_progress', 'done', 'canceled', 'todo', 'backlog', 'in_progress', 'done', 'todo'])[1 + t.n % 10]::public.task_status,
-  (array['none', 'low', 'medium', 'high', 'urgent', 'medium', 'low'])[1 + t.n % 7]::public.task_priority,
-  (array[
-    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
-    'a1000000-0000-4000-8000-000000000003', null, 'a1000000-0000-4000-8000-000000000003'
-  ])[1 + t.n % 5]::uuid,
-  case when t.n % 3 = 0 then null else date '2025-12-01' + (t.n * 3)::int end,
-  t.labels,
-  (array[
-    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
-    'a1000000-0000-4000-8000-000000000003'
-  ])[1 + t.n % 3]::uuid
-from (
-  select (row_number() over ())::int as n, v.title, v.description, v.labels
-  from (values
+create temporary table seed_tasks on commit drop as
+select (row_number() over ())::int as n, v.title, v.description, v.labels
+from (values
     ('Redesign the landing page hero', 'The hero should say what Teamboard does in one sentence.', array['design', 'marketing']),
     ('Fix signup form focus order', 'Tab order jumps from email to the footer.', array['bug', 'a11y']),
     ('Add dark mode', 'Respect prefers-color-scheme; keep contrast AA.', array['design']),
@@ -136,8 +129,88 @@ from (
     ('Log retention to 30 days', '', array['logging', 'legal']),
     ('SLO review with the web team', '', array['monitoring']),
     ('Disaster recovery drill', 'Full region loss, once a year.', array['backups'])
-  ) as v (title, description, labels)
-) as t;
+  ) as v (title, description, labels);
+
+-- due dates around today: a few overdue, most in the weeks ahead
+insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, due_on, created_by)
+select
+  p.id,
+  t.title,
+  t.description,
+  s.id,
+  (array['none', 'low', 'medium', 'high', 'urgent', 'medium', 'low'])[1 + t.n % 7]::public.task_priority,
+  (array[
+    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+    'a1000000-0000-4000-8000-000000000003', null, 'a1000000-0000-4000-8000-000000000003'
+  ])[1 + t.n % 5]::uuid,
+  case when t.n % 3 = 0 then null else current_date - 10 + t.n * 2 end,
+  (array[
+    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+    'a1000000-0000-4000-8000-000000000003'
+  ])[1 + t.n % 3]::uuid
+from seed_tasks t
+join public.projects p on p.id = case when t.n <= 30 then 'c1000000-0000-4000-8000-000000000001'::uuid
+                                      else 'c1000000-0000-4000-8000-000000000002'::uuid end
+join public.project_statuses s on s.project_id = p.id and s.name = (
+  case when t.n <= 30
+    then array['Backlog', 'To do', 'In progress', 'Done', 'Canceled', 'To do', 'Backlog', 'Review', 'Done', 'To do']
+    else array['Backlog', 'To do', 'In progress', 'Done', 'Canceled', 'To do', 'Backlog', 'In progress', 'Done', 'To do']
+  end)[1 + t.n % 10]
+order by t.n;
+
+-- The team's labels, coloured, and the tasks carrying them ----------------------------
+insert into public.labels (team_id, name, color, created_by)
+select 'b1000000-0000-4000-8000-000000000001', l.name,
+       coalesce(c.color, (array['blue', 'green', 'orange', 'purple', 'teal', 'indigo', 'pink', 'yellow'])[
+         1 + ((row_number() over (order by l.name) - 1) % 8)::int])::public.palette_color,
+       'a1000000-0000-4000-8000-000000000001'
+from (select distinct unnest(labels) as name from seed_tasks) l
+left join (values
+  ('bug', 'red'), ('design', 'purple'), ('security', 'orange'), ('a11y', 'teal'),
+  ('performance', 'yellow'), ('marketing', 'pink'), ('legal', 'gray'), ('docs', 'green')
+) as c (name, color) on c.name = l.name;
+
+insert into public.task_labels (task_id, label_id)
+select tk.id, lb.id
+from seed_tasks t
+join public.projects p on p.id = case when t.n <= 30 then 'c1000000-0000-4000-8000-000000000001'::uuid
+                                      else 'c1000000-0000-4000-8000-000000000002'::uuid end
+join public.tasks tk on tk.project_id = p.id and tk.number = case when t.n <= 30 then t.n else t.n - 30 end
+cross join unnest(t.labels) as x (name)
+join public.labels lb on lb.team_id = p.team_id and lb.name = x.name;
+
+-- WEB-23 (the accessibility audit): a checklist and two sub-tasks; WEB-1 a
+-- checklist too; WEB-11 is blocked by WEB-12 (open), and WEB-26 relates to OPS-22.
+insert into public.checklist_items (task_id, title, done, created_by)
+select tk.id, c.title, c.done, 'a1000000-0000-4000-8000-000000000003'
+from (values
+  (23, 1, 'Contrast of muted text', true),
+  (23, 2, 'Focus rings on every control', true),
+  (23, 3, 'Skip link to the main content', true),
+  (23, 4, 'Form errors announced', false),
+  (23, 5, 'Headings in order on every page', false),
+  (1, 1, 'Draft two headlines', true),
+  (1, 2, 'Pick one with the team', false),
+  (1, 3, 'Hand over to design', false)
+) as c (number, ord, title, done)
+join public.tasks tk on tk.project_id = 'c1000000-0000-4000-8000-000000000001' and tk.number = c.number
+order by c.number, c.ord;
+
+insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, parent_id, created_by)
+select 'c1000000-0000-4000-8000-000000000001', c.title, '', s.id, 'medium', 'a1000000-0000-4000-8000-000000000003',
+       parent.id, 'a1000000-0000-4000-8000-000000000001'
+from (values (1, 'Fix focus order in the sign-up form', 'Done'), (2, 'Label the icon buttons', 'In progress')) as c (ord, title, status)
+join public.tasks parent on parent.project_id = 'c1000000-0000-4000-8000-000000000001' and parent.number = 23
+join public.project_statuses s on s.project_id = parent.project_id and s.name = c.status
+order by c.ord;
+
+insert into public.task_relations (from_task_id, to_task_id, kind, created_by)
+select f.id, t.id, r.kind::public.relation_kind, 'a1000000-0000-4000-8000-000000000002'
+from (values ('WEB', 12, 'WEB', 11, 'blocks'), ('WEB', 26, 'OPS', 22, 'relates')) as r (from_key, from_number, to_key, to_number, kind)
+join public.projects fp on fp.key = r.from_key and fp.team_id = 'b1000000-0000-4000-8000-000000000001'
+join public.tasks f on f.project_id = fp.id and f.number = r.from_number
+join public.projects tp on tp.key = r.to_key and tp.team_id = 'b1000000-0000-4000-8000-000000000001'
+join public.tasks t on t.project_id = tp.id and t.number = r.to_number;
 
 -- A conversation on a few tasks ---------------------------------------------------
 insert into public.comments (task_id, author_id, body, created_at)
@@ -163,8 +236,8 @@ join public.tasks t on t.project_id = p.id and t.number = c.task_number;
 -- picture's file is supabase/seed/storage/attachments/<task id>/board-sketch.png,
 -- which the stack uploads into the `attachments` bucket on a fresh database
 -- (supabase/config.toml, [storage.buckets.attachments] objects_path).
-insert into public.tasks (id, project_id, title, description, status, priority, assignee_id, due_on, labels, created_by)
-values (
+insert into public.tasks (id, project_id, title, description, status_id, priority, assignee_id, due_on, created_by)
+select
   'd1000000-0000-4000-8000-000000000001', 'c1000000-0000-4000-8000-000000000001',
   'Launch the new board layout',
   $md$## What changes
@@ -190,9 +263,14 @@ The board gets **wider columns** and _calmer_ cards. Sketch below; the old layou
 ```
 
 Background: [the design notes](https://example.com/design-notes) and ~~the old mock-ups~~.$md$,
-  'in_progress', 'high', 'a1000000-0000-4000-8000-000000000003', current_date + 5, array['design'],
-  'a1000000-0000-4000-8000-000000000001'
-);
+  s.id, 'high', 'a1000000-0000-4000-8000-000000000003', current_date + 5, 'a1000000-0000-4000-8000-000000000001'
+from public.project_statuses s
+where s.project_id = 'c1000000-0000-4000-8000-000000000001' and s.name = 'To do';
+
+insert into public.task_labels (task_id, label_id)
+select 'd1000000-0000-4000-8000-000000000001', l.id
+from public.labels l
+where l.team_id = 'b1000000-0000-4000-8000-000000000001' and l.name = 'design';
 
 insert into public.attachments (id, task_id, object_path, file_name, size_bytes, content_type, uploaded_by, created_at)
 values (

@@ -58,6 +58,74 @@ export type Database = {
           },
         ]
       }
+      checklist_items: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position?: number
+          project_id?: string
+          task_id?: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "checklist_items_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_ticked_by_fkey"
+            columns: ["ticked_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       comments: {
         Row: {
           author_id: string | null
@@ -154,6 +222,48 @@ export type Database = {
           },
         ]
       }
+      labels: {
+        Row: {
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          team_id: string
+        }
+        Insert: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          team_id: string
+        }
+        Update: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "labels_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "labels_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       mfa_recovery_codes: {
         Row: {
           code_hash: string
@@ -202,6 +312,47 @@ export type Database = {
         }
         Relationships: []
       }
+      project_statuses: {
+        Row: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+        Insert: {
+          category: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit?: number | null
+        }
+        Update: {
+          category?: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name?: string
+          position?: number
+          project_id?: string
+          wip_limit?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "project_statuses_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       projects: {
         Row: {
           archived_at: string | null
@@ -249,55 +400,178 @@ export type Database = {
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_labels: {
+        Row: {
+          created_at: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          created_at?: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          created_at?: string
+          label_id?: string
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_labels_label_id_fkey"
+            columns: ["label_id"]
+            isOneToOne: false
+            referencedRelation: "labels"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_relations: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          from_task_id: string
+          id: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id: string
+          id?: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id?: string
+          id?: string
+          kind?: Database["public"]["Enums"]["relation_kind"]
+          team_id?: string
+          to_task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_relations_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_from_task_id_fkey"
+            columns: ["from_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_to_task_id_fkey"
+            columns: ["to_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tasks: {
         Row: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
-          labels: string[]
+          label_ids: string[]
           number: number
+          open_blockers: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
           title: string
           updated_at: string
         }
         Insert: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
-          labels?: string[]
+          label_ids?: string[]
           number: number
+          open_blockers?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done?: number
+          subtasks_total?: number
           title: string
           updated_at?: string
         }
         Update: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
           due_on?: string | null
           id?: string
-          labels?: string[]
+          label_ids?: string[]
           number?: number
+          open_blockers?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id?: string
+          subtasks_done?: number
+          subtasks_total?: number
           title?: string
           updated_at?: string
         }
@@ -317,11 +591,25 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
+            foreignKeyName: "tasks_parent_in_project_fkey"
+            columns: ["project_id", "parent_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["project_id", "id"]
+          },
+          {
             foreignKeyName: "tasks_project_id_fkey"
             columns: ["project_id"]
             isOneToOne: false
             referencedRelation: "projects"
             referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_status_in_project_fkey"
+            columns: ["project_id", "status_id"]
+            isOneToOne: false
+            referencedRelation: "project_statuses"
+            referencedColumns: ["project_id", "id"]
           },
         ]
       }
@@ -426,6 +714,22 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      checklist_items_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       comments_mark_edited: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -476,23 +780,66 @@ export type Database = {
         Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      lock_status_project: {
+        Args: { status_id: string; min_role: string }
+        Returns: string
+      }
+      move_checklist_item: {
+        Args: { item_id: string; position: number }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+      }
+      move_status: {
+        Args: { status_id: string; position: number }
+        Returns: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+      }
       move_task: {
-        Args: { task_id: string; status: string; position?: number }
+        Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
           due_on: string | null
           id: string
-          labels: string[]
+          label_ids: string[]
           number: number
+          open_blockers: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
           title: string
           updated_at: string
         }
@@ -509,9 +856,22 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       new_recovery_codes: {
         Args: Record<PropertyKey, never>
         Returns: string[]
+      }
+      project_statuses_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      project_statuses_check_bounds: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      projects_after_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
@@ -531,6 +891,10 @@ export type Database = {
       }
       recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
       redeem_recovery_code: { Args: { code: string }; Returns: boolean }
+      remove_status: {
+        Args: { status_id: string; move_to?: string }
+        Returns: undefined
+      }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       search_tasks: {
@@ -540,7 +904,9 @@ export type Database = {
           project_id: string
           number: number
           title: string
-          status: Database["public"]["Enums"]["task_status"]
+          status_name: string
+          status_color: Database["public"]["Enums"]["palette_color"]
+          status_category: Database["public"]["Enums"]["status_category"]
           priority: Database["public"]["Enums"]["task_priority"]
           assignee_id: string
           due_on: string
@@ -555,6 +921,10 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_labels: {
+        Args: { task_id: string; names: string[] }
+        Returns: Json
+      }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
       storage_folder_is_full: {
@@ -562,7 +932,15 @@ export type Database = {
         Returns: unknown
       }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
-      task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
+      sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
+      task_labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_labels_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       task_panel: {
         Args: {
           team_slug: string
@@ -574,6 +952,14 @@ export type Database = {
         }
         Returns: Json
       }
+      task_relations_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_relations_sync_tasks: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>
@@ -583,6 +969,13 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_set_completed_at: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean
@@ -607,8 +1000,21 @@ export type Database = {
       }
     }
     Enums: {
+      palette_color:
+        | "gray"
+        | "red"
+        | "orange"
+        | "yellow"
+        | "green"
+        | "teal"
+        | "blue"
+        | "indigo"
+        | "purple"
+        | "pink"
+      relation_kind: "blocks" | "relates" | "duplicates"
+      status_category:
+        "backlog" | "unstarted" | "started" | "completed" | "canceled"
       task_priority: "none" | "low" | "medium" | "high" | "urgent"
-      task_status: "backlog" | "todo" | "in_progress" | "done" | "canceled"
       team_role: "viewer" | "member" | "admin" | "owner"
     }
     CompositeTypes: { [_ in never]: never }
@@ -719,8 +1125,27 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      palette_color: [
+        "gray",
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "teal",
+        "blue",
+        "indigo",
+        "purple",
+        "pink",
+      ],
+      relation_kind: ["blocks", "relates", "duplicates"],
+      status_category: [
+        "backlog",
+        "unstarted",
+        "started",
+        "completed",
+        "canceled",
+      ],
       task_priority: ["none", "low", "medium", "high", "urgent"],
-      task_status: ["backlog", "todo", "in_progress", "done", "canceled"],
       team_role: ["viewer", "member", "admin", "owner"],
     },
   },

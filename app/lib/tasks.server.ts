@@ -5,8 +5,35 @@ import type { TaskComment } from "./comments.server";
 import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import type { Priority, Status, TaskDetail } from "./board";
+import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
+import type { PaletteColor } from "./palette";
 import { backendError, notFound } from "./http.server";
+
+export interface ChecklistItem {
+  id: string;
+  title: string;
+  done: boolean;
+  position: number;
+  ticked_at: string | null;
+  ticked_by: { display_name: string } | null;
+}
+
+export interface SubTask {
+  id: string;
+  number: number;
+  title: string;
+  status: StatusRef;
+}
+
+export type RelationKind = "blocks" | "relates" | "duplicates";
+
+/** A relation as the task on one side sees it: `outgoing` when this task is its "from" (blocks, duplicates). */
+export interface TaskRelation {
+  id: string;
+  kind: RelationKind;
+  outgoing: boolean;
+  task: { id: string; number: number; title: string; project_key: string; closed: boolean };
+}
 
 /**
  * Just enough to act on the task named in the URL: by the team's slug, the
@@ -20,23 +47,31 @@ export async function findTaskRef(
 ): Promise<TaskRef | null> {
   const { data, error } = await supabase
     .from("tasks")
-    .select("id, status, project:projects!inner(key, team:teams!inner(slug))")
+    .select("id, status_id, project:projects!inner(key, team:teams!inner(slug))")
     .eq("number", names.number)
     .eq("project.key", names.projectKey)
     .eq("project.team.slug", names.teamSlug)
     .maybeSingle<TaskRef & { project: unknown }>();
   if (error) throw backendError(error);
-  return data ? { id: data.id, status: data.status } : null;
+  return data ? { id: data.id, status_id: data.status_id } : null;
 }
 
 export interface TaskRef {
   id: string;
-  status: Status;
+  status_id: string;
 }
 
-/** The task panel: the task named in the URL, one page of its comments, its attachments (with signed URLs). */
+/**
+ * The task panel: the task named in the URL, its labels, checklist,
+ * sub-tasks and relations, one page of its comments, its attachments (with
+ * signed URLs).
+ */
 export interface TaskPanel {
   task: TaskDetail;
+  labels: LabelChip[];
+  checklist: ChecklistItem[];
+  subtasks: SubTask[];
+  relations: TaskRelation[];
   comments: TaskComment[];
   /** how many comments this page reaches back over (all of them on the latest page) */
   reached: number;
@@ -72,17 +107,21 @@ export async function requireTaskPanel(
     { get: true },
   );
   if (error) throw backendError(error);
-  const row = data as unknown as {
-    task: TaskDetail;
-    comments: TaskComment[];
-    reached: number;
-    attachments: AttachmentRow[];
-  } | null;
+  const row = data as unknown as
+    | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "comments"> & {
+        reached: number;
+        attachments: AttachmentRow[];
+      })
+    | null;
   if (!row) throw notFound();
   const comments = [...row.comments].reverse();
   const reached = Number(row.reached);
   return {
     task: row.task,
+    labels: row.labels,
+    checklist: row.checklist,
+    subtasks: row.subtasks,
+    relations: row.relations,
     comments,
     reached,
     hasOlder: reached > comments.length,
@@ -96,7 +135,6 @@ export interface TaskFields {
   priority: Priority;
   assignee: string | null;
   dueOn: string | null;
-  labels: string[];
 }
 
 function columnsOf(fields: TaskFields) {
@@ -106,23 +144,32 @@ function columnsOf(fields: TaskFields) {
     priority: fields.priority,
     assignee_id: fields.assignee,
     due_on: fields.dueOn,
-    labels: fields.labels,
   };
 }
 
-/** created_by, number and position come from the database (default and trigger). */
-export async function createTask(supabase: SupabaseClient, projectId: string, fields: TaskFields & { status: Status }) {
-  const row = { project_id: projectId, status: fields.status, ...columnsOf(fields) } satisfies Omit<
-    TablesInsert<"tasks">,
-    "number"
-  >;
+/**
+ * A new task (a sub-task when `parentId` is given; no status: the project's
+ * first backlog one). created_by, number and position come from the database
+ * (default and trigger).
+ */
+export async function createTask(
+  supabase: SupabaseClient,
+  projectId: string,
+  fields: TaskFields & { statusId: string | null; parentId?: string | null },
+) {
+  const row = {
+    project_id: projectId,
+    ...(fields.statusId ? { status_id: fields.statusId } : {}),
+    ...(fields.parentId ? { parent_id: fields.parentId } : {}),
+    ...columnsOf(fields),
+  } satisfies Omit<TablesInsert<"tasks">, "number" | "status_id">;
   return (
     supabase
       .from("tasks")
-      // the generated Insert type requires `number`, which the tasks_before_insert trigger fills in
+      // the generated Insert type requires `number` and `status_id`, which the tasks_before_insert trigger fills in
       .insert(row as TablesInsert<"tasks">)
-      .select("number")
-      .single<{ number: number }>()
+      .select("id, number")
+      .single<{ id: string; number: number }>()
   );
 }
 
@@ -130,11 +177,21 @@ export async function updateTask(supabase: SupabaseClient, taskId: string, field
   return supabase.from("tasks").update(columnsOf(fields)).eq("id", taskId).select("id").maybeSingle();
 }
 
-/** Status and place change only through the RPC (transition rules, dense positions). */
-export async function moveTask(supabase: SupabaseClient, taskId: string, status: Status, position: number | null) {
+/**
+ * A task's labels, by name, as one change (`set_task_labels`): the team's
+ * labels of those names (any capitals), new ones made for the team, the
+ * others taken off.
+ */
+export async function setTaskLabels(supabase: SupabaseClient, taskId: string, names: string[]) {
+  return supabase.rpc("set_task_labels", { task_id: taskId, names });
+}
+
+/** Status and place change only through the RPC (any status of the project; dense positions). */
+export async function moveTask(supabase: SupabaseClient, taskId: string, statusId: string, position: number | null) {
   // no position: the RPC's default (null) puts the task last
-  const args = position === null ? { task_id: taskId, status } : { task_id: taskId, status, position };
-  return supabase.rpc("move_task", args).single<{ id: string; status: Status; position: number }>();
+  const args =
+    position === null ? { task_id: taskId, status_id: statusId } : { task_id: taskId, status_id: statusId, position };
+  return supabase.rpc("move_task", args).single<{ id: string; status_id: string; position: number }>();
 }
 
 /** Deletes a task with its comments and attachment rows; the files follow through the cleanup queue. */
@@ -148,7 +205,8 @@ export interface SearchHit {
   id: string;
   number: number;
   title: string;
-  status: Status;
+  status_name: string;
+  status_color: PaletteColor;
   project_key: string;
   project_name: string;
   project_archived: boolean;
@@ -166,18 +224,21 @@ export const SEARCH_LIMIT = 50;
 export async function searchTasks(supabase: SupabaseClient, query: string) {
   const { data, error } = await supabase
     .rpc("search_tasks", { query, limit: SEARCH_LIMIT })
-    .select("id, number, title, status, project_key, project_name, project_archived, team_slug, team_name");
+    .select(
+      "id, number, title, status_name, status_color, project_key, project_name, project_archived, team_slug, team_name",
+    );
   const hits = (data ?? []) as unknown as SearchHit[];
   return { error, hits, capped: hits.length >= SEARCH_LIMIT };
 }
 
 export interface Overview {
-  counts: Record<Status, number>;
+  /** tasks of the team's active projects, per status category */
+  counts: Record<StatusCategory, number>;
   my_open_tasks: Array<{
     id: string;
     number: number;
     title: string;
-    status: Status;
+    status: StatusRef;
     priority: Priority;
     due_on: string | null;
     project_key: string;

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
-import { STATUS_LABELS, taskRef } from "~/lib/board";
+import { taskRef } from "~/lib/board";
 import { parseCommentCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
@@ -22,7 +22,7 @@ import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
 import { requestClient } from "~/lib/supabase.server";
 import { previewAnswer, renderTexts } from "~/lib/text.server";
-import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
@@ -33,7 +33,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params);
-  const { task, comments, reached, hasOlder, attachments, descriptionHtml } = panel;
+  const { task, labels, checklist, subtasks, relations, comments, reached, hasOlder, attachments, descriptionHtml } =
+    panel;
   const before = parseCommentCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
@@ -41,6 +42,10 @@ export async function loader(args: LoaderFunctionArgs) {
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
     task,
     descriptionHtml,
+    labels,
+    checklist,
+    subtasks,
+    relations,
     attachments,
     comments,
     commentsReached: reached,
@@ -99,10 +104,14 @@ export async function action(args: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "update": {
       if (!parsed.success) return formFailure(parsed);
+      const { intent } = parsed;
+      // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
+      const labelled = await setTaskLabels(supabase, task.id, parsed.data.labels);
+      if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" });
       const { error } = await updateTask(supabase, task.id, parsed.data);
       if (error)
         return writeFailure(error, {
-          intent: parsed.intent,
+          intent,
           values,
           field: /assignee/i.test(error.message) ? "assignee" : "form",
         });
@@ -111,9 +120,12 @@ export async function action(args: ActionFunctionArgs) {
 
     case "move": {
       if (!parsed.success) return formFailure(parsed);
-      const { error } = await moveTask(supabase, task.id, parsed.data.status, parsed.data.position);
+      const [{ error }, { data: status }] = await Promise.all([
+        moveTask(supabase, task.id, parsed.data.status, parsed.data.position),
+        supabase.from("project_statuses").select("name").eq("id", parsed.data.status).maybeSingle(),
+      ]);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
-      return done(`${ref} is in ${STATUS_LABELS[parsed.data.status]}.`);
+      return done(status ? `${ref} is in ${status.name}.` : `${ref} is moved.`);
     }
 
     case "delete-task": {

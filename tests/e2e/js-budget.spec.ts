@@ -104,6 +104,8 @@ test.describe("signed-in pages", () => {
     { name: "/teams/:team", url: () => `/teams/${team.slug}` },
     { name: "/teams/:team/members", url: () => `/teams/${team.slug}/members` },
     { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings` },
+    { name: "/teams/:team/labels", url: () => `/teams/${team.slug}/labels` },
+    { name: "/teams/:team/projects/:key/settings", url: () => `/teams/${team.slug}/projects/WEB/settings` },
     { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
     { name: "/search", url: () => "/search?q=budget" },
     { name: "/account", url: () => "/account" },

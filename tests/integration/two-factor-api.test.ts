@@ -28,7 +28,7 @@ const TWO_FACTOR = /two-factor sign-in/;
 let stack: TestStack;
 const tokens = {} as Record<Who, string>;
 const clients = {} as Record<Who, SupabaseClient>;
-const ids = { erin: "", uma: "", team: "", project: "", task: "", comment: "" };
+const ids = { erin: "", uma: "", team: "", project: "", task: "", status: "", comment: "" };
 let n = 0;
 
 async function signIn(email: string, password: string) {
@@ -92,10 +92,11 @@ beforeAll(async () => {
     ids.project = await one("insert into projects (team_id, key, name) values ($1, 'TWO', 'Two') returning id", [
       ids.team,
     ]);
-    ids.task = await one(
-      "insert into tasks (project_id, title, status, created_by) values ($1, 'Guarded', 'todo', $2) returning id",
-      [ids.project, ids.erin],
-    );
+    ids.task = await one("insert into tasks (project_id, title, created_by) values ($1, 'Guarded', $2) returning id", [
+      ids.project,
+      ids.erin,
+    ]);
+    ids.status = await one("select status_id as id from tasks where id = $1", [ids.task]);
     ids.comment = await one("insert into comments (task_id, author_id, body) values ($1, $2, 'Hi') returning id", [
       ids.task,
       ids.erin,
@@ -117,6 +118,7 @@ describe("REST: every table reads nothing and writes nothing at aal1", () => {
     ["projects", "id", () => ["id", ids.project]],
     ["tasks", "id", () => ["id", ids.task]],
     ["comments", "id", () => ["id", ids.comment]],
+    ["project_statuses", "id", () => ["project_id", ids.project]],
   ];
   for (const [table, column, filter] of reads) {
     it(`${table}: rows for aal2 and for an account without an app, none at aal1`, async () => {
@@ -156,7 +158,7 @@ describe("REST: every table reads nothing and writes nothing at aal1", () => {
 
 describe("RPC: security definer functions refuse aal1 themselves", () => {
   const calls: [name: string, args: () => Record<string, unknown>][] = [
-    ["move_task", () => ({ task_id: ids.task, status: "todo", position: 0 })],
+    ["move_task", () => ({ task_id: ids.task, status_id: ids.status, position: 0 })],
     ["create_team", () => ({ name: "Another", slug: `another-${++n}` })],
     ["my_invitations", () => ({})],
     ["team_has_member_email", () => ({ team_id: ids.team, email: "x@example.com" })],
@@ -177,7 +179,7 @@ describe("RPC: security definer functions refuse aal1 themselves", () => {
 
   it("move_task moves at aal2 and for an account without an app", async () => {
     for (const who of ["aal2", "unenrolled"] as const) {
-      const { error } = await clients[who].rpc("move_task", { task_id: ids.task, status: "todo", position: 0 });
+      const { error } = await clients[who].rpc("move_task", { task_id: ids.task, status_id: ids.status, position: 0 });
       expect(error, who).toBeNull();
     }
   });

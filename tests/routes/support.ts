@@ -158,6 +158,13 @@ export interface RouteTeam {
 
 /** A team with one person per role and an outsider, project WEB with two tasks. */
 export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
+  const statusIdOf = async (projectId: string, name: string) =>
+    (
+      await stack.db.query<{ id: string }>("select id from project_statuses where project_id = $1 and name = $2", [
+        projectId,
+        name,
+      ])
+    ).rows[0].id;
   const tag = crypto.randomBytes(3).toString("hex");
   const [owner, admin, member, viewer, outsider] = await Promise.all(
     ["Olive Owner", "Adam Admin", "Mia Member", "Vic Viewer", "Otto Outsider"].map((name) =>
@@ -185,9 +192,9 @@ export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
   const tasks = await ownerClient
     .from("tasks")
     .insert([
-      { project_id: project.data.id, title: "Plan the sprint", status: "backlog" },
-      { project_id: project.data.id, title: "Book the room", status: "todo" },
-    ])
+      { project_id: project.data.id, title: "Plan the sprint" },
+      { project_id: project.data.id, title: "Book the room", status_id: await statusIdOf(project.data.id, "To do") },
+    ] as never)
     .select("id, number")
     .order("number");
   if (tasks.error) throw tasks.error;

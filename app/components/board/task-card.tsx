@@ -1,7 +1,8 @@
 import { Avatar } from "~/components/avatar";
 import { Link } from "@remix-run/react";
-import { PRIORITY_LABELS, STATUS_LABELS, taskRef } from "~/lib/board";
+import { PRIORITY_LABELS, taskRef } from "~/lib/board";
 import type { Card } from "~/lib/board";
+import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
 
 /**
@@ -99,10 +100,10 @@ function MoveMenu({ id, task, label, move }: { id: string; task: Card; label: st
         <>
           <p className="move-menu-heading">Move to</p>
           <ul className="move-menu-choices">
-            {choices.statuses.map((status) => (
-              <li key={status}>
-                <button type="button" className="button button-small" onClick={() => move.moveFromMenu(task, status)}>
-                  {STATUS_LABELS[status]}
+            {choices.statuses.map((statusId) => (
+              <li key={statusId}>
+                <button type="button" className="button button-small" onClick={() => move.moveFromMenu(task, statusId)}>
+                  {move.nameOf(statusId)}
                 </button>
               </li>
             ))}
@@ -146,6 +147,7 @@ function CardMeta({
 }) {
   return (
     <div className="task-card-meta">
+      {task.blocked ? <span className="blocked">Blocked</span> : null}
       {task.priority !== "none" ? (
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
@@ -154,15 +156,25 @@ function CardMeta({
         {task.assignee_id ? <Avatar path={avatarPath} name={assignee} size={18} /> : null}
         {assignee ?? (task.assignee_id ? "Assigned" : "Unassigned")}
       </span>
-      {task.labels.length > 0 ? (
-        <ul className="labels" aria-label="Labels">
-          {task.labels.map((label) => (
-            <li key={label} className="label">
-              {label}
-            </li>
-          ))}
-        </ul>
+      {task.checklist ? (
+        <span
+          className={`tally${task.checklist.done === task.checklist.total ? " tally-done" : ""}`}
+          aria-label={`Checklist: ${task.checklist.done} of ${task.checklist.total} done`}
+        >
+          <span aria-hidden="true">☑ </span>
+          {task.checklist.done}/{task.checklist.total}
+        </span>
       ) : null}
+      {task.subtasks ? (
+        <span
+          className={`tally${task.subtasks.done === task.subtasks.total ? " tally-done" : ""}`}
+          aria-label={`Sub-tasks: ${task.subtasks.done} of ${task.subtasks.total} done`}
+        >
+          <span aria-hidden="true">↳ </span>
+          {task.subtasks.done}/{task.subtasks.total}
+        </span>
+      ) : null}
+      <LabelChips labels={task.labels} />
     </div>
   );
 }

@@ -1,9 +1,10 @@
+import type { ReactNode } from "react";
 import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { MarkdownField, previewOf } from "~/components/markdown-field";
-import type { ReactNode } from "react";
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
+import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type StatusRef } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
+type LabelOption = { id: string; name: string };
 
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
@@ -14,14 +15,20 @@ function assigneeOptions(members: MemberOption[]) {
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
 export function TaskFields({
   task,
+  labels = [],
   members,
+  teamLabels,
   result,
   intent,
   team,
   attachTo,
 }: {
   task?: Partial<EditableTask>;
+  /** the task's labels now */
+  labels?: LabelOption[];
   members: MemberOption[];
+  /** the team's labels, suggested as the Labels field is typed in */
+  teamLabels: LabelOption[];
   result: unknown;
   intent?: string;
   /** the team the description may refer to (its tasks and people) */
@@ -30,6 +37,8 @@ export function TaskFields({
   attachTo?: string;
 }) {
   const { errors, values } = formState(result, intent);
+  // one task form on a page at a time (the board's filter has its own list)
+  const labelList = "team-label-names";
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
@@ -74,11 +83,18 @@ export function TaskFields({
         <Field
           name="labels"
           label="Labels"
-          hint="Comma-separated, up to 10."
+          hint="Comma-separated, up to 10; a new name becomes a team label."
           maxLength={300}
-          value={pick("labels", (task?.labels ?? []).join(", "))}
+          list={labelList}
+          autoComplete="off"
+          value={pick("labels", labels.map((l) => l.name).join(", "))}
           error={errors.labels}
         />
+        <datalist id={labelList}>
+          {teamLabels.map((label) => (
+            <option key={label.id} value={label.name} />
+          ))}
+        </datalist>
       </div>
     </>
   );
@@ -87,7 +103,9 @@ export function TaskFields({
 /** `action`: the task's URL (with the page's search), whichever route renders the panel. */
 export function TaskEditor({
   task,
+  labels,
   members,
+  teamLabels,
   result,
   action,
   team,
@@ -95,7 +113,9 @@ export function TaskEditor({
   cancel,
 }: {
   task: EditableTask;
+  labels: LabelOption[];
   members: MemberOption[];
+  teamLabels: LabelOption[];
   result: unknown;
   action: string;
   team: string;
@@ -112,7 +132,16 @@ export function TaskEditor({
       preventScrollReset
       aria-label="Edit task"
     >
-      <TaskFields task={task} members={members} result={result} intent="update" team={team} attachTo={taskId} />
+      <TaskFields
+        task={task}
+        labels={labels}
+        members={members}
+        teamLabels={teamLabels}
+        result={result}
+        intent="update"
+        team={team}
+        attachTo={taskId}
+      />
       <div className="form-actions">
         <SubmitButton className="button button-small" pendingText="Saving…">
           Save changes
@@ -123,17 +152,23 @@ export function TaskEditor({
   );
 }
 
-/** Status and place: the plain-form way to move a task (docs/product.md §4's rules are the server's). */
-export function TaskMoveForm({ task, result, action }: { task: EditableTask; result: unknown; action: string }) {
+/** Status and place: the plain-form way to move a task, to any of the project's statuses (§4). */
+export function TaskMoveForm({
+  task,
+  statuses,
+  result,
+  action,
+}: {
+  task: EditableTask;
+  /** the project's statuses, in the board's order */
+  statuses: StatusRef[];
+  result: unknown;
+  action: string;
+}) {
   const { errors, values } = formState(result, "move");
-  const options = STATUSES.map((s) => ({
-    value: s,
-    label:
-      s === task.status
-        ? `${STATUS_LABELS[s]} (now)`
-        : canMove(task.status, s)
-          ? STATUS_LABELS[s]
-          : `${STATUS_LABELS[s]} (not from ${STATUS_LABELS[task.status]})`,
+  const options = statuses.map((s) => ({
+    value: s.id,
+    label: s.id === task.status_id ? `${s.name} (now)` : s.name,
   }));
   return (
     <ValidatedForm
@@ -149,7 +184,7 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
           name="status"
           label="Status"
           options={options}
-          value={values.status ?? task.status}
+          value={values.status ?? task.status_id}
           error={errors.status}
         />
         <Field

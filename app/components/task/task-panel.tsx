@@ -6,6 +6,7 @@ import { boardSearch, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
 import { Attachments } from "./attachments";
+import { Checklist, Relations, SubTasks } from "./breakdown";
 import { CommentList } from "./comments";
 import { TaskEditor, TaskMoveForm } from "./task-forms";
 import { TaskReadView } from "./task-read";
@@ -18,6 +19,8 @@ export type TaskFormResult = FormFailure<"update" | "move" | "delete-task">;
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
 /** What the /attachments route's forms can send back. */
 export type AttachmentFormResult = FormFailure;
+/** What the /checklist, /subtasks and /relations routes' forms can send back. */
+export type BreakdownFormResult = FormFailure;
 
 /**
  * The open task: its fields (editable for members), delete for admins, and
@@ -29,10 +32,12 @@ export function TaskPanel({
   result,
   commentResult,
   attachmentResult,
+  breakdownResult,
 }: {
   result?: TaskFormResult;
   commentResult?: CommentFormResult;
   attachmentResult?: AttachmentFormResult;
+  breakdownResult?: BreakdownFormResult;
 }) {
   const data = useTaskData();
   const board = useBoardData();
@@ -42,6 +47,10 @@ export function TaskPanel({
     projectKey,
     taskPath,
     task,
+    labels,
+    checklist,
+    subtasks,
+    relations,
     attachments,
     comments,
     commentsReached,
@@ -53,8 +62,10 @@ export function TaskPanel({
     descriptionHtml,
   } = data;
   const members = board?.members ?? [];
+  const statuses = board?.columns.map((c) => c.status) ?? [task.status];
   const ref = taskRef(projectKey, task.number);
   const boardPath = taskPath.replace(/\/tasks\/[^/]+$/, "");
+  const teamPath = boardPath.replace(/\/projects\/[^/]+$/, "");
   const search = boardSearch(new URLSearchParams(location.search));
   // every form names its route: the panel may be on screen under /comments
   const taskAction = `${taskPath}${location.search}`;
@@ -82,7 +93,7 @@ export function TaskPanel({
     <article className="task-detail" aria-labelledby="task-title">
       {/* on a phone the task is the page: the way back, first; it lands on the task's column, filters kept */}
       <p className="back-to-board">
-        <Link to={`${boardPath}${search}#${columnAnchor(task.status)}`} preventScrollReset>
+        <Link to={`${boardPath}${search}#${columnAnchor(task.status_id)}`} preventScrollReset>
           <span aria-hidden="true">← </span>Back to the board
         </Link>
       </p>
@@ -94,6 +105,14 @@ export function TaskPanel({
           ✕
         </Link>
       </div>
+      {task.parent ? (
+        <p className="parent-task small">
+          Sub-task of{" "}
+          <Link to={`${boardPath}/tasks/${task.parent.number}${search}`} preventScrollReset>
+            <span className="task-ref">{taskRef(projectKey, task.parent.number)}</span> {task.parent.title}
+          </Link>
+        </p>
+      ) : null}
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
       <AlsoViewing taskId={task.id} members={members} key={task.id} />
       <LiveTaskData
@@ -113,7 +132,9 @@ export function TaskPanel({
       {editing ? (
         <TaskEditor
           task={task}
+          labels={labels}
           members={members}
+          teamLabels={board?.labels ?? []}
           result={result}
           action={taskAction}
           team={teamSlug}
@@ -150,17 +171,48 @@ export function TaskPanel({
               </Link>
             </p>
           ) : null}
-          <TaskReadView task={task} assigneeName={assigneeName} descriptionHtml={descriptionHtml} />
+          <TaskReadView
+            task={task}
+            status={task.status}
+            labels={labels}
+            assigneeName={assigneeName}
+            descriptionHtml={descriptionHtml}
+          />
         </>
       )}
       {can.editTasks ? (
         <TaskMoveForm
           task={task}
+          statuses={statuses}
           result={result}
           action={taskAction}
-          key={`move-${task.id}-${task.status}-${task.position}`}
+          key={`move-${task.id}-${task.status_id}-${task.position}`}
         />
       ) : null}
+      <Checklist
+        items={checklist}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
+      <SubTasks
+        subtasks={subtasks}
+        isSubTask={task.parent_id !== null}
+        projectPath={boardPath}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
+      <Relations
+        relations={relations}
+        teamPath={teamPath}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
       {can.deleteTasks ? (
         <details className="danger-zone">
           <summary>Delete task…</summary>

@@ -1,5 +1,6 @@
+import { LabelChips, StatusBadge } from "~/components/labels";
 import { RichText } from "~/components/rich-text";
-import { PRIORITY_LABELS, STATUS_LABELS, type EditableTask } from "~/lib/board";
+import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 
 /**
  * The task to read: its fields as text and its description rendered
@@ -8,10 +9,14 @@ import { PRIORITY_LABELS, STATUS_LABELS, type EditableTask } from "~/lib/board";
  */
 export function TaskReadView({
   task,
+  status,
+  labels,
   assigneeName,
   descriptionHtml,
 }: {
   task: EditableTask;
+  status: StatusRef;
+  labels: LabelChip[];
   assigneeName: string | null;
   descriptionHtml: string;
 }) {
@@ -20,7 +25,9 @@ export function TaskReadView({
       <dl className="task-facts">
         <div>
           <dt>Status</dt>
-          <dd>{STATUS_LABELS[task.status]}</dd>
+          <dd>
+            <StatusBadge status={status} />
+          </dd>
         </div>
         <div>
           <dt>Priority</dt>
@@ -36,7 +43,7 @@ export function TaskReadView({
         </div>
         <div>
           <dt>Labels</dt>
-          <dd>{task.labels.length ? task.labels.join(", ") : "None"}</dd>
+          <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
         </div>
       </dl>
       <section className="task-description" aria-label="Description">
