@@ -27,6 +27,8 @@ import {
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
+import { unreadCount } from "~/lib/notifications.server";
+import { requestClient } from "~/lib/supabase.server";
 import { useNonce } from "~/lib/nonce";
 import styles from "~/styles/app.css?url";
 
@@ -42,10 +44,12 @@ export const links: LinksFunction = () => [
 
 export async function loader() {
   const user = await getUser();
-  const flash = await takeFlash();
+  // the bell's count: beside the page's own reads (every loader starts with the same memoised claims)
+  const [flash, unread] = await Promise.all([takeFlash(), user ? unreadCount(requestClient()) : null]);
   return {
     env: publicEnv,
     user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
+    unread,
     flash,
   };
 }
@@ -76,11 +80,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { user, flash, env } = useRouteLoaderData<typeof loader>("root")!;
+  const { user, flash, env, unread } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
   return (
     <>
-      <SiteHeader user={user} />
+      <SiteHeader user={user} unread={unread} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />
@@ -166,7 +170,7 @@ export function ErrorBoundary() {
   const rootData = useRouteLoaderData<typeof loader>("root");
   return (
     <>
-      <SiteHeader user={rootData?.user ?? null} />
+      <SiteHeader user={rootData?.user ?? null} unread={rootData?.unread ?? null} />
       <main id="main" className="main">
         <ErrorPage />
       </main>

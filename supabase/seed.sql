@@ -288,3 +288,114 @@ insert into public.comments (task_id, author_id, body, created_at) values
 ```
 BOARD_V2=on
 ```$md$, now() - interval '1 hour');
+-- Activity, watching and notifications (PRODUCT.md §10) ------------------------------
+-- The triggers recorded everything above as it went in, with no actor (the seed
+-- runs as the database's owner, like a script) and at this moment. Name each
+-- creator and author, and spread the tasks' beginnings over the last two weeks.
+alter table public.tasks disable trigger tasks_set_updated_at;
+update public.tasks t
+set created_at = now() - interval '1 day' * (2 + (t.number * 7) % 12) - interval '1 hour' * (t.number % 9),
+    updated_at = now() - interval '1 day' * (2 + (t.number * 7) % 12) - interval '1 hour' * (t.number % 9)
+from public.projects p
+where p.id = t.project_id and p.team_id = 'b1000000-0000-4000-8000-000000000001';
+alter table public.tasks enable trigger tasks_set_updated_at;
+
+update public.task_events e
+set actor_id = t.created_by, created_at = t.created_at
+from public.tasks t
+where t.id = e.task_id and e.kind = 'task_created';
+
+update public.task_events e
+set actor_id = c.author_id, created_at = c.created_at
+from public.comments c
+where c.id = (e.data ->> 'comment_id')::uuid and e.kind = 'comment_posted';
+
+update public.task_events e
+set actor_id = a.uploaded_by, created_at = a.created_at
+from public.attachments a
+where a.id = (e.data ->> 'attachment_id')::uuid and e.kind = 'attachment_added';
+
+-- labels, checklists, sub-tasks and relations: by whoever made them, soon after the task
+update public.task_events e
+set actor_id = t.created_by, created_at = t.created_at + interval '2 minutes'
+from public.tasks t
+where t.id = e.task_id and e.kind = 'task_updated' and e.actor_id is null;
+
+update public.task_events e
+set actor_id = ci.created_by, created_at = t.created_at + interval '1 hour'
+from public.checklist_items ci, public.tasks t
+where ci.id = (e.data ->> 'item_id')::uuid and t.id = ci.task_id and e.kind = 'checklist_item_added';
+
+update public.task_events e
+set actor_id = st.created_by, created_at = st.created_at
+from public.tasks st
+where st.id = (e.data ->> 'subtask_id')::uuid and e.kind = 'subtask_added';
+
+update public.task_events e
+set actor_id = r.created_by, created_at = greatest(f.created_at, t.created_at) + interval '3 hours'
+from public.task_relations r, public.tasks f, public.tasks t
+where e.kind = 'relation_added' and f.id = r.from_task_id and t.id = r.to_task_id
+  and e.task_id in (r.from_task_id, r.to_task_id)
+  and (e.data ->> 'other_task_id')::uuid in (r.from_task_id, r.to_task_id);
+
+-- What a script's inserts notified (assignments by "someone") is not the demo's story
+delete from public.notifications;
+
+-- Mia gets comments on her tasks by email right away too (so a comment from
+-- Olivia reaches her inbox within two minutes on a fresh `npm run dev`)
+insert into public.notification_settings (user_id, kind, email)
+values ('a1000000-0000-4000-8000-000000000003', 'comment', 'instant');
+
+-- A few changes made as the people themselves (their claims, as a request
+-- through the API carries them), so the demo has events by name and
+-- notifications for Mia, Olivia and Adam.
+select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000001","role":"authenticated"}', true);
+select public.move_task(t.id, s.id)
+from public.tasks t join public.project_statuses s on s.project_id = t.project_id and s.name = 'In progress'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 9;
+insert into public.comments (task_id, author_id, body)
+select t.id, 'a1000000-0000-4000-8000-000000000001',
+       '@mia_member could you pair with @adam_admin on the focus rings? The `@media (prefers-reduced-motion)` part is done.'
+from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 23;
+
+select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000002","role":"authenticated"}', true);
+update public.tasks t set assignee_id = 'a1000000-0000-4000-8000-000000000003', priority = 'high'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 5;
+
+select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000003","role":"authenticated"}', true);
+insert into public.comments (task_id, author_id, body)
+select t.id, 'a1000000-0000-4000-8000-000000000003', 'The plain hero is live on staging. @olivia_owner, have a look?'
+from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 1;
+insert into public.task_labels (task_id, label_id)
+select t.id, l.id
+from public.tasks t join public.labels l on l.team_id = 'b1000000-0000-4000-8000-000000000001' and l.name = 'performance'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 2;
+update public.tasks t set due_on = current_date + 5
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 2;
+update public.checklist_items ci set done = true
+from public.tasks t
+where t.id = ci.task_id and t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 23
+  and ci.title = 'Form errors announced';
+select set_config('request.jwt.claims', '', true);
+
+-- ... spread over the last hours, the oldest of Mia's already read; nothing of the demo is emailed
+update public.task_events e
+set created_at = now() - x.ago
+from public.tasks t, (values
+  (9, 'task_updated', interval '3 hours'),
+  (23, 'comment_posted', interval '95 minutes'),
+  (5, 'task_updated', interval '50 minutes'),
+  (1, 'comment_posted', interval '20 minutes'),
+  (2, 'task_updated', interval '10 minutes'),
+  (23, 'checklist_item_ticked', interval '5 minutes')
+) as x (number, kind, ago)
+where t.id = e.task_id and t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = x.number
+  and e.kind = x.kind and e.created_at = now();
+update public.comments c set created_at = e.created_at
+from public.task_events e
+where e.kind = 'comment_posted' and (e.data ->> 'comment_id')::uuid = c.id and c.created_at = now();
+update public.notifications n
+set created_at = e.created_at, email = 'none',
+    read_at = case when n.kind = 'status' then e.created_at + interval '10 minutes' end
+from public.task_events e
+where e.id = n.event_id;

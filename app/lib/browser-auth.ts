@@ -36,6 +36,19 @@ export function getRealtime(env: BrowserEnv): Promise<RealtimeClient> {
   return realtimePromise;
 }
 
+/**
+ * Realtime, with this person's access token handed to it before a channel
+ * joins: a join sent before that would run with the anon key (and see
+ * nothing under RLS). Later tokens come through TOKEN_REFRESHED
+ * (realtime.client.ts).
+ */
+export async function withSessionToken(env: BrowserEnv): Promise<RealtimeClient> {
+  const [auth, realtime] = await Promise.all([getBrowserClient(env), getRealtime(env)]);
+  const { data } = await auth.getSession();
+  if (data.session) await realtime.setAuth(data.session.access_token);
+  return realtime;
+}
+
 export interface AuthEventHandlers {
   /** the user id the server rendered this page for (null when signed out) */
   serverUserId: () => string | null;

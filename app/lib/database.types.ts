@@ -168,6 +168,35 @@ export type Database = {
           },
         ]
       }
+      email_unsubscribe_tokens: {
+        Row: {
+          created_at: string
+          kinds: string[]
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          kinds: string[]
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          kinds?: string[]
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "email_unsubscribe_tokens_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -285,6 +314,132 @@ export type Database = {
         }
         Relationships: []
       }
+      notification_settings: {
+        Row: {
+          email: string
+          kind: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          email: string
+          kind: string
+          updated_at?: string
+          user_id?: string
+        }
+        Update: {
+          email?: string
+          kind?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          comment_id: string | null
+          created_at: string
+          email: string
+          email_attempts: number
+          email_claim: string | null
+          email_tried_at: string | null
+          emailed_at: string | null
+          event_id: string | null
+          id: string
+          kind: string
+          read_at: string | null
+          recipient_id: string
+          task_id: string
+          team_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          email?: string
+          email_attempts?: number
+          email_claim?: string | null
+          email_tried_at?: string | null
+          emailed_at?: string | null
+          event_id?: string | null
+          id?: string
+          kind: string
+          read_at?: string | null
+          recipient_id: string
+          task_id: string
+          team_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          email?: string
+          email_attempts?: number
+          email_claim?: string | null
+          email_tried_at?: string | null
+          emailed_at?: string | null
+          event_id?: string | null
+          id?: string
+          kind?: string
+          read_at?: string | null
+          recipient_id?: string
+          task_id?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_id_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_comment_id_fkey"
+            columns: ["comment_id"]
+            isOneToOne: false
+            referencedRelation: "comments"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_event_id_fkey"
+            columns: ["event_id"]
+            isOneToOne: false
+            referencedRelation: "task_events"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_recipient_id_fkey"
+            columns: ["recipient_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           avatar_path: string | null
@@ -400,6 +555,71 @@ export type Database = {
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_events: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          data: Json
+          id: string
+          kind: string
+          project_id: string
+          task_id: string
+          team_id: string
+          tx: unknown
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: string
+          kind: string
+          project_id: string
+          task_id: string
+          team_id: string
+          tx?: unknown
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: string
+          kind?: string
+          project_id?: string
+          task_id?: string
+          team_id?: string
+          tx?: unknown
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_events_actor_id_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       task_labels: {
         Row: {
           created_at: string
@@ -498,6 +718,27 @@ export type Database = {
             columns: ["to_task_id"]
             isOneToOne: false
             referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_watchers: {
+        Row: { since: string; task_id: string; user_id: string }
+        Insert: { since?: string; task_id: string; user_id: string }
+        Update: { since?: string; task_id?: string; user_id?: string }
+        Relationships: [
+          {
+            foreignKeyName: "task_watchers_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_watchers_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
             referencedColumns: ["id"]
           },
         ]
@@ -699,6 +940,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      attachments_record_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       board_view: {
         Args: {
           team_slug: string
@@ -726,11 +971,23 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      checklist_items_record_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       checklist_items_sync_task: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      claim_notification_emails: {
+        Args: { at?: string; batch_window?: unknown; max_batches?: number }
+        Returns: Json
+      }
       comments_mark_edited: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      comments_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -745,6 +1002,12 @@ export type Database = {
         }
       }
       decline_invitation: { Args: { token: string }; Returns: undefined }
+      default_email_setting: { Args: { kind: string }; Returns: string }
+      email_setting: { Args: { person: string; kind: string }; Returns: string }
+      finish_notification_emails: {
+        Args: { sent_claims: string[]; failed_claims: string[] }
+        Returns: number
+      }
       handle_new_user: { Args: Record<PropertyKey, never>; Returns: unknown }
       handle_user_metadata_change: {
         Args: Record<PropertyKey, never>
@@ -780,14 +1043,25 @@ export type Database = {
         Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      label_refs: { Args: { label_ids: string[] }; Returns: Json }
       labels_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      last_digest_time: { Args: { at: string; zone: string }; Returns: string }
       leave_team: { Args: { team_id: string }; Returns: undefined }
       lock_status_project: {
         Args: { status_id: string; min_role: string }
         Returns: string
+      }
+      mention_candidates: { Args: { body: string }; Returns: string[] }
+      mentioned_members: {
+        Args: { team_id: string; body: string }
+        Returns: string[]
+      }
+      merge_task_changes: {
+        Args: { earlier: Json; later: Json }
+        Returns: Json
       }
       move_checklist_item: {
         Args: { item_id: string; position: number }
@@ -861,6 +1135,16 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: string[]
       }
+      notification_email_claimable: {
+        Args: { n: Database["public"]["Tables"]["notifications"]["Row"] }
+        Returns: boolean
+      }
+      notification_kinds: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
+      open_notification: { Args: { notification_id: string }; Returns: Json }
+      person_time_zone: { Args: { person: string }; Returns: string }
       project_statuses_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -884,6 +1168,10 @@ export type Database = {
       queue_folder_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
+      }
+      record_task_event: {
+        Args: { task: string; kind: string; data: Json }
+        Returns: undefined
       }
       recovery_code_hash: {
         Args: { person: string; code: string }
@@ -927,12 +1215,14 @@ export type Database = {
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
+      status_ref: { Args: { status_id: string }; Returns: Json }
       storage_folder_is_full: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
+      task_events_notify: { Args: Record<PropertyKey, never>; Returns: unknown }
       task_labels_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -952,13 +1242,27 @@ export type Database = {
         }
         Returns: Json
       }
+      task_ref: { Args: { task_id: string }; Returns: Json }
       task_relations_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_relations_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
       task_relations_sync_tasks: {
         Args: Record<PropertyKey, never>
         Returns: unknown
+      }
+      task_timeline: {
+        Args: {
+          task_id: string
+          before_created_at?: string
+          before_id?: string
+          page_size?: number
+        }
+        Returns: Json
       }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
@@ -970,6 +1274,18 @@ export type Database = {
         Returns: unknown
       }
       tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_record_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_record_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_record_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_set_completed_at: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -981,6 +1297,14 @@ export type Database = {
         Returns: boolean
       }
       team_members_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_notifications: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_watching: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -996,6 +1320,16 @@ export type Database = {
       }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
+        Returns: undefined
+      }
+      unread_notification_count: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
+      unsubscribe_from_emails: { Args: { token: string }; Returns: Json }
+      unsubscribe_link_status: { Args: { token: string }; Returns: Json }
+      watch_task: {
+        Args: { task_id: string; people: string[] }
         Returns: undefined
       }
     }

@@ -2,7 +2,9 @@ import { signAttachments, type AttachmentRow } from "./attachments.server";
 import type { AttachmentView } from "./attachments.server";
 import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
-import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
+import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
+import { actorName, describeEvent, type TaskEvent } from "./activity";
+import type { Mentionable } from "./mentions";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
@@ -62,9 +64,17 @@ export interface TaskRef {
 }
 
 /**
+ * One item of a task's timeline: a comment, or an event (PRODUCT.md §10) with
+ * its words made here (`who` `what`), so the browser needs no wording code.
+ */
+export type TimelineItem =
+  | (TaskComment & { type: "comment" })
+  | (Pick<TaskEvent, "id" | "kind" | "created_at"> & { type: "event"; who: string; what: string });
+
+/**
  * The task panel: the task named in the URL, its labels, checklist,
- * sub-tasks and relations, one page of its comments, its attachments (with
- * signed URLs).
+ * sub-tasks and relations, one page of its timeline, its attachments (with
+ * signed URLs), its watchers.
  */
 export interface TaskPanel {
   task: TaskDetail;
@@ -72,11 +82,51 @@ export interface TaskPanel {
   checklist: ChecklistItem[];
   subtasks: SubTask[];
   relations: TaskRelation[];
-  comments: TaskComment[];
-  /** how many comments this page reaches back over (all of them on the latest page) */
-  reached: number;
-  hasOlder: boolean;
+  /** oldest first */
+  timeline: TimelineItem[];
+  hasEarlier: boolean;
+  commentCount: number;
+  watchers: number;
+  watching: boolean;
+  /** the team's members, for names in events and @mentions */
+  members: Mentionable[];
   attachments: AttachmentView[];
+}
+
+interface RawTimelineItem {
+  type: "comment" | "event";
+  id: string;
+  created_at: string;
+  actor_id: string | null;
+  actor: { display_name: string; avatar_path?: string | null } | null;
+  body: string | null;
+  edited_at: string | null;
+  kind: string | null;
+  data: Record<string, unknown> | null;
+}
+
+/** A comment as it was written (the route renders it), an event in words. */
+function timelineItem(raw: RawTimelineItem, names: ReadonlyMap<string, string>): TimelineItem {
+  if (raw.type === "comment") {
+    return {
+      type: "comment",
+      id: raw.id,
+      body: raw.body ?? "",
+      created_at: raw.created_at,
+      edited_at: raw.edited_at,
+      author_id: raw.actor_id,
+      author: raw.actor,
+    };
+  }
+  const event = { kind: raw.kind ?? "", data: raw.data ?? {}, actor_id: raw.actor_id, actor: raw.actor };
+  return {
+    type: "event",
+    id: raw.id,
+    kind: event.kind,
+    created_at: raw.created_at,
+    who: actorName(event),
+    what: describeEvent(event, { names, subject: "this" }),
+  };
 }
 
 /**
@@ -84,14 +134,14 @@ export interface TaskPanel {
  * security decides), named by the URL's team slug, project key and number so
  * it needs no earlier read and runs beside the team lookup; one more only
  * when there are attachments to sign. A thrown 404 for a task the person
- * can't see. Comments: the latest page, or the page before `before`, newest
- * first by (created_at, id) — comments written in one transaction share
+ * can't see. The timeline: the latest page, or the page before `before`,
+ * newest first by (created_at, id) — rows written in one transaction share
  * created_at, so the id keeps the order total — shown oldest first.
  */
 export async function requireTaskPanel(
   supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
-  before: CommentCursor | null,
+  before: TimelineCursor | null,
 ): Promise<TaskPanel> {
   const { data, error } = await supabase.rpc(
     "task_panel",
@@ -101,30 +151,42 @@ export async function requireTaskPanel(
       task_number: names.number,
       before_created_at: before?.createdAt,
       before_id: before?.id,
-      page_size: COMMENTS_PAGE_SIZE,
+      page_size: TIMELINE_PAGE_SIZE,
       // a read: GET, like the REST reads it replaces (and the request log shows which task)
     },
     { get: true },
   );
   if (error) throw backendError(error);
   const row = data as unknown as
-    | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "comments"> & {
-        reached: number;
+    | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "watching"> & {
+        timeline: RawTimelineItem[];
+        comment_count: number;
+        watchers: number;
+        members: Array<{ id: string; username: string; display_name: string }>;
         attachments: AttachmentRow[];
       })
     | null;
   if (!row) throw notFound();
-  const comments = [...row.comments].reverse();
-  const reached = Number(row.reached);
+  // the function reads one item more than a page: there are earlier ones when it came
+  const hasEarlier = row.timeline.length > TIMELINE_PAGE_SIZE;
+  const people = new Map(row.members.map((m) => [m.id, m.display_name]));
+  const members = row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name }));
+  const timeline = row.timeline
+    .slice(0, TIMELINE_PAGE_SIZE)
+    .map((raw) => timelineItem(raw, people))
+    .reverse();
   return {
     task: row.task,
     labels: row.labels,
     checklist: row.checklist,
     subtasks: row.subtasks,
     relations: row.relations,
-    comments,
-    reached,
-    hasOlder: reached > comments.length,
+    timeline,
+    hasEarlier,
+    commentCount: Number(row.comment_count),
+    watchers: Number(row.watchers),
+    watching: row.watching,
+    members,
     attachments: await signAttachments(supabase, row.attachments),
   };
 }

@@ -3,7 +3,7 @@ import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
 import { taskRef } from "~/lib/board";
-import { parseCommentCursor } from "~/lib/comments";
+import { parseTimelineCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
@@ -33,33 +33,23 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params);
-  const { task, labels, checklist, subtasks, relations, comments, reached, hasOlder, attachments, descriptionHtml } =
-    panel;
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
     teamSlug: args.params.team!,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
-    task,
-    descriptionHtml,
-    labels,
-    checklist,
-    subtasks,
-    relations,
-    attachments,
-    comments,
-    commentsReached: reached,
-    hasOlderComments: hasOlder,
-    olderCommentsPage: before !== null,
+    ...panel,
+    earlierPage: before !== null,
+    now: new Date().toISOString(),
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
   };
 }
 
 /**
- * The task, its comments and attachments, named by the URL (a 404 for a
- * malformed one), with the description and comments rendered from Markdown
- * (one more request when they refer to tasks, people or pictures).
+ * The task, its timeline, attachments and watchers, named by the URL (a 404
+ * for a malformed one), with the description and comments rendered from
+ * Markdown (one more request when they refer to tasks, people or pictures).
  */
 async function readPanel(args: LoaderFunctionArgs) {
   // nobody signed in never reaches the backend (the same memoised check as the context's)
@@ -67,18 +57,22 @@ async function readPanel(args: LoaderFunctionArgs) {
   const number = requireTaskNumber(args.params);
   const { team, key } = args.params;
   if (!team || !key) throw notFound();
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   const supabase = requestClient();
   const panel = await requireTaskPanel(supabase, { teamSlug: team, projectKey: key, number }, before);
   const known = panel.attachments.map((a) => ({ id: a.id, file_name: a.fileName, content_type: a.contentType }));
+  const comments = panel.timeline.filter((item) => item.type === "comment");
   const [descriptionHtml, ...bodies] = await renderTexts(
     supabase,
     team,
-    [panel.task.description ?? "", ...panel.comments.map((c) => c.body)],
+    [panel.task.description ?? "", ...comments.map((c) => c.body)],
     known,
   );
-  const comments = panel.comments.map((c, i) => ({ ...c, bodyHtml: bodies[i] }));
-  return { ...panel, comments, descriptionHtml };
+  const html = new Map(comments.map((c, i) => [c.id, bodies[i]]));
+  const timeline = panel.timeline.map((item) =>
+    item.type === "comment" ? { ...item, bodyHtml: html.get(item.id) ?? "" } : item,
+  );
+  return { ...panel, timeline, descriptionHtml };
 }
 
 /** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */

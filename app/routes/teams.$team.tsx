@@ -134,6 +134,9 @@ export default function TeamLayout() {
                 </NavLink>
               </li>
               <li>
+                <NavLink to={`${base}/activity`}>Activity</NavLink>
+              </li>
+              <li>
                 <NavLink to={`${base}/members`}>Members</NavLink>
               </li>
               <li>

@@ -39,14 +39,10 @@ export async function putStackSecrets(
 }
 
 /**
- * PGlite's pgcrypto (OpenSSL built to WebAssembly) has, three times across
- * many full test runs (each starts a hundred or more stacks), failed the stack's first Vault write on a
- * fresh database with "Unsupported digest algorithm" (SQLSTATE 39000:
- * pgp_sym_encrypt could not load the SHA-256 of its key derivation). It did
- * not happen in a loop of fresh PGlite instances encrypting outside the
- * stack, nor ever on native PostgreSQL, and the option string is constant,
- * so the cause is inside that build, out of our reach. Rather than failing
- * the whole start, the write is tried once more and the log says so; any
+ * PGlite's pgcrypto now and then fails a fresh engine's first encryption with
+ * "Unsupported digest algorithm" (see LOST_DIGESTS in stack/db/pglite.ts,
+ * which replaces that engine). The stack's own start-up write is then tried
+ * once more, on the new engine, rather than failing the whole start; any
  * other error, or a second failure, is thrown.
  */
 async function encrypting<T>(write: () => Promise<T>, log: (message: string) => void): Promise<T> {

@@ -790,6 +790,39 @@ describe("the demo seed (supabase/seed.sql)", () => {
       expect(picture.rows).toEqual([
         { number: 33, file_name: "board-sketch.png", content_type: "image/png", in_folder: true, shown_in_text: true },
       ]);
+      // activity (issue 25): every task's creation by its creator, in the past; a few changes by name
+      const created = await db.query(
+        `select count(*)::int as n, count(*) filter (where e.actor_id = t.created_by and e.created_at < now() - interval '1 day')::int as named
+         from task_events e join tasks t on t.id = e.task_id where e.kind = 'task_created'`,
+      );
+      expect(created.rows).toEqual([{ n: 62, named: 62 }]);
+      const notified = await db.query(
+        `select p.display_name as who, n.kind, n.read_at is not null as read, a.display_name as actor, n.email
+         from notifications n join profiles p on p.id = n.recipient_id join profiles a on a.id = n.actor_id
+         order by p.display_name, n.kind`,
+      );
+      expect(notified.rows).toEqual([
+        { who: "Adam Admin", kind: "comment", read: false, actor: "Mia Member", email: "none" },
+        { who: "Adam Admin", kind: "mentioned", read: false, actor: "Olivia Owner", email: "none" },
+        { who: "Mia Member", kind: "assigned", read: false, actor: "Adam Admin", email: "none" },
+        { who: "Mia Member", kind: "mentioned", read: false, actor: "Olivia Owner", email: "none" },
+        { who: "Mia Member", kind: "status", read: true, actor: "Olivia Owner", email: "none" },
+        { who: "Olivia Owner", kind: "mentioned", read: false, actor: "Mia Member", email: "none" },
+      ]);
+      const changes = await db.query(
+        `select e.kind, count(*)::int as n, bool_and(e.actor_id is not null and e.created_at < now())::boolean as named
+         from task_events e where e.kind <> 'task_created' group by e.kind order by e.kind`,
+      );
+      expect(changes.rows).toEqual([
+        // issue 24's demo: checklists (one item ticked by Mia), WEB-23's sub-tasks, two relations on both sides
+        { kind: "checklist_item_added", n: 8, named: true },
+        { kind: "checklist_item_ticked", n: 1, named: true },
+        { kind: "comment_posted", n: 13, named: true },
+        { kind: "relation_added", n: 4, named: true },
+        { kind: "subtask_added", n: 2, named: true },
+        // 59 tasks' labels put on as they were made, and three changes by name
+        { kind: "task_updated", n: 62, named: true },
+      ]);
       const gaps = await db.query(
         `select project_id, status_id from tasks group by project_id, status_id
          having min(position) <> 0 or max(position) <> count(*) - 1 or count(distinct position) <> count(*)`,
@@ -818,7 +851,7 @@ describe("the demo seed (supabase/seed.sql)", () => {
           subtasks: 2,
           open_blockers: 1,
           label_colors: 10,
-          labelled: 37,
+          labelled: 37, // 36, and the label Mia puts on WEB-2 in the activity demo
         },
       ]);
       // due dates around the day the database was made, not fixed ones

@@ -315,6 +315,9 @@ describe("the catalog: nothing added later can forget the rule", () => {
     const open = new Map([
       // anon may call it too: whoever holds an invitation link may see what it invites to
       ["invitation_preview", "the link's holder, signed in or not"],
+      // an email's unsubscribe link works without signing in (RFC 8058): its token is the key
+      ["unsubscribe_from_emails", "the link's holder, signed in or not"],
+      ["unsubscribe_link_status", "the link's holder, signed in or not"],
       // the rule itself
       ["has_required_aal", "the rule"],
       ["require_aal", "the rule"],

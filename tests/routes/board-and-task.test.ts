@@ -395,13 +395,13 @@ describe("comments (their own route)", () => {
 
     const cursor = "2025-01-01T00:00:00Z_00000000-0000-4000-8000-000000000001";
     const edited = await call(comments.action, {
-      url: url(`?comments.before=${cursor}`),
+      url: url(`?timeline.before=${cursor}`),
       user: team.member,
       params: p(),
       form: { intent: "edit-comment", commentId: comment.id, body: "Draft is in the shared doc." },
     });
     expect(edited.status).toBe(302);
-    expect(edited.location).toBe(`${boardUrl()}/tasks/1?${new URLSearchParams({ "comments.before": cursor })}`);
+    expect(edited.location).toBe(`${boardUrl()}/tasks/1?${new URLSearchParams({ "timeline.before": cursor })}`);
     expect((await commentsOn())[0].body).toBe("Draft is in the shared doc.");
 
     const deleted = await call(comments.action, {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequentialDepth } from "../../stack/request-log.ts";
 import type { TestStack } from "../support/stack.ts";
-import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
+import { call, callTogether, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
 
 /**
  * Deployed, every backend request is a network round trip; what a page costs
@@ -21,6 +21,9 @@ let board: typeof import("~/routes/teams.$team.projects.$key");
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
 let members: typeof import("~/routes/teams.$team.members");
+let root: typeof import("~/root");
+let activity: typeof import("~/routes/teams.$team.activity");
+let notifications: typeof import("~/routes/notifications._index");
 let doneId: string;
 
 beforeAll(async () => {
@@ -32,6 +35,9 @@ beforeAll(async () => {
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
   members = await import("~/routes/teams.$team.members");
+  root = await import("~/root");
+  activity = await import("~/routes/teams.$team.activity");
+  notifications = await import("~/routes/notifications._index");
   // labels, assignees and a long column for the board's filters
   await stack.db.query(`update public.tasks set assignee_id = $2 where project_id = $1 and number = 1`, [
     team.projectId,
@@ -178,6 +184,46 @@ describe("one round trip per loader", () => {
     expect(location).toBe(`${boardUrl()}/tasks/2`);
     expect(requests).toHaveLength(4);
     expect(depth).toBe(2);
+  });
+});
+
+describe("the bell and the pages of issue 25", () => {
+  it("a whole task page (root with the bell's count, team, board, task) is one round trip deep", async () => {
+    const url = `${boardUrl()}/tasks/2`;
+    const loaders = [root.loader, layout.loader, board.loader, task.loader];
+    const args = { url, user: team.member, params: params({ number: "2" }) };
+    await callTogether(loaders, args);
+    let answers: Array<{ status: number }> = [];
+    const { requests, depth } = await measure(async () => {
+      answers = await callTogether(loaders, args);
+    });
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(requests).toContain("/rest/v1/rpc/unread_notification_count");
+    expect(depth).toBe(1);
+  });
+
+  it("the activity page reads its events, people and projects beside the team; /notifications in one request", async () => {
+    let status = 0;
+    const page = await measure(async () => {
+      ({ status } = await call(activity.loader, {
+        url: `/teams/${team.slug}/activity`,
+        user: team.member,
+        params: { team: team.slug },
+      }));
+    });
+    expect(status).toBe(200);
+    expect(page.requests.sort()).toEqual([
+      "/rest/v1/projects",
+      "/rest/v1/task_events",
+      "/rest/v1/team_members",
+      "/rest/v1/team_members",
+    ]);
+    expect(page.depth).toBe(1);
+    const list = await measure(() =>
+      call(notifications.loader, { url: "/notifications", user: team.member, params: {} }),
+    );
+    expect(list.requests).toEqual(["/rest/v1/notifications"]);
+    expect(list.depth).toBe(1);
   });
 });
 

@@ -223,3 +223,29 @@ function isResponse(value: unknown): value is Response {
     typeof r.body !== "undefined"
   );
 }
+
+/**
+ * The loaders of one page called together in one request scope, as Remix
+ * runs a document request's matched routes (root, layouts, the page); what
+ * each returned (data, or the status of what it threw).
+ */
+export async function callTogether(
+  fns: RouteFn[],
+  { url, user, params }: { url: string; user: RouteUser; params: Record<string, string> },
+): Promise<Array<{ status: number; data: unknown }>> {
+  const request = new Request(`http://app.test${url}`, { headers: { Cookie: user.cookie } });
+  const scope = new RequestScope({ cookie: user.cookie, shed: false });
+  return runInRequestScope(scope, () =>
+    Promise.all(
+      fns.map(async (fn) => {
+        try {
+          const answer = await fn({ request, params, context: {} as AppLoadContext });
+          return { status: 200, data: answer };
+        } catch (thrown) {
+          if (isResponse(thrown)) return { status: thrown.status, data: undefined };
+          throw thrown;
+        }
+      }),
+    ),
+  );
+}

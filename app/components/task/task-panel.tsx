@@ -7,7 +7,8 @@ import { commentsActionPath } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
 import { Attachments } from "./attachments";
 import { Checklist, Relations, SubTasks } from "./breakdown";
-import { CommentList } from "./comments";
+import { Timeline } from "./timeline";
+import { WatchForm } from "./watch-form";
 import { TaskEditor, TaskMoveForm } from "./task-forms";
 import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
@@ -23,8 +24,8 @@ export type AttachmentFormResult = FormFailure;
 export type BreakdownFormResult = FormFailure;
 
 /**
- * The open task: its fields (editable for members), delete for admins, and
- * its comments. The task route renders it with its own forms' answer; the
+ * The open task: its fields (editable for members), delete for admins, who
+ * watches it, and its timeline of comments and events. The task route renders it with its own forms' answer; the
  * /comments child route renders it instead, with the comment forms' answer,
  * so each form's message shows beside it, with or without JavaScript.
  */
@@ -52,10 +53,14 @@ export function TaskPanel({
     subtasks,
     relations,
     attachments,
-    comments,
-    commentsReached,
-    hasOlderComments,
-    olderCommentsPage,
+    timeline,
+    commentCount,
+    hasEarlier,
+    earlierPage,
+    watchers,
+    watching,
+    members: mentionable,
+    now,
     userId,
     can,
     teamSlug,
@@ -115,9 +120,13 @@ export function TaskPanel({
       ) : null}
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
       <AlsoViewing taskId={task.id} members={members} key={task.id} />
+      <WatchForm watching={watching} watchers={watchers} action={`${taskPath}/watching${location.search}`} />
       <LiveTaskData
         taskId={task.id}
-        shown={{ comments: comments.map((c) => c.id), attachments: attachments.map((a) => a.id) }}
+        shown={{
+          comments: timeline.filter((i) => i.type === "comment").map((c) => c.id),
+          attachments: attachments.map((a) => a.id),
+        }}
       />
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
@@ -234,11 +243,13 @@ export function TaskPanel({
         action={`${taskPath}/attachments${location.search}`}
         result={attachmentResult}
       />
-      <CommentList
-        comments={comments}
-        reached={commentsReached}
-        hasOlder={hasOlderComments}
-        olderPage={olderCommentsPage}
+      <Timeline
+        items={timeline}
+        commentCount={commentCount}
+        hasEarlier={hasEarlier}
+        earlierPage={earlierPage}
+        members={mentionable}
+        now={now}
         userId={userId}
         canComment={can.comment}
         canDeleteAny={can.deleteAnyComment}

@@ -4,16 +4,12 @@
 // is stored only as its SHA-256; the invitation is valid 7 days (the table's
 // default); a pending invitation to the same address is replaced; one
 // invitation email per address per 60 s.
-import nodemailer from "npm:nodemailer@7";
 import { callerClient, corsHeaders, json, refuse, serviceClient, signedInCaller } from "../_shared/http.ts";
+import { createMailer, escapeHtml } from "../_shared/mail.ts";
 
 const ROLES = ["admin", "member", "viewer"] as const;
 const EMAIL_INTERVAL_SECONDS = 60;
 const ROLE_NAMES: Record<string, string> = { admin: "an admin", member: "a member", viewer: "a viewer" };
-
-function escapeHtml(s: string) {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -29,21 +25,12 @@ async function sha256Hex(s: string): Promise<string> {
 }
 
 async function sendEmail(to: string, subject: string, html: string, text: string) {
-  const port = Number(Deno.env.get("SMTP_PORT") ?? 465);
-  const user = Deno.env.get("SMTP_USER");
-  const transport = nodemailer.createTransport({
-    host: Deno.env.get("SMTP_HOST") ?? "localhost",
-    port,
-    secure: port === 465,
-    auth: user ? { user, pass: Deno.env.get("SMTP_PASS") ?? "" } : undefined,
-  });
-  await transport.sendMail({
-    from: Deno.env.get("SMTP_FROM") ?? "Teamboard <no-reply@teamboard.local>",
-    to,
-    subject,
-    html,
-    text,
-  });
+  const mailer = createMailer();
+  try {
+    await mailer.send({ to, subject, html, text });
+  } finally {
+    mailer.close();
+  }
 }
 
 Deno.serve(async (req) => {

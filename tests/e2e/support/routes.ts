@@ -24,6 +24,7 @@ export const SIGNED_OUT_ROUTES: RouteCase[] = [
   { name: "auth-error", path: "/auth/error?reason=other_browser" },
   { name: "invitation-unknown", path: "/invitations/no-such-invitation-token-here" },
   { name: "not-found", path: "/no-such-page" },
+  { name: "unsubscribe-unknown", path: "/unsubscribe/no-such-token" },
 ];
 
 /** A real, pending invitation (its path from inviteByEmail): signed out it offers to sign up or log in. */
@@ -42,10 +43,14 @@ export function signedInRoutes(team: SeededTeam): RouteCase[] {
     { name: "account-email", path: "/account/email" },
     { name: "account-password", path: "/account/password" },
     { name: "account-security", path: "/account/security" },
+    { name: "account-notifications", path: "/account/notifications" },
     { name: "account-sessions", path: "/account/sessions" },
     { name: "account-delete", path: "/account/delete" },
     { name: "reset-password", path: "/reset-password" },
     { name: "team-overview", path: base, screenshot: true },
+    { name: "activity", path: `${base}/activity`, screenshot: true },
+    { name: "notifications", path: "/notifications", screenshot: true },
+    { name: "notifications-unread", path: "/notifications?show=unread" },
     { name: "members", path: `${base}/members`, screenshot: true },
     { name: "labels", path: `${base}/labels`, screenshot: true },
     { name: "team-settings", path: `${base}/settings` },
