@@ -2,8 +2,8 @@ import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { TextAreaField } from "~/components/form";
 import { RichText } from "~/components/rich-text";
-import { MESSAGES } from "~/lib/messages";
 import { UploadProgress, type UploadState } from "~/components/upload-progress";
+import { uploadAttachment } from "~/lib/attachment-upload";
 import { ATTACHMENT_MAX_BYTES, attachmentMarkdown, isPreviewableImage, tooLargeMessage } from "~/lib/attachments";
 
 /**
@@ -101,10 +101,6 @@ export function MarkdownField({ name, label, hint, maxLength, rows, value, error
     setUploads((all) => [...all, { key, name, loaded: 0, total: file.size, error: null }]);
     if (file.size > ATTACHMENT_MAX_BYTES) return change({ error: tooLargeMessage(name) });
     const named = file.name ? file : new File([file], name, { type: file.type });
-    // the upload code arrives with the first pasted or dropped picture
-    const upload = await import("~/lib/attachment-upload").catch(() => null);
-    if (!upload) return change({ error: MESSAGES.backendDown });
-    const { uploadAttachment } = upload;
     const outcome = await uploadAttachment(attachTo!, named, (loaded, total) => change({ loaded, total }));
     if (!outcome.ok || !outcome.id) return change({ error: outcome.ok ? "Something went wrong." : outcome.message });
     insertAtCursor(`${attachmentMarkdown(outcome.id, name)}\n`);

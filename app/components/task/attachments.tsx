@@ -13,8 +13,8 @@ import {
   TOO_MANY_MESSAGE,
 } from "~/lib/attachments";
 import type { AttachmentView } from "~/lib/attachments.server";
-import { MESSAGES } from "~/lib/messages";
 import { UploadProgress, type UploadState } from "~/components/upload-progress";
+import { uploadAttachment } from "~/lib/attachment-upload";
 
 /**
  * The task panel's attachments: the list (name, size, type, uploader, time;
@@ -65,25 +65,18 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
     setUploads((current) => [...current.filter((u) => !u.done || u.error), ...batch]);
     const update = (key: string, change: Partial<Upload>) =>
       setUploads((current) => current.map((u) => (u.key === key ? { ...u, ...change } : u)));
-    // the upload code arrives with the first upload (not needed to show the page)
-    const pending = import("~/lib/attachment-upload").then(({ uploadAttachment }) =>
-      Promise.all(
-        batch
-          .map((upload, i) => ({ upload, file: files[i] }))
-          .filter(({ upload }) => !upload.error)
-          .map(({ upload, file }) =>
-            uploadAttachment(taskId, file, (loaded, total) => update(upload.key, { loaded, total })).then((outcome) =>
-              update(
-                upload.key,
-                outcome.ok ? { done: true, loaded: upload.total } : { done: true, error: outcome.message },
-              ),
-            ),
+    const pending = batch
+      .map((upload, i) => ({ upload, file: files[i] }))
+      .filter(({ upload }) => !upload.error)
+      .map(({ upload, file }) =>
+        uploadAttachment(taskId, file, (loaded, total) => update(upload.key, { loaded, total })).then((outcome) =>
+          update(
+            upload.key,
+            outcome.ok ? { done: true, loaded: upload.total } : { done: true, error: outcome.message },
           ),
-      ),
-    );
-    // the code could not be fetched (offline): each waiting file says so, nothing is lost
-    const failed = () => batch.forEach((u) => u.error || update(u.key, { done: true, error: MESSAGES.backendDown }));
-    void pending.catch(failed).then(() => {
+        ),
+      );
+    void Promise.all(pending).then(() => {
       if (inputRef.current) inputRef.current.value = "";
       revalidator.revalidate();
     });
