@@ -107,7 +107,8 @@ export function Timeline({
           result={result}
           preventScrollReset
           aria-label="New comment"
-          key={items.length}
+          // a new form once a comment is posted (not when an event, such as an attachment, arrives)
+          key={commentCount}
         >
           <MarkdownField
             name="body"
