@@ -130,7 +130,11 @@ export function MarkdownField({ name, label, hint, maxLength, rows, value, error
         value={value}
         error={error}
       />
-      <UploadProgress uploads={uploads} label="Pictures being attached" />
+      <UploadProgress
+        uploads={uploads}
+        label="Pictures being attached"
+        dismiss={(key) => setUploads((all) => all.filter((u) => u.key !== key))}
+      />
       <button
         type="submit"
         name="preview"

@@ -7,7 +7,16 @@ export interface UploadState {
   error: string | null;
 }
 
-export function UploadProgress({ uploads, label }: { uploads: UploadState[]; label: string }) {
+export function UploadProgress({
+  uploads,
+  label,
+  dismiss,
+}: {
+  uploads: UploadState[];
+  label: string;
+  /** takes a failed upload's message away */
+  dismiss: (key: UploadState["key"]) => void;
+}) {
   if (uploads.length === 0) return null;
   return (
     <ul className="attachments-list" aria-label={label}>
@@ -15,9 +24,19 @@ export function UploadProgress({ uploads, label }: { uploads: UploadState[]; lab
         <li key={u.key} className="attachment-progress" data-upload={u.name}>
           <span>{u.name}</span>
           {u.error ? (
-            <span className="field-error" role="alert">
-              {u.error}
-            </span>
+            <>
+              <span className="field-error" role="alert">
+                {u.error}
+              </span>
+              <button
+                type="button"
+                className="link-button"
+                aria-label={`Dismiss the message about ${u.name}`}
+                onClick={() => dismiss(u.key)}
+              >
+                Dismiss
+              </button>
+            </>
           ) : (
             <progress max={u.total || 1} value={u.loaded} aria-label={`Uploading ${u.name}`}>
               {Math.round((u.loaded / (u.total || 1)) * 100)}%

@@ -40,7 +40,8 @@ const displayName = z
 
 const next = z.string().optional();
 
-export const SignupSchema = z.object({ email, password: newPassword, displayName, next });
+// in the form's order: a page sent back without JavaScript focuses the first wrong field by it
+export const SignupSchema = z.object({ displayName, email, password: newPassword, next });
 export const LoginSchema = z.object({ email, password: currentPassword, next });
 /** "Email me a sign-in link" and "email me a code" */
 export const EmailSignInSchema = z.object({ email, next });
@@ -124,7 +125,7 @@ export type FieldErrors = Record<string, string>;
 export type FormValues = Record<string, string>;
 
 /** Fields whose values are never sent back to the page. */
-const SECRET_FIELDS = new Set(["password", "confirm", "token", "recoveryCode"]);
+export const SECRET_FIELDS = new Set(["password", "confirm", "token", "recoveryCode"]);
 
 export type FormResult<T> =
   { success: true; data: T; values: FormValues } | { success: false; errors: FieldErrors; values: FormValues };

@@ -5,6 +5,10 @@ import { CATEGORIES, CATEGORY_LABELS, PRIORITY_LABELS, taskRef } from "~/lib/boa
 import { backendError, notFound } from "~/lib/http.server";
 import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
+import { unlessFormRejected } from "~/lib/revalidation";
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);

@@ -69,16 +69,16 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
       .map((upload, i) => ({ upload, file: files[i] }))
       .filter(({ upload }) => !upload.error)
       .map(({ upload, file }) =>
-        uploadAttachment(taskId, file, (loaded, total) => update(upload.key, { loaded, total })).then((outcome) =>
-          update(
-            upload.key,
-            outcome.ok ? { done: true, loaded: upload.total } : { done: true, error: outcome.message },
-          ),
-        ),
+        uploadAttachment(taskId, file, (loaded, total) => update(upload.key, { loaded, total })).then((outcome) => {
+          // a finished bar is full: the progress events counted the multipart body, not the file
+          update(upload.key, outcome.ok ? { done: true, loaded: 1, total: 1 } : { done: true, error: outcome.message });
+          return outcome.ok;
+        }),
       );
-    void Promise.all(pending).then(() => {
-      if (inputRef.current) inputRef.current.value = "";
-      revalidator.revalidate();
+    void Promise.all(pending).then((sent) => {
+      // a file that didn't go stays chosen, so "Attach" sends it again; the list reloads only when one went
+      if (inputRef.current && sent.every(Boolean)) inputRef.current.value = "";
+      if (sent.some(Boolean)) revalidator.revalidate();
     });
   }
 
@@ -163,7 +163,11 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
           </li>
         ))}
       </ul>
-      <UploadProgress uploads={uploads} label="Uploads" />
+      <UploadProgress
+        uploads={uploads}
+        label="Uploads"
+        dismiss={(key) => setUploads((current) => current.filter((other) => other.key !== key))}
+      />
       {canAttach ? (
         <Form
           method="post"
