@@ -1405,6 +1405,15 @@ export type Database = {
         Returns: unknown
       }
       team_overview: { Args: { team_id: string }; Returns: Json }
+      text_references: {
+        Args: {
+          team_slug: string
+          task_keys?: string[]
+          usernames?: string[]
+          attachment_ids?: string[]
+        }
+        Returns: Json
+      }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined
