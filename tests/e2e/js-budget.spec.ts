@@ -20,11 +20,24 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
 const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
 const LIVE_GZIP_BUDGETS = {
-  board: 134 * KiB,
-  list: 136 * KiB,
-  "task page": 142 * KiB,
-  "tasks/new": 138 * KiB,
+  board: 140 * KiB,
+  list: 141 * KiB,
+  "task page": 154 * KiB,
+  "tasks/new": 148 * KiB,
 } as const;
+/**
+ * The live pages as sent (Brotli). Part II's task page (timeline, mentions,
+ * Markdown preview and paste, checklist, sub-tasks, relations, shortcuts)
+ * and its forms outgrew 124 KiB; each has its own budget, a little above what
+ * it loads now (docs/decisions/0021-browser-weight.md has the figures and
+ * what would win them back). Every other page keeps 124 KiB.
+ */
+const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
+  board: 128 * KiB,
+  list: 128 * KiB,
+  "task page": 136 * KiB,
+  "tasks/new": 130 * KiB,
+};
 /**
  * Every signed-in page carries Realtime for the header's bell (PRODUCT.md §10:
  * the unread count changes live on every page), so the signed-in pages that
@@ -39,13 +52,21 @@ const WATCH_MS = 5_000;
  * split made 23.
  */
 const SCRIPT_BUDGET = 16;
+/** the live pages' Part II modules (tabs, filters, labels, task forms, dates) arrive as chunks of their own */
+const LIVE_SCRIPT_BUDGET = 18;
 
 const names = (js: JsFigures) => js.files.map((f) => f.path.replace(/^\/assets\//, ""));
 /** a chunk's name without its hash: "live-refresh-CJAx5RQe.js" → "live-refresh" */
 const chunks = (js: JsFigures) => names(js).map((n) => n.replace(/-[\w-]{8}\.js$/, ""));
 const fetched = (js: JsFigures, chunk: string) => chunks(js).includes(chunk);
 
-function expectWithin(js: JsFigures, budget: number, url: string, gzipBudget = PAGE_BUDGET) {
+function expectWithin(
+  js: JsFigures,
+  budget: number,
+  url: string,
+  gzipBudget = PAGE_BUDGET,
+  scriptBudget = SCRIPT_BUDGET,
+) {
   const gzipBytes = gzipCopyBytes(js.files);
   console.log(
     `[budget] ${url}: ${js.totalBytes} bytes sent (${gzipBytes} as gzip) in ${js.files.length} scripts (first HTML ${js.firstBytes}); budget ${budget} (gzip ${gzipBudget})`,
@@ -53,7 +74,7 @@ function expectWithin(js: JsFigures, budget: number, url: string, gzipBudget = P
   // as sent: Brotli, which Chromium accepts from localhost as from any HTTPS site
   expect(js.files.filter((f) => f.encoding !== "br").map((f) => f.path)).toEqual([]);
   expect(js.totalBytes, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(budget);
-  expect(js.files.length, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(SCRIPT_BUDGET);
+  expect(js.files.length, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(scriptBudget);
   expect(gzipBytes, `${url} as gzip`).toBeLessThanOrEqual(gzipBudget);
   // every page: the auth client after hydration, not in the first HTML; Zod only once a form is started on
   expect(fetched(js, "supabase.client"), url).toBe(true);
@@ -147,12 +168,12 @@ test.describe("signed-in pages", () => {
     { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
   ];
   for (const { name, url } of livePages) {
-    test(`${name} (live) loads at most ${PAGE_BUDGET / KiB} KiB of JavaScript (${LIVE_GZIP_BUDGETS[name] / KiB} as gzip), Realtime included`, async ({
+    test(`${name} (live) loads at most ${LIVE_SENT_BUDGETS[name] / KiB} KiB of JavaScript (${LIVE_GZIP_BUDGETS[name] / KiB} as gzip), Realtime included`, async ({
       browser,
       backend,
     }) => {
       const js = await measure(browser, backend, url);
-      expectWithin(js, PAGE_BUDGET, name, LIVE_GZIP_BUDGETS[name]);
+      expectWithin(js, LIVE_SENT_BUDGETS[name], name, LIVE_GZIP_BUDGETS[name], LIVE_SCRIPT_BUDGET);
       expect(fetched(js, "realtime.client"), name).toBe(true);
     });
   }
