@@ -27,6 +27,7 @@ import {
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
+import { pageTime } from "~/lib/time-zones.server";
 import { useNonce } from "~/lib/nonce";
 import styles from "~/styles/app.css?url";
 
@@ -47,6 +48,8 @@ export async function loader() {
     env: publicEnv,
     user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
     flash,
+    // the zone's offsets and today's date, so that the page and its hydration print times alike (dates.ts)
+    time: pageTime(user?.timeZone ?? "UTC"),
   };
 }
 

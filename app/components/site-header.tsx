@@ -27,6 +27,9 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
               <li>
                 <NavLink to="/teams">Teams</NavLink>
               </li>
+              <li>
+                <NavLink to="/calendar">Calendar</NavLink>
+              </li>
               <li className="site-menu-search">
                 <Form method="get" action="/search" role="search" aria-label="Site" className="header-search">
                   <input

@@ -40,7 +40,14 @@ const displayName = z
 
 const next = z.string().optional();
 
-export const SignupSchema = z.object({ email, password: newPassword, displayName, next });
+/** timeZone: the browser's, when JavaScript filled the hidden field (the server keeps only a zone it knows) */
+export const SignupSchema = z.object({
+  email,
+  password: newPassword,
+  displayName,
+  next,
+  timeZone: z.string().optional(),
+});
 export const LoginSchema = z.object({ email, password: currentPassword, next });
 /** "Email me a sign-in link" and "email me a code" */
 export const EmailSignInSchema = z.object({ email, next });
@@ -107,6 +114,8 @@ export const ProfileSchema = z.object({
     )
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  /** an IANA name from the list (the server checks it is one); absent: the saved one stays */
+  timeZone: z.string().trim().min(1, "Choose a time zone from the list.").optional(),
 });
 
 export type FieldErrors = Record<string, string>;

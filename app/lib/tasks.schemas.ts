@@ -129,6 +129,17 @@ export const BoardActionSchema = z.discriminatedUnion("intent", [
   BoardMoveSchema.extend({ intent: z.literal("move") }),
 ]);
 
+/** A calendar: a task dragged or carried to another day gets that day as its due date. */
+export const CalendarActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("due"),
+    taskId: z.string().uuid("That task doesn't exist."),
+    dueOn: z
+      .string({ required_error: "Choose a day." })
+      .refine(isValidDueDate, "Enter a real date between 2000-01-01 and 2100-12-31."),
+  }),
+]);
+
 /** The task panel: its fields, its status and place (the task is the URL's), or deleting it. */
 export const TaskActionSchema = z.discriminatedUnion("intent", [
   TaskFieldsSchema.extend({ intent: z.literal("update") }),

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { Field, SubmitButton, ValidatedForm } from "~/components/form";
+import { Field, SelectField, SubmitButton, ValidatedForm } from "~/components/form";
 import { isBackendUnavailable } from "~/lib/auth-errors.server";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
@@ -13,6 +13,7 @@ import { getProfile, isUsernameTaken, removeAvatar, saveProfile } from "~/lib/pr
 import { parseForm, ProfileSchema } from "~/lib/schemas";
 import { chosenFiles } from "~/lib/storage.server";
 import { requestClient } from "~/lib/supabase.server";
+import { canonicalTimeZone, TIME_ZONE_MESSAGE, TIME_ZONE_OPTIONS } from "~/lib/time-zones.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const supabase = requestClient();
@@ -24,6 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     username: profile?.username ?? "",
     email: user.email,
     avatarPath: profile?.avatar_path ?? null,
+    timeZone: profile?.time_zone ?? user.timeZone,
+    // the server's own list (Node's ICU): the browser never needs Intl to show it
+    timeZones: TIME_ZONE_OPTIONS,
   };
 }
 
@@ -49,10 +53,13 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const result = parseForm(ProfileSchema, form);
   if (!result.success) return formFailure(result);
+  const timeZone = result.data.timeZone === undefined ? undefined : canonicalTimeZone(result.data.timeZone);
+  if (timeZone === null) return formFailure({ errors: { timeZone: TIME_ZONE_MESSAGE }, values: result.values });
   const saved = await saveProfile(supabase, user.id, {
     displayName: result.data.displayName,
     username: result.data.username,
     avatar: chosenFiles(form, "avatar")[0] ?? null,
+    timeZone,
   });
   if (saved.field) return formFailure({ errors: { [saved.field]: saved.message }, values: result.values });
   if (saved.error) {
@@ -104,6 +111,13 @@ export default function Profile() {
           type="file"
           accept={Object.keys(AVATAR_TYPES).join(",")}
           hint="PNG, JPEG, WebP or GIF, up to 2 MB."
+        />
+        <SelectField
+          name="timeZone"
+          label="Time zone"
+          hint="Dates and times are shown in it, and due-date reminders come at 08:00 in it."
+          options={profile.timeZones}
+          defaultValue={profile.timeZone}
         />
         <SubmitButton className="button">Save profile</SubmitButton>
       </ValidatedForm>

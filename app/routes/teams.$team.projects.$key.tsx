@@ -14,6 +14,7 @@ import { Board } from "~/components/board/board";
 import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
+import { ProjectTabs } from "~/components/project-tabs";
 import { ARCHIVED_MESSAGE, boardSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
 import { loadBoard } from "~/lib/board.server";
 import { isCommentsAction } from "~/lib/comments";
@@ -180,6 +181,7 @@ export default function BoardLayout() {
             ) : null}
           </div>
         </div>
+        <ProjectTabs basePath={basePath} />
         {project.archived ? <p className="alert alert-info">{ARCHIVED_MESSAGE}</p> : null}
         <BoardFilters
           filters={filters}

@@ -3,6 +3,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { SubmitButton, TextAreaField, ValidatedForm, formState, type FormFailure } from "~/components/form";
 import { commentsSearch } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 
 interface CommentItem {
   id: string;
@@ -42,6 +43,7 @@ export function CommentList({
   action: string;
   result: FormFailure<"comment" | "edit-comment" | "delete-comment"> | undefined;
 }) {
+  const { zone } = usePageTime();
   const newComment = formState(result, "comment");
   const params = new URLSearchParams(useLocation().search);
   return (
@@ -84,7 +86,7 @@ export function CommentList({
                   {comment.author?.display_name ?? (comment.author_id ? "A former member" : "Deleted user")}
                 </strong>{" "}
                 <time dateTime={comment.created_at} className="muted small">
-                  {formatDateTime(comment.created_at)}
+                  {formatDateTime(comment.created_at, zone)}
                 </time>
                 {comment.edited_at ? <span className="muted small"> (edited)</span> : null}
               </p>

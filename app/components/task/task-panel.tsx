@@ -4,6 +4,7 @@ import { columnAnchor } from "~/components/board/column-switcher";
 import { boardSearch, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import { Attachments } from "./attachments";
 import { CommentList } from "./comments";
 import { TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
@@ -33,6 +34,7 @@ export function TaskPanel({
   attachmentResult?: AttachmentFormResult;
 }) {
   const data = useTaskData();
+  const { zone } = usePageTime();
   const board = useBoardData();
   const location = useLocation();
   if (!data) return null;
@@ -84,11 +86,11 @@ export function TaskPanel({
       <LiveTaskData taskId={task.id} />
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
-        <time dateTime={task.created_at}>{formatDateTime(task.created_at)}</time>
+        <time dateTime={task.created_at}>{formatDateTime(task.created_at, zone)}</time>
         {task.updated_at !== task.created_at ? (
           <>
             {" "}
-            · updated <time dateTime={task.updated_at}>{formatDateTime(task.updated_at)}</time>
+            · updated <time dateTime={task.updated_at}>{formatDateTime(task.updated_at, zone)}</time>
           </>
         ) : null}
       </p>
