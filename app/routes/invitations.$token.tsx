@@ -96,7 +96,10 @@ function refusal(error: { code?: string; message?: string }) {
   return data({ error: message }, { status });
 }
 
-const ENDED: Record<Exclude<InvitationPreview["status"], "pending">, (i: InvitationPreview, zone: ZoneTable) => string> = {
+const ENDED: Record<
+  Exclude<InvitationPreview["status"], "pending">,
+  (i: InvitationPreview, zone: ZoneTable) => string
+> = {
   accepted: () => "This invitation was already used.",
   revoked: () => "This invitation was withdrawn.",
   expired: (i, zone) =>

@@ -67,8 +67,8 @@ export default function Teams() {
               <li key={invitation.id} data-invitation-team={invitation.teamName}>
                 <strong>{invitation.teamName}</strong>: {invitation.inviterName ?? "Someone"} invited you as{" "}
                 {ROLE_LABELS[invitation.role].toLowerCase()}, valid until{" "}
-                <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt, zone)}</time>. Open the link in the
-                email to accept or decline it.
+                <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt, zone)}</time>. Open the link in
+                the email to accept or decline it.
               </li>
             ))}
           </ul>
