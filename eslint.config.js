@@ -10,6 +10,7 @@ export default tseslint.config(
       "public/build/**",
       "supabase/functions/**",
       "stack/functions/deno/**",
+      "scripts/conformance/deno/**",
       "tests/fixtures/functions/**",
       "test-results/**",
       "playwright-report/**",

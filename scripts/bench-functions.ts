@@ -57,6 +57,11 @@ try {
     [big, created.data.user.id, TASKS],
   );
 
+  // The seeding blocks this process's event loop (PGlite) for seconds: the keep-alive sockets of the
+  // sign-in are past the server's idle timeout by now, and a request sent down one of them before the
+  // server's close is processed fails ("other side closed"). Let the server close them first.
+  await new Promise((resolve) => setTimeout(resolve, 5500));
+
   const headers = { authorization: `Bearer ${token}`, apikey: stack.anonKey };
   const exportUrl = (id: string) => `${stack.url}/functions/v1/export-project?project_id=${id}`;
   const restUrl = `${stack.url}/rest/v1/projects?select=id,key,name&id=eq.${empty}`;

@@ -98,8 +98,13 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
     storage: {
       fileSizeLimit: num(env.FILE_SIZE_LIMIT),
     },
+    functions: {
+      offline: bool(env.STACK_FUNCTIONS_OFFLINE),
+    },
     realtime: {
       maxConnections: num(env.REALTIME_MAX_CONNECTIONS),
+      maxConnectionsPerClient: num(env.REALTIME_MAX_CONNECTIONS_PER_CLIENT),
+      maxJoinsPerSecond: num(env.REALTIME_MAX_JOINS_PER_SECOND),
       maxChannelsPerClient: num(env.REALTIME_MAX_CHANNELS_PER_CLIENT),
       maxEventsPerSecond: num(env.REALTIME_MAX_EVENTS_PER_SECOND),
       maxPayloadBytes: num(env.REALTIME_MAX_PAYLOAD_BYTES),

@@ -53,6 +53,13 @@ export interface StackConfig {
     wallClockLimitMs: number;
     /** largest request body a function accepts, in bytes */
     maxBodyBytes: number;
+    /**
+     * Deno's cache of remote and jsr: modules; null: `deno` in the data folder
+     * (node_modules/.cache/deno without one)
+     */
+    cacheDir: string | null;
+    /** load only what is cached (Deno's --cached-only): CI, machines without network */
+    offline: boolean;
   };
   /** added before every API request is handled: a hosted backend's network round trip, for benchmarks (0 = none) */
   latencyMs: number;
@@ -196,6 +203,8 @@ export function defaultConfig(): StackConfig {
       // hosted: a request idle for 150 s gets 504; the worker's own wall clock is 150-400 s
       wallClockLimitMs: 150_000,
       maxBodyBytes: 10 * 1024 * 1024,
+      cacheDir: null,
+      offline: false,
     },
     latencyMs: 0,
     auth: {
@@ -249,7 +258,12 @@ export function defaultConfig(): StackConfig {
       fileSizeLimit: 50 * 1024 * 1024,
     },
     realtime: {
-      maxConnections: 500,
+      maxConnections: 5000,
+      maxConnectionsPerClient: 200,
+      maxJoinsPerSecond: 100,
+      maxJoinsPerSecondPerClient: 200,
+      maxPresencesPerClient: 200,
+      accessRecheckMs: 10_000,
       maxChannelsPerClient: 100,
       maxEventsPerSecond: 100,
       maxPayloadBytes: 256 * 1024,

@@ -127,6 +127,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     const origin = c.req.header("origin");
     // the inbox and /_stack: no CORS, nothing cross-site (stack/http/same-origin.ts)
     const localOnly = isLocalOnlyPath(url.pathname);
+    // Edge Functions answer CORS themselves, preflights included, as on hosted
+    const ownCors = url.pathname.startsWith("/functions/v1/");
     if (localOnly) {
       const refused = c.req.method === "OPTIONS" ? "cross-site preflight" : crossSiteRefusal(c, [config.host]);
       if (refused)
@@ -136,7 +138,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
           },
           403,
         );
-    } else if (c.req.method === "OPTIONS") {
+    } else if (c.req.method === "OPTIONS" && !ownCors) {
       return new Response(null, {
         status: 204,
         headers: {
@@ -155,7 +157,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     // and get a reset (seen in edge-fuzz on a busy machine: a 1.1 MB body refused early, then the
     // next request on that connection failed with "other side closed").
     if (c.res.status === 413 || bodyUnread(c.env)) c.res.headers.set("connection", "close");
-    if (!localOnly) {
+    if (!localOnly && !ownCors) {
       c.res.headers.set("access-control-allow-origin", origin ?? "*");
       c.res.headers.set("access-control-expose-headers", CORS_EXPOSE_HEADERS);
       if (origin) c.res.headers.append("vary", "origin");

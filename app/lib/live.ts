@@ -23,6 +23,26 @@ export interface LiveTable {
   filter: string;
 }
 
+/**
+ * The ids of the rows the page shows, per table. A delete carries only the
+ * row's primary key (Realtime cannot check a deleted row against RLS), so it
+ * reaches everyone who may read the table, whatever the filter: the page acts
+ * only on deletes of rows it shows (docs/decisions/0018-realtime.md).
+ */
+export type ShownIds = Record<string, readonly string[]>;
+
+interface ChangePayload {
+  eventType: "INSERT" | "UPDATE" | "DELETE";
+  old?: Record<string, unknown>;
+}
+
+/** Is this change about a row the page may be showing? */
+export function concernsPage(table: string, change: ChangePayload, shown: ShownIds): boolean {
+  if (change.eventType !== "DELETE") return true; // filtered by the server, under RLS
+  const id = change.old?.id;
+  return typeof id === "string" && (shown[table] ?? []).includes(id);
+}
+
 const DEBOUNCE_MS = 120;
 
 function useBrowserClient(): { env: RootData["env"] | null; signedIn: boolean } {
@@ -62,14 +82,14 @@ function liveRevalidate(scope: "board" | "task", revalidator: { revalidate(): vo
   revalidator.revalidate();
 }
 
-export function useLiveData(name: "board" | "task", tables: LiveTable[]) {
+export function useLiveData(name: "board" | "task", tables: LiveTable[], shown: ShownIds) {
   const { env, signedIn } = useBrowserClient();
   const revalidator = useRevalidator();
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const busy = navigation.state !== "idle" || revalidator.state !== "idle" || fetchers.some((f) => f.state !== "idle");
-  const latest = useRef({ revalidator, busy });
-  latest.current = { revalidator, busy };
+  const latest = useRef({ revalidator, busy, shown });
+  latest.current = { revalidator, busy, shown };
   const deferred = useRef(false);
   const key = JSON.stringify(tables);
 
@@ -97,7 +117,9 @@ export function useLiveData(name: "board" | "task", tables: LiveTable[]) {
       client = c;
       channel = c.channel(`${name}:${crypto.randomUUID()}`);
       for (const t of JSON.parse(key) as LiveTable[]) {
-        channel.on("postgres_changes", { event: "*", schema: "public", table: t.table, filter: t.filter }, refresh);
+        channel.on("postgres_changes", { event: "*", schema: "public", table: t.table, filter: t.filter }, (change) => {
+          if (concernsPage(t.table, change, latest.current.shown)) refresh();
+        });
       }
       channel.subscribe((status) => {
         if (status === "SUBSCRIBED") {
@@ -135,21 +157,17 @@ export function useLiveData(name: "board" | "task", tables: LiveTable[]) {
   }, [busy, revalidator, name]);
 }
 
-export interface Viewer {
-  id: string;
-  name: string;
-}
-
 /**
  * Presence on a private channel (`task:<id>`, allowed by RLS on
  * realtime.messages to those who can read the task): this person is tracked
- * while the page is open; returns the other people on it.
+ * while the page is open; returns the user ids of the other people on it.
+ * Presence keys are the only thing read: the local stack sets them from the
+ * token, and names come from the page's own member list, never from what
+ * another client sent.
  */
-export function usePresence(topic: string, me: Viewer | null): Viewer[] {
+export function usePresence(topic: string, myId: string | null): string[] {
   const { env, signedIn } = useBrowserClient();
-  const [others, setOthers] = useState<Viewer[]>([]);
-  const myId = me?.id ?? null;
-  const myName = me?.name ?? "";
+  const [others, setOthers] = useState<string[]>([]);
 
   useEffect(() => {
     if (!env || !signedIn || !myId) return;
@@ -162,16 +180,10 @@ export function usePresence(topic: string, me: Viewer | null): Viewer[] {
       const ch = c.channel(topic, { config: { private: true, presence: { key: myId } } });
       channel = ch;
       ch.on("presence", { event: "sync" }, () => {
-        const state = ch.presenceState<{ name?: string }>();
-        setOthers(
-          Object.entries(state)
-            .filter(([id]) => id !== myId)
-            .map(([id, metas]) => ({ id, name: metas[0]?.name || "Someone" }))
-            .sort((a, b) => a.name.localeCompare(b.name)),
-        );
+        setOthers(Object.keys(ch.presenceState()).filter((id) => id !== myId));
       });
       ch.subscribe((status) => {
-        if (status === "SUBSCRIBED") void ch.track({ name: myName });
+        if (status === "SUBSCRIBED") void ch.track({});
       });
     });
     return () => {
@@ -179,7 +191,7 @@ export function usePresence(topic: string, me: Viewer | null): Viewer[] {
       setOthers([]);
       if (client && channel) void client.removeChannel(channel);
     };
-  }, [topic, myId, myName, env, signedIn]);
+  }, [topic, myId, env, signedIn]);
 
   return others;
 }

@@ -148,7 +148,9 @@ export default function BoardLayout() {
   const search = boardSearch(new URLSearchParams(location.search));
   const openNumber = params.number && /^\d+$/.test(params.number) ? Number(params.number) : null;
   // others' changes to this project's tasks show without a reload
-  useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }]);
+  useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }], {
+    tasks: columns.flatMap((c) => c.tasks.map((t) => t.id)),
+  });
 
   return (
     <div className={`board-layout${outlet ? " with-panel" : ""}`}>

@@ -16,7 +16,13 @@
  *   BENCH_DATABASE_URL=postgres://… npm run bench:realtime   # native PostgreSQL (scratch database)
  *
  * Options (env): BENCH_CHANGES (sequential changes measured, default 60),
- * BENCH_BURST (changes in the sustained run, default 200), BENCH_SIZES (default 1,10,100).
+ * BENCH_BURST (changes in the sustained run, default 200), BENCH_SIZES (default 1,10,100),
+ * BENCH_FLOOD_MS (the join flood below, default 5000; 0 skips it).
+ *
+ * Last, a join flood (issue 22 M6): one socket sends `postgres_changes` joins
+ * as fast as it can while another client reads /rest/v1 every 100 ms; it
+ * prints how many joins were sent, whether the stack closed the socket, and
+ * the reads' p50 and worst latency.
  *
  * The clients are supabase-js 2.109 with the `ws` transport in this same Node
  * process, so their JSON decoding shares the event loop with the stack; the
@@ -32,6 +38,7 @@ import { startStack, type RunningStack } from "../server.ts";
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 60);
 const BURST = Number(process.env.BENCH_BURST ?? 200);
 const SIZES = (process.env.BENCH_SIZES ?? "1,10,100").split(",").map(Number);
+const FLOOD_MS = Number(process.env.BENCH_FLOOD_MS ?? 5000);
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -216,6 +223,54 @@ function allArrivedThrough(seen: Map<number, number[]>, first: number, last: num
   });
 }
 
+async function flood() {
+  const scratch = await scratchDatabase();
+  const stack = await startStack({ port: 0, dataDir: null, seedFile: null, quiet: true, databaseUrl: scratch.url });
+  const read = () =>
+    fetch(`${stack.url}/rest/v1/teams?select=id&limit=1`, { headers: { apikey: stack.keys.anonKey } }).then((r) =>
+      r.text(),
+    );
+  try {
+    await read(); // the REST schema is loaded before the clock starts
+    const socket = new ws(
+      `${stack.url.replace(/^http/, "ws")}/realtime/v1/websocket?apikey=${stack.keys.anonKey}&vsn=2.0.0`,
+    );
+    await new Promise((resolve) => socket.once("open", resolve));
+    let sent = 0;
+    let closed = false;
+    socket.on("close", () => (closed = true));
+    socket.on("error", () => {});
+    const until = Date.now() + FLOOD_MS;
+    const join = { config: { postgres_changes: [{ event: "*", schema: "public", table: "tasks" }] } };
+    const sending = (async () => {
+      while (Date.now() < until && !closed && sent < 100_000) {
+        for (let i = 0; i < 200 && !closed; i++, sent++)
+          socket.send(JSON.stringify([String(sent), String(sent), `realtime:flood-${sent % 50}`, "phx_join", join]));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const latencies: number[] = [];
+    const reading = (async () => {
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        await read();
+        latencies.push(performance.now() - t0);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    await Promise.all([sending, reading]);
+    socket.terminate();
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `\njoin flood, ${FLOOD_MS} ms: ${sent} joins sent, socket ${closed ? "closed by the stack" : "still open"}; ` +
+        `another client's ${latencies.length} REST reads: p50 ${ms(pct(latencies, 50))}, worst ${ms(latencies[latencies.length - 1])}`,
+    );
+  } finally {
+    await stack.close();
+    await scratch.drop();
+  }
+}
+
 async function main() {
   console.log(
     `Realtime postgres_changes with RLS — ${process.env.BENCH_DATABASE_URL ? "native PostgreSQL" : "PGlite"}; ${CHANGES} sequential changes, ${BURST} in the sustained run\n`,
@@ -229,6 +284,7 @@ async function main() {
       `${String(r.size).padStart(7)} | ${ms(r.commitP50).padStart(10)} | ${ms(r.p50).padStart(12)} | ${ms(r.p99).padStart(12)} | ${(r.p50 / r.commitP50).toFixed(1).padStart(8)}x | ${r.changesPerSecond.toFixed(0).padStart(8)} (${r.writesPerSecond.toFixed(0)}) | ${r.rssMb.toFixed(0)} MB`,
     );
   }
+  if (FLOOD_MS > 0) await flood();
 }
 
 main().then(

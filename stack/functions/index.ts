@@ -4,7 +4,8 @@ import { Hono, type Context } from "hono";
 import type { ServiceContext } from "../context.ts";
 import { bearerToken } from "../http/identity.ts";
 import { findFunction, listFunctions, readEnvFile, type FunctionInfo } from "./project.ts";
-import { BootError, FunctionWorker } from "./worker.ts";
+import { ImportMapError, prepareImportMap } from "./imports.ts";
+import { BootError, FunctionWorker, SECRET_HEADER } from "./worker.ts";
 
 /**
  * /functions/v1/<name>: the project's Edge Functions (supabase/functions),
@@ -50,7 +51,11 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
   const dir = path.resolve(config.functions.dir);
   const configFile = path.resolve(config.functions.configFile);
   const root = process.cwd();
-  const denoDir = path.resolve(root, "node_modules/.cache/deno");
+  // remote and jsr: modules are cached with the data, so a second start works offline
+  const denoDir = path.resolve(
+    config.functions.cacheDir ??
+      (config.dataDir ? path.join(config.dataDir, "deno") : path.join(root, "node_modules/.cache/deno")),
+  );
   const workers = new Map<string, FunctionWorker>();
   const logs: string[] = [];
 
@@ -90,6 +95,9 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
         env: environment(),
         readable: [dir, path.join(root, "node_modules"), path.join(root, "package.json")],
         denoDir,
+        offline: config.functions.offline,
+        // read when the worker starts; a changed map restarts it like any file (the watcher)
+        importMap: fn.importMap ? prepareImportMap(fn.importMap, path.join(denoDir, "import-maps"), fn.name) : null,
         log: (line) => log(fn.name, line),
       });
       workers.set(fn.name, worker);
@@ -105,7 +113,7 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
         const first = String(file ?? "").split(/[\\/]/)[0];
         const stale = workers.has(first)
           ? [first]
-          : first.startsWith("_") || first.startsWith(".") || !first
+          : first.startsWith("_") || first.startsWith(".") || first === "import_map.json" || !first
             ? [...workers.keys()]
             : [];
         for (const name of stale) {
@@ -162,7 +170,8 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
     const name = c.req.param("name") ?? "";
     const fn = findFunction(dir, configFile, name);
     if (!fn) return new Response("Function not found", { status: 404, headers: { "content-type": "text/plain" } });
-    if (fn.verifyJwt) {
+    // a browser's preflight carries no token: it reaches the function, which answers its own CORS
+    if (fn.verifyJwt && c.req.method !== "OPTIONS") {
       const refused = await verifyJwt(c);
       if (refused) return refused;
     }
@@ -175,11 +184,16 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
       );
     }
 
-    const worker = workerFor(fn);
+    let worker: FunctionWorker;
     let port: number;
     try {
+      worker = workerFor(fn);
       port = await worker.port();
     } catch (error) {
+      if (error instanceof ImportMapError) {
+        log(fn.name, `boot error: import map ${error.message}`);
+        return bootError();
+      }
       if (error instanceof BootError) {
         log(fn.name, `boot error: ${error.message}`);
         return bootError();
@@ -193,6 +207,7 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
     for (const h of HOP_BY_HOP) headers.delete(h);
     headers.set("x-forwarded-host", url.host);
     headers.set("x-forwarded-proto", url.protocol.replace(":", ""));
+    headers.set(SECRET_HEADER, worker.secret);
 
     // The wall clock runs from the request to the end of the response body.
     const abort = new AbortController();

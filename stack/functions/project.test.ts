@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { absoluteImportMap, stripJsonc } from "./imports.ts";
 import { isFunctionName, parseEnvFile, parseFunctionSettings } from "./project.ts";
 
 describe("supabase/config.toml [functions.<name>]", () => {
-  it("reads verify_jwt per function and ignores everything else", () => {
+  it("reads verify_jwt and import_map per function and ignores everything else", () => {
     const toml = `project_id = "teamboard"
 [api]
 verify_jwt = false  # not a function table
@@ -17,7 +18,10 @@ verify_jwt = true
 [db]
 port = 54322
 `;
-    expect(parseFunctionSettings(toml)).toEqual({ hello: { verifyJwt: false }, "with-dash": { verifyJwt: true } });
+    expect(parseFunctionSettings(toml)).toEqual({
+      hello: { verifyJwt: false, importMap: "./import_map.json" },
+      "with-dash": { verifyJwt: true },
+    });
   });
 });
 
@@ -43,5 +47,33 @@ describe("function names", () => {
     expect(isFunctionName("_shared")).toBe(false);
     expect(isFunctionName(".env")).toBe(false);
     expect(isFunctionName("../etc")).toBe(false);
+  });
+});
+
+describe("a function's deno.json as an import map", () => {
+  it("keeps imports and scopes, resolving relative addresses against the file's own place", () => {
+    const base = "file:///p/supabase/functions/hello/deno.json";
+    const parsed = JSON.parse(
+      stripJsonc(`{
+        // comments and trailing commas, as deno.jsonc allows
+        "compilerOptions": { "strict": true },
+        "imports": {
+          "lodash": "https://esm.sh/lodash@4",
+          "shared/": "../_shared/",
+          "@std/path": "jsr:@std/path@^1",
+          "//not-a-comment": "./local.ts", /* block */
+        },
+        "scopes": { "./vendor/": { "x": "/abs/x.ts" } },
+      }`),
+    );
+    expect(absoluteImportMap(parsed, base)).toEqual({
+      imports: {
+        lodash: "https://esm.sh/lodash@4",
+        "shared/": "file:///p/supabase/functions/_shared/",
+        "@std/path": "jsr:@std/path@^1",
+        "file://not-a-comment/": "file:///p/supabase/functions/hello/local.ts",
+      },
+      scopes: { "file:///p/supabase/functions/hello/vendor/": { x: "file:///abs/x.ts" } },
+    });
   });
 });

@@ -5,12 +5,21 @@ import path from "node:path";
  * What the Supabase CLI reads about a project's functions: the folders in
  * supabase/functions (one per function, entry point index.ts; folders starting
  * with `_` or `.` are shared code, not functions), `[functions.<name>]` in
- * supabase/config.toml, and supabase/functions/.env.
+ * supabase/config.toml (`verify_jwt`, `import_map`), each function's
+ * deno.json, and supabase/functions/.env.
  */
 export interface FunctionInfo {
   name: string;
   entrypoint: string;
   verifyJwt: boolean;
+  /** the file whose `imports` / `scopes` map the function's imports, or null */
+  importMap: string | null;
+}
+
+interface FunctionSettings {
+  verifyJwt?: boolean;
+  /** as written in config.toml: relative to the folder config.toml is in */
+  importMap?: string;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -25,29 +34,48 @@ export function listFunctions(dir: string, configFile: string): FunctionInfo[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && isFunctionName(e.name) && fs.existsSync(path.join(dir, e.name, "index.ts")))
-    .map((e) => ({
-      name: e.name,
-      entrypoint: path.resolve(dir, e.name, "index.ts"),
-      verifyJwt: settings[e.name]?.verifyJwt ?? true,
-    }))
+    .map((e) => describe(dir, configFile, e.name, settings[e.name] ?? {}))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export function findFunction(dir: string, configFile: string, name: string): FunctionInfo | null {
   if (!isFunctionName(name)) return null;
-  const entrypoint = path.resolve(dir, name, "index.ts");
-  if (!fs.existsSync(entrypoint)) return null;
-  return { name, entrypoint, verifyJwt: readFunctionSettings(configFile)[name]?.verifyJwt ?? true };
+  if (!fs.existsSync(path.resolve(dir, name, "index.ts"))) return null;
+  return describe(dir, configFile, name, readFunctionSettings(configFile)[name] ?? {});
+}
+
+function describe(dir: string, configFile: string, name: string, settings: FunctionSettings): FunctionInfo {
+  return {
+    name,
+    entrypoint: path.resolve(dir, name, "index.ts"),
+    verifyJwt: settings.verifyJwt ?? true,
+    importMap: importMapOf(dir, configFile, name, settings),
+  };
 }
 
 /**
- * `[functions.<name>]` tables of config.toml and their `verify_jwt`. Only
- * the part of TOML those tables use: a header per table, `key = true|false`
- * (other keys and tables are skipped). Cached by modification time.
+ * As the CLI picks it: `import_map` in config.toml, else the function's own
+ * deno.json or deno.jsonc, else the shared functions/import_map.json.
  */
-let cached: { file: string; mtimeMs: number; settings: Record<string, { verifyJwt?: boolean }> } | null = null;
+function importMapOf(dir: string, configFile: string, name: string, settings: FunctionSettings): string | null {
+  if (settings.importMap) return path.resolve(path.dirname(configFile), settings.importMap);
+  const candidates = [
+    path.join(dir, name, "deno.json"),
+    path.join(dir, name, "deno.jsonc"),
+    path.join(dir, "import_map.json"),
+  ];
+  return candidates.find((file) => fs.existsSync(file)) ?? null;
+}
 
-export function readFunctionSettings(configFile: string): Record<string, { verifyJwt?: boolean }> {
+/**
+ * `[functions.<name>]` tables of config.toml: `verify_jwt` and `import_map`.
+ * Only the part of TOML those tables use: a header per table, `key = true|false`
+ * or `key = "string"` (other keys and tables are skipped). Cached by
+ * modification time.
+ */
+let cached: { file: string; mtimeMs: number; settings: Record<string, FunctionSettings> } | null = null;
+
+export function readFunctionSettings(configFile: string): Record<string, FunctionSettings> {
   let mtimeMs: number;
   try {
     mtimeMs = fs.statSync(configFile).mtimeMs;
@@ -60,8 +88,8 @@ export function readFunctionSettings(configFile: string): Record<string, { verif
   return settings;
 }
 
-export function parseFunctionSettings(toml: string): Record<string, { verifyJwt?: boolean }> {
-  const settings: Record<string, { verifyJwt?: boolean }> = {};
+export function parseFunctionSettings(toml: string): Record<string, FunctionSettings> {
+  const settings: Record<string, FunctionSettings> = {};
   let current: string | null = null;
   for (const raw of toml.split(/\r?\n/)) {
     const line = raw.replace(/\s+#.*$/, "").trim();
@@ -76,8 +104,11 @@ export function parseFunctionSettings(toml: string): Record<string, { verifyJwt?
       current = null;
       continue;
     }
-    const pair = /^verify_jwt\s*=\s*(true|false)$/.exec(line);
-    if (pair && current) settings[current].verifyJwt = pair[1] === "true";
+    if (!current) continue;
+    const flag = /^verify_jwt\s*=\s*(true|false)$/.exec(line);
+    if (flag) settings[current].verifyJwt = flag[1] === "true";
+    const map = /^import_map\s*=\s*(?:"([^"]*)"|'([^']*)')$/.exec(line);
+    if (map) settings[current].importMap = map[1] ?? map[2];
   }
   return settings;
 }

@@ -44,9 +44,17 @@ export interface WorkerOptions {
   env: Record<string, string>;
   /** folders the function may read: its functions folder and node_modules */
   readable: string[];
+  /** Deno's cache: remote and jsr: modules once loaded (so the next start works offline) */
   denoDir: string;
+  /** load nothing that is not in the cache yet (Deno's --cached-only): CI and machines without network */
+  offline: boolean;
+  /** the function's import map (see imports.ts), or null */
+  importMap: string | null;
   log: (line: string) => void;
 }
+
+/** The header that carries a worker's secret: its port answers nobody who lacks it. */
+export const SECRET_HEADER = "x-stack-worker-secret";
 
 /**
  * One function's Deno process. Started on demand; serves concurrent requests
@@ -58,6 +66,8 @@ export class FunctionWorker {
   private child: ChildProcess | null = null;
   private ready: Promise<number> | null = null;
   private exitListeners = new Set<() => void>();
+  /** what the stack sends in SECRET_HEADER; given to the process on its stdin */
+  readonly secret = crypto.randomBytes(32).toString("base64url");
 
   constructor(private readonly options: WorkerOptions) {
     this.name = options.name;
@@ -88,14 +98,19 @@ export class FunctionWorker {
 
   private start(): Promise<number> {
     const marker = `\u0001listening:${crypto.randomBytes(6).toString("hex")}:`;
-    const { entrypoint, readable, env, denoDir, log } = this.options;
+    const { entrypoint, readable, env, denoDir, log, offline, importMap } = this.options;
     const args = [
       "run",
       "--quiet",
       "--no-prompt",
-      "--cached-only",
+      ...(offline ? ["--cached-only"] : []),
+      ...(importMap ? [`--import-map=${importMap}`] : []),
       "--node-modules-dir=manual",
+      // Deno would write a deno.lock beside package.json (the project) once a remote module loads
+      "--no-lock",
       "--no-check",
+      // remote imports from any host, as the edge runtime loads them
+      "--allow-import",
       "--allow-net",
       "--allow-env",
       "--allow-sys=hostname,osRelease,networkInterfaces,homedir,uid,gid,cpus,loadavg",
@@ -107,10 +122,12 @@ export class FunctionWorker {
     const child = spawn(denoBinary(), args, {
       cwd: process.cwd(),
       env: { ...env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } as unknown as NodeJS.ProcessEnv,
-      // stdin stays open and unused: the bootstrap exits when it closes, so no
-      // function outlives a stack that was killed
+      // stdin carries the secret, then stays open: the bootstrap exits when it
+      // closes, so no function outlives a stack that was killed
       stdio: ["pipe", "pipe", "pipe"],
     });
+    child.stdin!.on("error", () => {}); // a process that died early: its exit says why
+    child.stdin!.write(`${this.secret}\n`);
     this.child = child;
     return new Promise<number>((resolve, reject) => {
       let booted = false;

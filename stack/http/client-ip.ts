@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 
@@ -13,15 +14,30 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 export function clientIp(c: Context, trustedProxies: readonly string[]): string {
   let remote: string;
   try {
-    remote = normalize(getConnInfo(c).remote.address ?? "");
+    remote = getConnInfo(c).remote.address ?? "";
   } catch {
     remote = "";
   }
+  return fromProxies(remote, c.req.header("x-forwarded-for"), trustedProxies);
+}
+
+/** The same for a raw Node request (a WebSocket upgrade, which never reaches Hono). */
+export function upgradeClientIp(req: IncomingMessage, trustedProxies: readonly string[]): string {
+  const forwarded = req.headers["x-forwarded-for"];
+  return fromProxies(
+    req.socket.remoteAddress ?? "",
+    Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+    trustedProxies,
+  );
+}
+
+function fromProxies(remoteAddress: string, forwardedFor: string | undefined, trustedProxies: readonly string[]) {
+  const remote = normalize(remoteAddress);
   if (!remote) return "unknown";
   if (trustedProxies.length === 0) return remote;
   const trusted = new Set(trustedProxies.map(normalize));
   if (!trusted.has(remote)) return remote;
-  const forwarded = (c.req.header("x-forwarded-for") ?? "")
+  const forwarded = (forwardedFor ?? "")
     .split(",")
     .map((s) => normalize(s))
     .filter(Boolean);

@@ -1,6 +1,7 @@
 import type { Database } from "../db/types.ts";
 import type { Channel } from "./channel.ts";
 import { matchesFilters, parseFilters, type Filter } from "./filters.ts";
+import { encodeWithPayloadJson } from "./protocol.ts";
 
 /**
  * postgres_changes: reads the change queue the capture triggers fill
@@ -48,6 +49,8 @@ export class ChangeFeed {
   private again = false;
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
+  private refreshing: Promise<void> | null = null;
+  private nextRefresh: Promise<void> | null = null;
   /** changes delivered, for the service's figures */
   delivered = 0;
 
@@ -67,13 +70,50 @@ export class ChangeFeed {
     await this.unlisten?.();
   }
 
-  /** Keeps the capture triggers on exactly the publication's tables; reads the list. */
-  async refreshPublication() {
-    await this.db.query("select realtime.sync_capture_triggers()");
-    const { rows } = await this.db.query<{ name: string }>(
-      "select schemaname || '.' || tablename as name from pg_publication_tables where pubname = 'supabase_realtime'",
-    );
-    this.published = new Set(rows.map((r) => r.name));
+  /**
+   * Keeps the capture triggers on exactly the publication's tables; reads the
+   * list. Callers that arrive while a refresh runs share the next one (which
+   * starts after theirs arrived, so it sees what they expect): a burst of joins
+   * costs two refreshes, not one each.
+   */
+  refreshPublication(): Promise<void> {
+    if (!this.refreshing) {
+      this.refreshing = this.refreshNow().finally(() => (this.refreshing = null));
+      return this.refreshing;
+    }
+    this.nextRefresh ??= this.refreshing
+      .catch(() => {})
+      .then(() => {
+        this.nextRefresh = null; // who comes from now on waits for the one after
+        return this.refreshPublication();
+      });
+    return this.nextRefresh;
+  }
+
+  /**
+   * One catalog read; the capture triggers are made again (realtime.sync_capture_triggers)
+   * only when they and the publication differ: a published table without one, or one left
+   * on a table no longer published.
+   */
+  private async refreshNow() {
+    const read = async () =>
+      (
+        await this.db.query<{ tables: { name: string; captured: boolean }[]; triggers: number }>(
+          `select coalesce(json_agg(json_build_object(
+                    'name', p.schemaname || '.' || p.tablename,
+                    'captured', exists (select 1 from pg_trigger t
+                                         where t.tgrelid = format('%I.%I', p.schemaname, p.tablename)::regclass
+                                           and t.tgname = 'realtime_capture'))), '[]') as tables,
+                  (select count(*)::int from pg_trigger where tgname = 'realtime_capture') as triggers
+             from pg_publication_tables p where p.pubname = 'supabase_realtime'`,
+        )
+      ).rows[0];
+    let state = await read();
+    if (state.tables.some((t) => !t.captured) || state.triggers !== state.tables.length) {
+      await this.db.query("select realtime.sync_capture_triggers()");
+      state = await read();
+    }
+    this.published = new Set(state.tables.map((t) => t.name));
     this.tables.clear();
   }
 
@@ -260,12 +300,8 @@ export class ChangeFeed {
     for (const [channel, ids] of perChannel) {
       if (channel.closed) continue;
       const payload = `{"ids":${JSON.stringify(ids)},"data":${dataJson}}`;
-      const topic = JSON.stringify(channel.topic);
-      channel.conn.sendRaw(
-        channel.conn.vsn === "2.0.0"
-          ? `[null,null,${topic},"postgres_changes",${payload}]`
-          : `{"join_ref":null,"ref":null,"topic":${topic},"event":"postgres_changes","payload":${payload}}`,
-      );
+      const frame = { join_ref: null, ref: null, topic: channel.topic, event: "postgres_changes" };
+      channel.conn.sendRaw(encodeWithPayloadJson(channel.conn.vsn, frame, payload));
       this.delivered++;
     }
   }

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expiredMessage, isAuthFailure, verifyChannelToken, type ChannelAuth } from "./auth.ts";
 import type { PgBinding } from "./changes.ts";
 import { Hub } from "./hub.ts";
-import { broadcastFromJson, type Frame, type UserBroadcast } from "./protocol.ts";
+import { broadcastFromJson, reply, type Frame, type UserBroadcast } from "./protocol.ts";
 import type { Connection, RealtimeCore } from "./types.ts";
 
 export type Policies = Record<"broadcast" | "presence", { read: boolean; write: boolean }>;
@@ -40,13 +40,9 @@ export class Channel {
   }
 
   reply(ref: string | null, status: "ok" | "error", response: unknown = {}) {
-    this.conn.send({
-      join_ref: this.joinRef,
-      ref,
-      topic: this.topic,
-      event: "phx_reply",
-      payload: { status, response },
-    });
+    this.conn.send(
+      reply({ join_ref: this.joinRef, ref, topic: this.topic, event: "", payload: null }, status, response),
+    );
   }
 
   system(extension: string, status: "ok" | "error", message: string) {
@@ -85,6 +81,7 @@ export class Channel {
     if (this.closed) return;
     this.closed = true;
     if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    this.untrack();
     this.core.hub.remove(this);
     this.core.changes.unsubscribe(this);
     if (this.conn.channels.get(this.topic) === this) this.conn.channels.delete(this.topic);
@@ -138,8 +135,7 @@ export class Channel {
     const p = (frame.payload ?? {}) as { event?: unknown; payload?: unknown };
     const event = typeof p.event === "string" ? p.event.toLowerCase() : "";
     if (event === "untrack") {
-      this.core.hub.untrack(this);
-      this.tracked = null;
+      this.untrack();
       this.reply(frame.ref, "ok");
       return;
     }
@@ -164,6 +160,14 @@ export class Channel {
       this.presenceEnabled = true;
       this.push("presence_state", this.core.hub.state(Hub.roomOf(this)));
     }
+    if (this.tracked === null) {
+      // one client cannot fill the rooms with presences (counted over all its sockets)
+      if (this.core.clients.presences(this.conn.client) >= this.core.limits.maxPresencesPerClient) {
+        this.reply(frame.ref, "error", { reason: "Too many presences tracked by this client" });
+        return;
+      }
+      this.core.clients.tracked(this.conn.client, 1);
+    }
     if (JSON.stringify(payload) !== JSON.stringify(this.tracked)) {
       this.tracked = payload as Record<string, unknown>;
       this.core.hub.track(this, this.tracked);
@@ -176,16 +180,34 @@ export class Channel {
     if (typeof token === "string" && token.startsWith("sb_")) return;
     const auth = await verifyChannelToken(this.core.keys, token);
     if (isAuthFailure(auth)) return this.shutdown(auth.message);
-    const previous = this.policies;
     this.auth = auth;
-    if (this.isPrivate) {
-      this.policies = await this.core.channelAccess(this.subTopic, auth, this.presenceEnabled);
-      const revoked = (e: "broadcast" | "presence") => previous?.[e].read && !this.policies![e].read;
-      if (revoked("broadcast") || revoked("presence")) {
-        return this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
-      }
+    await this.recheckAccess();
+    if (!this.closed) this.scheduleTokenCheck();
+  }
+
+  /**
+   * Reads a private channel's policies again (a new token; membership may have
+   * changed meanwhile): read access gone → the channel shuts down, as hosted
+   * does on a token refresh; presence write gone → its presence is untracked.
+   */
+  async recheckAccess(): Promise<void> {
+    if (!this.isPrivate || this.closed) return;
+    const previous = this.policies;
+    const policies = await this.core.dbSlots.run(() => this.core.channelAccess(this.subTopic, this.auth, true));
+    if (this.closed) return;
+    this.policies = policies;
+    const revoked = (e: "broadcast" | "presence") => previous?.[e].read && !policies[e].read;
+    if (revoked("broadcast") || revoked("presence")) {
+      return this.shutdown(`You no longer have permission to read from this Channel topic: ${this.subTopic}`);
     }
-    this.scheduleTokenCheck();
+    if (!policies.presence.write) this.untrack();
+  }
+
+  private untrack() {
+    if (this.tracked === null) return;
+    this.core.hub.untrack(this);
+    this.core.clients.tracked(this.conn.client, -1);
+    this.tracked = null;
   }
 }
 

@@ -1,7 +1,8 @@
 import type WebSocket from "ws";
 import type { Channel } from "./channel.ts";
 import { join } from "./join.ts";
-import { decodeFrame, encodeFrame, FrameError, type Frame, type Vsn } from "./protocol.ts";
+import { RateBucket } from "./limits.ts";
+import { decodeFrame, encodeFrame, errorReply, FrameError, reply, type Frame, type Vsn } from "./protocol.ts";
 import type { Connection, RealtimeCore } from "./types.ts";
 
 /** Frames a client may have waiting to be handled before it is disconnected. */
@@ -24,14 +25,17 @@ export class WsConnection implements Connection {
   lastSeen = Date.now();
   private pending = 0;
   private queue: Promise<void> = Promise.resolve();
+  private joins: RateBucket;
 
   constructor(
     private core: RealtimeCore,
     private ws: WebSocket,
     readonly vsn: Vsn,
     readonly apikey: string,
+    readonly client: string,
     private log: (message: string) => void,
   ) {
+    this.joins = new RateBucket(core.limits.maxJoinsPerSecond, core.limits.maxJoinsPerSecond);
     ws.on("message", (data, isBinary) => this.receive(toBuffer(data), isBinary));
     ws.on("close", () => this.teardown());
     ws.on("error", () => this.teardown());
@@ -66,6 +70,10 @@ export class WsConnection implements Connection {
       return;
     }
     this.queue = this.queue
+      // a turn of the event loop between frames: on PGlite a join's queries run on this thread
+      // and resolve as microtasks, so a socket's backlog would otherwise keep everyone else's
+      // requests waiting until it is all handled
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
       .then(() => this.handle(data, isBinary))
       .catch((error) => this.log(`connection ${this.id}: ${(error as Error).stack ?? error}`))
       .finally(() => this.pending--);
@@ -83,29 +91,23 @@ export class WsConnection implements Connection {
       return;
     }
     if (frame.topic === "phoenix" && frame.event === "heartbeat") {
-      this.send({
-        join_ref: null,
-        ref: frame.ref,
-        topic: "phoenix",
-        event: "phx_reply",
-        payload: { status: "ok", response: {} },
-      });
+      this.send(reply({ ...frame, join_ref: null }, "ok", {}));
       return;
     }
     if (frame.event === "phx_join") {
       if (!frame.topic.startsWith("realtime:")) return this.unmatched(frame);
+      // over the socket's or the client's join rate: refused, and the socket is closed (hosted disconnects it)
+      if (!this.joins.take() || !this.core.clients.join(this.client)) {
+        this.send(errorReply(frame, "ClientJoinRateLimitReached: Too many joins per second"));
+        this.drop(CLOSE.policy, "Too many joins per second");
+        return;
+      }
       return join(this.core, this, frame);
     }
     const channel = this.channels.get(frame.topic);
     if (!channel || (frame.join_ref !== null && channel.joinRef !== null && frame.join_ref !== channel.joinRef)) {
       if (frame.event === "phx_leave") {
-        this.send({
-          join_ref: frame.join_ref,
-          ref: frame.ref,
-          topic: frame.topic,
-          event: "phx_reply",
-          payload: { status: "ok", response: {} },
-        });
+        this.send(reply(frame, "ok", {}));
         return;
       }
       return this.unmatched(frame);
@@ -114,13 +116,7 @@ export class WsConnection implements Connection {
   }
 
   private unmatched(frame: Frame) {
-    this.send({
-      join_ref: frame.join_ref,
-      ref: frame.ref,
-      topic: frame.topic,
-      event: "phx_reply",
-      payload: { status: "error", response: { reason: "unmatched topic" } },
-    });
+    this.send(errorReply(frame, "unmatched topic"));
   }
 
   private teardown() {

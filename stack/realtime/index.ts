@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import type { ServiceContext } from "../context.ts";
+import { upgradeClientIp } from "../http/client-ip.ts";
 import type { ChannelAuth } from "./auth.ts";
 import { isAuthFailure, verifyChannelToken } from "./auth.ts";
 import type { Policies } from "./channel.ts";
@@ -9,6 +10,7 @@ import { ChangeFeed } from "./changes.ts";
 import { WsConnection } from "./connection.ts";
 import { broadcastRoutes } from "./http.ts";
 import { Hub } from "./hub.ts";
+import { ClientBook, Slots } from "./limits.ts";
 import { parseVsn } from "./protocol.ts";
 import type { RealtimeCore } from "./types.ts";
 
@@ -44,7 +46,10 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
     return { broadcast: access.broadcast ?? none, presence: access.presence ?? none };
   }
 
-  const core: RealtimeCore = { db: ctx.db, keys: ctx.keys, hub, changes, limits, channelAccess };
+  const clients = new ClientBook(limits.maxJoinsPerSecondPerClient);
+  // at most a few joins' (and access re-checks') queries wait in the database's queue at once
+  const dbSlots = new Slots(4);
+  const core: RealtimeCore = { db: ctx.db, keys: ctx.keys, hub, changes, limits, clients, dbSlots, channelAccess };
   const connections = new Set<WsConnection>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes });
 
@@ -67,11 +72,23 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
     if (isAuthFailure(auth)) {
       return refuse(socket, 401, auth.message.startsWith("Token has expired") ? "Token has expired" : auth.message);
     }
-    if (connections.size >= limits.maxConnections) return refuse(socket, 429, "Too many connected users");
+    const client = upgradeClientIp(req, ctx.config.trustedProxies);
+    if (connections.size >= limits.maxConnections || clients.connections(client) >= limits.maxConnectionsPerClient)
+      return refuse(socket, 429, "Too many connected users");
+    clients.connected(client, 1); // counted before the handshake completes, so a burst cannot overshoot
+    let counted = true;
+    const release = () => {
+      if (counted) clients.connected(client, -1);
+      counted = false;
+    };
+    socket.once("close", release);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new WsConnection(core, ws, vsn, apikey, log);
+      const conn = new WsConnection(core, ws, vsn, apikey, client, log);
       connections.add(conn);
-      ws.on("close", () => connections.delete(conn));
+      ws.on("close", () => {
+        connections.delete(conn);
+        release();
+      });
     });
   }
 
@@ -93,6 +110,24 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
   );
   sweeper.unref();
 
+  // private channels' access is read again now and then: a person removed from a team stops
+  // receiving (and being seen in) its channels without waiting for a token refresh
+  // (a round still running when the next is due is not doubled up)
+  let rechecking = false;
+  const rechecker = setInterval(() => {
+    if (rechecking) return;
+    rechecking = true;
+    const checks = [...connections].flatMap((conn) =>
+      [...conn.channels.values()]
+        .filter((channel) => channel.isPrivate)
+        .map((channel) =>
+          channel.recheckAccess().catch((error) => log(`access re-check: ${(error as Error).message}`)),
+        ),
+    );
+    void Promise.all(checks).finally(() => (rechecking = false));
+  }, limits.accessRecheckMs);
+  rechecker.unref();
+
   return {
     app: broadcastRoutes({ keys: ctx.keys, hub, limits, channelAccess }),
     stats: () => ({
@@ -103,6 +138,8 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
     }),
     async close() {
       clearInterval(sweeper);
+      clearInterval(rechecker);
+      clients.stop();
       server.off("upgrade", upgradeListener);
       for (const conn of connections) conn.drop(1001, "server shutting down");
       await changes.close();

@@ -1,8 +1,8 @@
-import { isAuthFailure, verifyChannelToken } from "./auth.ts";
+import { isAuthFailure, verifyChannelToken, type ChannelAuth } from "./auth.ts";
 import { Channel, randomPresenceKey } from "./channel.ts";
 import { bindingId, type PgBinding } from "./changes.ts";
 import { Hub } from "./hub.ts";
-import type { Frame } from "./protocol.ts";
+import { errorReply, type Frame } from "./protocol.ts";
 import type { Connection, RealtimeCore } from "./types.ts";
 
 interface JoinConfig {
@@ -15,13 +15,18 @@ interface JoinConfig {
 const truthy = (v: unknown) => v === true || v === "true";
 
 function replyError(conn: Connection, frame: Frame, reason: string) {
-  conn.send({
-    join_ref: frame.join_ref,
-    ref: frame.ref,
-    topic: frame.topic,
-    event: "phx_reply",
-    payload: { status: "error", response: { reason } },
-  });
+  conn.send(errorReply(frame, reason));
+}
+
+/**
+ * A signed-in person's presence is keyed by their user id (the token's `sub`),
+ * whatever key the client asked for, so nobody can appear as someone else;
+ * hosted takes the client's key (docs/decisions/0018-realtime.md). Tokens
+ * without a subject (the anon key) keep the client's key, or a random one.
+ */
+function presenceKey(auth: ChannelAuth, requested: unknown): string {
+  if (typeof auth.claims.sub === "string" && auth.claims.sub !== "") return auth.claims.sub;
+  return typeof requested === "string" && requested !== "" ? requested : randomPresenceKey();
 }
 
 /** phx_join on a `realtime:*` topic, step by step as RealtimeChannel.join/3 does it. */
@@ -54,13 +59,12 @@ export async function join(core: RealtimeCore, conn: Connection, frame: Frame): 
   const channel = new Channel(core, conn, topic, frame.join_ref, isPrivate, auth);
   channel.selfBroadcast = truthy(config.broadcast?.self);
   channel.ackBroadcast = truthy(config.broadcast?.ack);
-  channel.presenceKey =
-    typeof config.presence?.key === "string" && config.presence.key !== "" ? config.presence.key : randomPresenceKey();
+  channel.presenceKey = presenceKey(auth, config.presence?.key);
   channel.presenceEnabled = truthy(config.presence?.enabled);
 
   if (isPrivate) {
     try {
-      channel.policies = await core.channelAccess(channel.subTopic, auth, true);
+      channel.policies = await core.dbSlots.run(() => core.channelAccess(channel.subTopic, auth, true));
     } catch (error) {
       return replyError(conn, frame, `RlsPolicyError: ${(error as Error).message}`);
     }
@@ -76,11 +80,15 @@ export async function join(core: RealtimeCore, conn: Connection, frame: Frame): 
   const requested = Array.isArray(config.postgres_changes) ? config.postgres_changes.filter((p) => p !== null) : [];
   const bindings: PgBinding[] = [];
   const errors: string[] = [];
-  if (requested.length > 0) await core.changes.refreshPublication();
-  for (const params of requested) {
-    const prepared = await core.changes.prepare(params, channel);
-    if ("error" in prepared) errors.push(prepared.error);
-    else bindings.push(prepared.binding);
+  if (requested.length > 0) {
+    await core.dbSlots.run(async () => {
+      await core.changes.refreshPublication();
+      for (const params of requested) {
+        const prepared = await core.changes.prepare(params, channel);
+        if ("error" in prepared) errors.push(prepared.error);
+        else bindings.push(prepared.binding);
+      }
+    });
   }
   if (conn.closed) return; // the socket went away while we waited
 

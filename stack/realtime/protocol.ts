@@ -99,10 +99,31 @@ function decodeUserBroadcastPush(buf: Buffer): Frame & { broadcast: UserBroadcas
   return { join_ref: join_ref || null, ref: ref || null, topic, event: "broadcast", payload: {}, broadcast };
 }
 
+/** Phoenix's reply to a client's message (same join_ref, ref and topic). */
+export function reply(to: Frame, status: "ok" | "error", response: unknown): Frame {
+  return { join_ref: to.join_ref, ref: to.ref, topic: to.topic, event: "phx_reply", payload: { status, response } };
+}
+
+/** An error reply with Realtime's `reason`. */
+export function errorReply(to: Frame, reason: string): Frame {
+  return reply(to, "error", { reason });
+}
+
 /** Encodes one outgoing message for a connection of the given version. */
 export function encodeFrame(vsn: Vsn, frame: Frame): string {
-  if (vsn === "2.0.0") return JSON.stringify([frame.join_ref, frame.ref, frame.topic, frame.event, frame.payload]);
-  return JSON.stringify(frame);
+  return encodeWithPayloadJson(vsn, frame, JSON.stringify(frame.payload));
+}
+
+/**
+ * The same with the payload already as JSON text: one change goes to many
+ * channels, and its payload is written once for all of them.
+ */
+export function encodeWithPayloadJson(vsn: Vsn, frame: Omit<Frame, "payload">, payloadJson: string): string {
+  const [joinRef, ref, topic, event] = [frame.join_ref, frame.ref, frame.topic, frame.event].map((v) =>
+    JSON.stringify(v),
+  );
+  if (vsn === "2.0.0") return `[${joinRef},${ref},${topic},${event},${payloadJson}]`;
+  return `{"join_ref":${joinRef},"ref":${ref},"topic":${topic},"event":${event},"payload":${payloadJson}}`;
 }
 
 /**

@@ -119,20 +119,59 @@ describe("JWT verification", () => {
 });
 
 describe("CORS", () => {
-  it("answers the browser's preflight and marks the response readable by the page", async () => {
-    const preflight = await fetch(url("echo"), {
+  it("passes the browser's preflight to the function, whose own headers reach the page (as hosted)", async () => {
+    const preflight = await fetch(url("cors"), {
       method: "OPTIONS",
       headers: {
-        origin: "http://localhost:5173",
+        origin: "https://app.example",
         "access-control-request-method": "POST",
-        "access-control-request-headers": "authorization, x-client-info, apikey, content-type",
+        "access-control-request-headers": "authorization, x-custom",
       },
     });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
-    expect(preflight.headers.get("access-control-allow-headers")).toContain("authorization");
-    const res = await fetch(url("echo"), { headers: { ...bearer(stack.anonKey), origin: "http://localhost:5173" } });
-    expect(res.headers.get("access-control-allow-origin")).toBe("http://localhost:5173");
+    expect(preflight.status).toBe(200);
+    expect(await preflight.text()).toBe("ok");
+    expect(preflight.headers.get("x-answered-by")).toBe("cors");
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("x-custom");
+    const res = await fetch(url("cors"), {
+      method: "POST",
+      headers: { ...bearer(stack.anonKey), origin: "https://app.example" },
+    });
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example");
+  });
+
+  it("adds no CORS headers of its own to a function that answers none", async () => {
+    const res = await fetch(url("echo"), {
+      headers: { ...bearer(stack.anonKey), origin: "https://elsewhere.example" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("the worker's own port", () => {
+  /** Loopback TCP ports in LISTEN state (Linux's /proc/net/tcp). */
+  function listeningPorts(): Set<number> {
+    const ports = new Set<number>();
+    for (const line of fs.readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state === "0A" && local?.startsWith("0100007F:")) ports.add(parseInt(local.split(":")[1], 16));
+    }
+    return ports;
+  }
+
+  it("answers nobody but the stack: a direct call is refused before the function runs", async () => {
+    const before = listeningPorts();
+    const res = await fetch(url("port"), { headers: bearer(stack.anonKey) });
+    expect(await res.text()).toBe("the function ran");
+    const fresh = [...listeningPorts()].filter((p) => !before.has(p));
+    expect(fresh.length).toBeGreaterThan(0); // the worker that just started
+    for (const port of fresh) {
+      const direct = await fetch(`http://127.0.0.1:${port}/port`);
+      expect(direct.status).toBe(403);
+      expect(await direct.text()).not.toContain("the function ran");
+    }
+    expect(await (await fetch(url("port"), { headers: bearer(stack.anonKey) })).text()).toBe("the function ran");
   });
 });
 

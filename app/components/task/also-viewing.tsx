@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "@remix-run/react";
-import { useLiveData, usePresence } from "~/lib/live";
+import { useLiveData, usePresence, type ShownIds } from "~/lib/live";
 import type { RootData } from "~/root";
 
 function initials(name: string): string {
@@ -8,11 +8,18 @@ function initials(name: string): string {
   return letters.toUpperCase();
 }
 
-/** "Also viewing: …" — the other people who have this task open right now (presence). */
-export function AlsoViewing({ taskId }: { taskId: string }) {
+/**
+ * "Also viewing: …" — the other people who have this task open right now
+ * (presence), named from the team's member list: someone who is not on it is
+ * not shown, whatever their client claims.
+ */
+export function AlsoViewing({ taskId, members }: { taskId: string; members: readonly { id: string; name: string }[] }) {
   const root = useRouteLoaderData("root") as RootData | undefined;
-  const me = root?.user ? { id: root.user.id, name: root.user.displayName || root.user.email || "Someone" } : null;
-  const others = usePresence(`task:${taskId}`, me);
+  const ids = usePresence(`task:${taskId}`, root?.user?.id ?? null);
+  const others = ids
+    .map((id) => members.find((m) => m.id === id))
+    .filter((m) => m !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name));
   return (
     <p className="also-viewing small" aria-live="polite" hidden={others.length === 0}>
       {others.length > 0 ? (
@@ -31,10 +38,14 @@ export function AlsoViewing({ taskId }: { taskId: string }) {
 }
 
 /** Others' comments and attachments on this task show without a reload (the task itself: the board's subscription). */
-export function LiveTaskData({ taskId }: { taskId: string }) {
-  useLiveData("task", [
-    { table: "comments", filter: `task_id=eq.${taskId}` },
-    { table: "attachments", filter: `task_id=eq.${taskId}` },
-  ]);
+export function LiveTaskData({ taskId, shown }: { taskId: string; shown: ShownIds }) {
+  useLiveData(
+    "task",
+    [
+      { table: "comments", filter: `task_id=eq.${taskId}` },
+      { table: "attachments", filter: `task_id=eq.${taskId}` },
+    ],
+    shown,
+  );
   return null;
 }

@@ -82,8 +82,11 @@ export function TaskPanel({
         </Link>
       </div>
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
-      <AlsoViewing taskId={task.id} key={task.id} />
-      <LiveTaskData taskId={task.id} />
+      <AlsoViewing taskId={task.id} members={members} key={task.id} />
+      <LiveTaskData
+        taskId={task.id}
+        shown={{ comments: comments.map((c) => c.id), attachments: attachments.map((a) => a.id) }}
+      />
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
         <time dateTime={task.created_at}>{formatDateTime(task.created_at, zone)}</time>

@@ -4,9 +4,36 @@
 // edge runtime does, this bootstrap decides where that server listens: the
 // loopback address on a free port, announced on stdout for the stack.
 //
+// Only the stack may call that port: it writes a secret as the first line of
+// our stdin (out of the function's sight, unlike args or env), and a request
+// without it in SECRET_HEADER is answered 403 before the function sees it.
+//
 // Usage: deno run <permissions> bootstrap.ts <file URL of index.ts> <marker>
 
 const [entry, marker] = Deno.args;
+const SECRET_HEADER = "x-stack-worker-secret";
+
+const stdin = Deno.stdin.readable.getReader();
+const secret = await readFirstLine();
+
+async function readFirstLine(): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { done, value } = await stdin.read();
+    if (done) Deno.exit(0); // the stack went away before we started
+    text += decoder.decode(value, { stream: true });
+  }
+  return text.slice(0, text.indexOf("\n"));
+}
+
+/** Compares in time that does not depend on where the strings differ. */
+function sameSecret(given: string | null): boolean {
+  if (given === null || given.length !== secret.length) return false;
+  let diff = 0;
+  for (let i = 0; i < secret.length; i++) diff |= given.charCodeAt(i) ^ secret.charCodeAt(i);
+  return diff === 0;
+}
 
 type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
@@ -23,6 +50,14 @@ let serving = false;
 function listen(handler: Handler) {
   if (serving) throw new Error("Deno.serve was called more than once; a function serves one handler");
   serving = true;
+  const guarded: Handler = (req, info) => {
+    if (!sameSecret(req.headers.get(SECRET_HEADER))) {
+      return new Response("Forbidden: call the function through the stack's /functions/v1/", { status: 403 });
+    }
+    const headers = new Headers(req.headers);
+    headers.delete(SECRET_HEADER);
+    return handler(new Request(req, { headers }), info);
+  };
   return realServe(
     {
       hostname: "127.0.0.1",
@@ -33,7 +68,7 @@ function listen(handler: Handler) {
         return workerError();
       },
     },
-    handler,
+    guarded,
   );
 }
 
@@ -61,8 +96,8 @@ if (!serving) {
 
 // The stack holds our stdin open; when it goes away (even killed), so do we.
 (async () => {
-  for await (const _ of Deno.stdin.readable) {
-    /* nothing is sent */
+  while (!(await stdin.read()).done) {
+    /* nothing more is sent */
   }
   Deno.exit(0);
 })();
