@@ -58,6 +58,35 @@ export type Database = {
           },
         ]
       }
+      calendar_feeds: {
+        Row: {
+          created_at: string
+          selector: string
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          selector: string
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          selector?: string
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "calendar_feeds_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: true
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       comments: {
         Row: {
           author_id: string | null
@@ -160,6 +189,7 @@ export type Database = {
           created_at: string
           display_name: string
           id: string
+          time_zone: string
           updated_at: string
           username: string
         }
@@ -168,6 +198,7 @@ export type Database = {
           created_at?: string
           display_name: string
           id: string
+          time_zone?: string
           updated_at?: string
           username: string
         }
@@ -176,6 +207,7 @@ export type Database = {
           created_at?: string
           display_name?: string
           id?: string
+          time_zone?: string
           updated_at?: string
           username?: string
         }
@@ -390,6 +422,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      base64url: { Args: { bytes: string }; Returns: string }
       board_view: {
         Args: {
           team_slug: string
@@ -401,6 +434,7 @@ export type Database = {
         }
         Returns: Json
       }
+      calendar_feed: { Args: { token: string }; Returns: Json }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -420,8 +454,17 @@ export type Database = {
         }
       }
       decline_invitation: { Args: { token: string }; Returns: undefined }
+      digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       handle_new_user: { Args: Record<PropertyKey, never>; Returns: unknown }
+      handle_new_user_time_zone: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       handle_user_metadata_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      handle_user_time_zone_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -450,7 +493,9 @@ export type Database = {
         }[]
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      is_time_zone: { Args: { name: string }; Returns: boolean }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      metadata_time_zone: { Args: { meta: Json }; Returns: string }
       move_task: {
         Args: { task_id: string; status: string; position?: number }
         Returns: {
@@ -483,6 +528,10 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      profiles_check_time_zone: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -491,6 +540,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {

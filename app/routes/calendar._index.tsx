@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { MonthCalendar } from "~/components/calendar/month-calendar";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
@@ -37,13 +37,13 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function MyCalendar() {
   const { userId, month, tasks, capped } = useLoaderData<typeof loader>();
   // my tasks' changes show without a reload
-  useLiveData("board", [{ table: "tasks", filter: `assignee_id=eq.${userId}` }]);
+  useLiveData("board", [{ table: "tasks", filter: `assignee_id=eq.${userId}` }], { tasks: tasks.map((t) => t.id) });
   return (
     <div className="calendar-page">
       <h1>My calendar</h1>
       <p className="muted">
         The tasks assigned to you in all your teams, on their due dates. Subscribe to them in another calendar app from{" "}
-        <a href="/account/calendar">your calendar feed</a>.
+        <Link to="/account/calendar">your calendar feed</Link>.
       </p>
       <MonthCalendar month={month} tasks={tasks} capped={capped} showsAssigned />
     </div>

@@ -61,7 +61,7 @@ export default function ProjectCalendar() {
   const { team, project, month, tasks, capped } = useLoaderData<typeof loader>();
   const basePath = `/teams/${team.slug}/projects/${project.key}`;
   // others' changes to this project's tasks show without a reload
-  useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }]);
+  useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }], { tasks: tasks.map((t) => t.id) });
   return (
     <div className="calendar-page">
       <div className="board-header">
