@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import ical from "ical-generator";
+import WebSocket from "ws";
 import { taskRef } from "./board";
 import { env } from "./env.server";
 import type { Database, SupabaseClient } from "./supabase-types";
@@ -22,6 +23,8 @@ let anon: SupabaseClient | null = null;
 function anonClient(): SupabaseClient {
   anon ??= createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // Node 20 has no global WebSocket, and supabase-js builds its Realtime client at once (never used here)
+    realtime: { transport: WebSocket as never },
   });
   return anon;
 }
