@@ -156,3 +156,25 @@ from (values
 ) as c (project_key, task_number, author_id, body, age_minutes)
 join public.projects p on p.key = c.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks t on t.project_id = p.id and t.number = c.task_number;
+
+-- Time (PRODUCT.md §12) ---------------------------------------------------------------
+-- People in three time zones (the account's metadata; a trigger copies it to the profile),
+-- and tasks due today and tomorrow on Olivia's and Mia's calendars, one of them overdue.
+update auth.users u set raw_user_meta_data = u.raw_user_meta_data || jsonb_build_object('time_zone', z.zone)
+from (values
+  ('a1000000-0000-4000-8000-000000000001'::uuid, 'Europe/Berlin'),
+  ('a1000000-0000-4000-8000-000000000002'::uuid, 'America/New_York'),
+  ('a1000000-0000-4000-8000-000000000003'::uuid, 'Asia/Calcutta')
+) as z (id, zone)
+where u.id = z.id;
+
+update public.tasks t set due_on = current_date + d.days, assignee_id = d.assignee::uuid
+from (values
+  ('WEB', 2, 0, 'a1000000-0000-4000-8000-000000000001'),
+  ('WEB', 6, 1, 'a1000000-0000-4000-8000-000000000001'),
+  ('WEB', 9, -3, 'a1000000-0000-4000-8000-000000000001'),
+  ('OPS', 2, 0, 'a1000000-0000-4000-8000-000000000003'),
+  ('OPS', 5, 1, 'a1000000-0000-4000-8000-000000000003')
+) as d (project_key, task_number, days, assignee)
+join public.projects p on p.key = d.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
+where t.project_id = p.id and t.number = d.task_number;

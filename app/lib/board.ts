@@ -16,6 +16,11 @@ export const STATUS_LABELS: Record<Status, string> = {
   canceled: "Canceled",
 };
 
+/** Not completed or canceled: what reminders and "Overdue" are about (PRODUCT.md §12). */
+export function isOpenStatus(status: Status): boolean {
+  return status !== "done" && status !== "canceled";
+}
+
 export const PRIORITIES = ["none", "low", "medium", "high", "urgent"] as const;
 export type Priority = (typeof PRIORITIES)[number];
 

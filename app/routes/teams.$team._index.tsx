@@ -2,9 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { PRIORITY_LABELS, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
+import { isOverdue } from "~/lib/calendar";
 import { backendError, notFound } from "~/lib/http.server";
 import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
+import { usePageTime } from "~/lib/use-page-time";
 
 export async function loader(args: LoaderFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);
@@ -18,6 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function TeamOverview() {
   const { team, overview } = useLoaderData<typeof loader>();
+  const { today } = usePageTime();
   const base = `/teams/${team.slug}`;
   return (
     <div className="overview">
@@ -49,6 +52,12 @@ export default function TeamOverview() {
                   {task.priority !== "none" ? ` · ${PRIORITY_LABELS[task.priority]}` : ""}
                   {task.due_on ? ` · due ${task.due_on}` : ""}
                 </span>
+                {isOverdue({ due_on: task.due_on, open: true }, today) ? (
+                  <>
+                    {" "}
+                    <span className="overdue-badge">Overdue</span>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -1,6 +1,8 @@
 import { Avatar } from "~/components/avatar";
 import { Link } from "@remix-run/react";
-import { PRIORITY_LABELS, STATUS_LABELS, taskRef } from "~/lib/board";
+import { isOpenStatus, PRIORITY_LABELS, STATUS_LABELS, taskRef } from "~/lib/board";
+import { isOverdue } from "~/lib/calendar";
+import { usePageTime } from "~/lib/use-page-time";
 import type { Card } from "~/lib/board";
 import type { BoardMove } from "./use-board-move";
 
@@ -144,12 +146,16 @@ function CardMeta({
   assignee: string | null | undefined;
   avatarPath: string | null | undefined;
 }) {
+  const { today } = usePageTime();
   return (
     <div className="task-card-meta">
       {task.priority !== "none" ? (
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
       {task.due_on ? <span className="due">Due {task.due_on}</span> : null}
+      {isOverdue({ due_on: task.due_on, open: isOpenStatus(task.status) }, today) ? (
+        <span className="overdue-badge">Overdue</span>
+      ) : null}
       <span className="assignee with-avatar">
         {task.assignee_id ? <Avatar path={avatarPath} name={assignee} size={18} /> : null}
         {assignee ?? (task.assignee_id ? "Assigned" : "Unassigned")}

@@ -1,9 +1,10 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { FormAlert, type FormFailure } from "~/components/form";
 import { columnAnchor } from "~/components/board/column-switcher";
-import { boardSearch, taskRef } from "~/lib/board";
+import { boardSearch, isOpenStatus, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
-import { formatDateTime } from "~/lib/dates";
+import { isOverdue } from "~/lib/calendar";
+import { formatDateTime, formatDay } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Attachments } from "./attachments";
 import { CommentList } from "./comments";
@@ -34,7 +35,7 @@ export function TaskPanel({
   attachmentResult?: AttachmentFormResult;
 }) {
   const data = useTaskData();
-  const { zone } = usePageTime();
+  const { zone, today } = usePageTime();
   const board = useBoardData();
   const location = useLocation();
   if (!data) return null;
@@ -97,6 +98,11 @@ export function TaskPanel({
           </>
         ) : null}
       </p>
+      {task.due_on && isOverdue({ due_on: task.due_on, open: isOpenStatus(task.status) }, today) ? (
+        <p className="overdue-note">
+          <span className="overdue-badge">Overdue</span>: it was due on {formatDay(task.due_on)}.
+        </p>
+      ) : null}
       {can.editTasks ? (
         <>
           <TaskMoveForm
