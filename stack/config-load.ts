@@ -49,6 +49,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       jwtExpiry: num(env.GOTRUE_JWT_EXP),
       autoconfirm: bool(env.GOTRUE_MAILER_AUTOCONFIRM),
       tokenRequestsPerMinute: num(env.GOTRUE_RATE_LIMIT_TOKEN_PER_MINUTE),
+      mfaRequestsPerMinute: num(env.GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY),
       emailSendInterval: num(env.GOTRUE_RATE_LIMIT_EMAIL_INTERVAL),
       emailsPerHour: num(env.GOTRUE_RATE_LIMIT_EMAIL_SENT),
       disableSignup: bool(env.GOTRUE_DISABLE_SIGNUP),
@@ -80,6 +81,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       }),
       externalProviders: providersFromEnv(env),
       maxOtpAttempts: num(env.STACK_AUTH_MAX_OTP_ATTEMPTS),
+      maxMfaAttemptsPerChallenge: num(env.STACK_AUTH_MAX_MFA_ATTEMPTS_PER_CHALLENGE),
       localProvider: bool(env.STACK_AUTH_LOCAL_PROVIDER),
       maxPasswordFailures: num(env.STACK_AUTH_MAX_PASSWORD_FAILURES),
       smtp: env.GOTRUE_SMTP_HOST

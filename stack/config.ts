@@ -85,6 +85,14 @@ export interface StackConfig {
      * links are invalidated (a new one must be requested); 0: no limit
      */
     maxOtpAttempts: number;
+    /**
+     * MFA challenge and verify requests per IP per minute, each endpoint its
+     * own, after a burst of 30 (GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY,
+     * hosted: 15); 0: no limit
+     */
+    mfaRequestsPerMinute: number;
+    /** codes checked against one MFA challenge before it is void (a new challenge is needed); 0: no limit */
+    maxMfaAttemptsPerChallenge: number;
     /** failed password sign-ins for one address within `passwordFailureWindow` seconds before it is refused with 429; 0: no limit */
     maxPasswordFailures: number;
     passwordFailureWindow: number;
@@ -221,6 +229,8 @@ export function defaultConfig(): StackConfig {
       tokenRequestsPerMinute: 300,
       emailsPerHour: 1000,
       maxOtpAttempts: 5,
+      mfaRequestsPerMinute: 15,
+      maxMfaAttemptsPerChallenge: 5,
       maxPasswordFailures: 10,
       passwordFailureWindow: 900,
       passwordMinLength: 8,

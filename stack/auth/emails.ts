@@ -77,10 +77,6 @@ export interface PreparedEmail {
   actionLink: string;
 }
 
-/**
- * Stores a fresh token for `kind` on the user and builds the email.
- * `enforceInterval` is off for the admin API (generate_link), as in GoTrue.
- */
 /** The client's PKCE challenge, as sent with the request (empty when it uses the implicit flow). */
 export interface PkceChallenge {
   code_challenge: string;
@@ -95,6 +91,16 @@ const FLOW_OF: Record<Exclude<EmailKind, "invite">, { providerType: string; auth
   email_change: { providerType: "email_change", authenticationMethod: "email_change" },
 };
 
+export interface EmailOptions {
+  challenge?: PkceChallenge | null;
+  redirectTo: string;
+  newEmail?: string;
+  /** off for the admin API (generate_link), as in GoTrue */
+  enforceInterval?: boolean;
+  /** the admin API's generate_link makes one email change link at a time, as GoTrue does */
+  emailChangeLink?: "new" | "current";
+}
+
 /**
  * Stores the email's token (and, for a PKCE client, the flow state its link
  * will complete), then renders the email. Runs inside the caller's transaction.
@@ -104,14 +110,7 @@ export async function prepareEmail(
   q: Queryable,
   user: UserRow,
   kind: EmailKind,
-  opts: {
-    challenge?: PkceChallenge | null;
-    redirectTo: string;
-    newEmail?: string;
-    enforceInterval?: boolean;
-    /** the admin API's generate_link makes one email change link at a time, as GoTrue does */
-    emailChangeLink?: "new" | "current";
-  },
+  opts: EmailOptions,
 ): Promise<PreparedEmail> {
   const cfg = ctx.config.auth;
   const enforce = opts.enforceInterval ?? true;
@@ -128,82 +127,85 @@ export async function prepareEmail(
     });
   }
   const prefix = pkce ? PKCE_PREFIX : "";
-  let stored: string;
-  const to = email;
-  switch (kind) {
-    case "signup":
-    case "invite": {
-      if (enforce && kind === "signup") checkSendInterval(user.confirmation_sent_at, cfg.emailSendInterval);
-      stored = prefix + tokenHash(email, otp);
-      await q.query(
-        `update auth.users set confirmation_token = $2, confirmation_sent_at = now(), updated_at = now()
-           ${kind === "invite" ? ", invited_at = now()" : ""} where id = $1`,
-        [user.id, stored],
-      );
-      await saveOneTimeToken(q, user.id, "confirmation_token", stored, email);
-      break;
-    }
-    case "magiclink":
-    case "recovery": {
-      if (enforce) checkSendInterval(user.recovery_sent_at, cfg.emailSendInterval);
-      stored = prefix + tokenHash(email, otp);
-      await q.query(
-        "update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1",
-        [user.id, stored],
-      );
-      await saveOneTimeToken(q, user.id, "recovery_token", stored, email);
-      break;
-    }
-    case "email_change": {
-      if (enforce) checkSendInterval(user.email_change_sent_at, cfg.emailSendInterval);
-      const newEmail = (opts.newEmail ?? "").toLowerCase();
-      // Secure email change (on by default, as hosted): the current address confirms too, with its own code.
-      const secure = cfg.secureEmailChange && email !== "";
-      const only = opts.emailChangeLink;
-      const tokenNew = only === "current" ? null : prefix + tokenHash(newEmail, otp);
-      const otpCurrent = only === "current" ? otp : generateOtp(cfg.otpLength);
-      const tokenCurrent = secure && only !== "new" ? prefix + tokenHash(email, otpCurrent) : null;
-      await q.query(
-        `update auth.users set email_change = $2, email_change_token_new = coalesce($3, email_change_token_new),
-           email_change_token_current = ${only ? "coalesce($4, email_change_token_current)" : "coalesce($4, '')"},
-           email_change_confirm_status = 0, email_change_sent_at = now(), updated_at = now() where id = $1`,
-        [user.id, newEmail, tokenNew, tokenCurrent],
-      );
-      if (tokenNew) await saveOneTimeToken(q, user.id, "email_change_token_new", tokenNew, newEmail);
-      if (tokenCurrent) await saveOneTimeToken(q, user.id, "email_change_token_current", tokenCurrent, email);
-      const render = (to: string, code: string, hash: string): PreparedEmail => {
-        const link = verifyUrl(ctx, hash, kind, opts.redirectTo);
-        const { subject, html } = renderEmail("email_change", cfg.templates, {
-          ConfirmationURL: link,
-          Token: code,
-          TokenHash: hash,
-          SiteURL: cfg.siteUrl.replace(/\/+$/, ""),
-          RedirectTo: opts.redirectTo,
-          Email: email,
-          NewEmail: newEmail,
-          Data: user.raw_user_meta_data ?? {},
-        });
-        const mail = { to, subject, html };
-        return { mail, mails: [mail], otp: code, hashedToken: hash, actionLink: link };
-      };
-      if (only === "current") return render(email, otpCurrent, tokenCurrent ?? "");
-      const toNew = render(newEmail, otp, tokenNew!);
-      if (tokenCurrent && !only) toNew.mails.push(render(email, otpCurrent, tokenCurrent).mail);
-      return toNew;
-    }
+  if (kind === "email_change") return prepareEmailChange(ctx, q, user, { ...opts, enforce, prefix, otp });
+  const stored = prefix + tokenHash(email, otp);
+  if (kind === "signup" || kind === "invite") {
+    if (enforce && kind === "signup") checkSendInterval(user.confirmation_sent_at, cfg.emailSendInterval);
+    await q.query(
+      `update auth.users set confirmation_token = $2, confirmation_sent_at = now(), updated_at = now()
+         ${kind === "invite" ? ", invited_at = now()" : ""} where id = $1`,
+      [user.id, stored],
+    );
+    await saveOneTimeToken(q, user.id, "confirmation_token", stored, email);
+  } else {
+    if (enforce) checkSendInterval(user.recovery_sent_at, cfg.emailSendInterval);
+    await q.query(
+      "update auth.users set recovery_token = $2, recovery_sent_at = now(), updated_at = now() where id = $1",
+      [user.id, stored],
+    );
+    await saveOneTimeToken(q, user.id, "recovery_token", stored, email);
   }
-  const actionLink = verifyUrl(ctx, stored, kind, opts.redirectTo);
-  const { subject, html } = renderEmail(TEMPLATE[kind], cfg.templates, {
-    ConfirmationURL: actionLink,
-    Token: otp,
-    TokenHash: stored,
+  return compose(ctx, user, TEMPLATE[kind], { kind, to: email, code: otp, hash: stored, redirectTo: opts.redirectTo });
+}
+
+/**
+ * An email change: a code and link to the new address and, with secure
+ * email change (on by default, as hosted), its own code and link to the
+ * current address too.
+ */
+async function prepareEmailChange(
+  ctx: ServiceContext,
+  q: Queryable,
+  user: UserRow,
+  opts: EmailOptions & { enforce: boolean; prefix: string; otp: string },
+): Promise<PreparedEmail> {
+  const cfg = ctx.config.auth;
+  const { prefix, otp } = opts;
+  const email = user.email ?? "";
+  if (opts.enforce) checkSendInterval(user.email_change_sent_at, cfg.emailSendInterval);
+  const newEmail = (opts.newEmail ?? "").toLowerCase();
+  const secure = cfg.secureEmailChange && email !== "";
+  const only = opts.emailChangeLink;
+  const tokenNew = only === "current" ? null : prefix + tokenHash(newEmail, otp);
+  const otpCurrent = only === "current" ? otp : generateOtp(cfg.otpLength);
+  const tokenCurrent = secure && only !== "new" ? prefix + tokenHash(email, otpCurrent) : null;
+  await q.query(
+    `update auth.users set email_change = $2, email_change_token_new = coalesce($3, email_change_token_new),
+       email_change_token_current = ${only ? "coalesce($4, email_change_token_current)" : "coalesce($4, '')"},
+       email_change_confirm_status = 0, email_change_sent_at = now(), updated_at = now() where id = $1`,
+    [user.id, newEmail, tokenNew, tokenCurrent],
+  );
+  if (tokenNew) await saveOneTimeToken(q, user.id, "email_change_token_new", tokenNew, newEmail);
+  if (tokenCurrent) await saveOneTimeToken(q, user.id, "email_change_token_current", tokenCurrent, email);
+  const mail = (to: string, code: string, hash: string) =>
+    compose(ctx, user, "email_change", { kind: "email_change", to, code, hash, redirectTo: opts.redirectTo, newEmail });
+  if (only === "current") return mail(email, otpCurrent, tokenCurrent ?? "");
+  const toNew = mail(newEmail, otp, tokenNew!);
+  if (tokenCurrent && !only) toNew.mails.push(mail(email, otpCurrent, tokenCurrent).mail);
+  return toNew;
+}
+
+/** Renders one email: its link to /verify, and the template's subject and body. */
+function compose(
+  ctx: ServiceContext,
+  user: UserRow,
+  template: TemplateKind,
+  m: { kind: EmailKind; to: string; code: string; hash: string; redirectTo: string; newEmail?: string },
+): PreparedEmail {
+  const cfg = ctx.config.auth;
+  const link = verifyUrl(ctx, m.hash, m.kind, m.redirectTo);
+  const { subject, html } = renderEmail(template, cfg.templates, {
+    ConfirmationURL: link,
+    Token: m.code,
+    TokenHash: m.hash,
     SiteURL: cfg.siteUrl.replace(/\/+$/, ""),
-    RedirectTo: opts.redirectTo,
-    Email: email,
+    RedirectTo: m.redirectTo,
+    Email: user.email ?? "",
+    NewEmail: m.newEmail,
     Data: user.raw_user_meta_data ?? {},
   });
-  const mail = { to, subject, html };
-  return { mail, mails: [mail], otp, hashedToken: stored, actionLink };
+  const mail = { to: m.to, subject, html };
+  return { mail, mails: [mail], otp: m.code, hashedToken: m.hash, actionLink: link };
 }
 
 /** Sends mails prepared in a transaction, after its commit. */
@@ -212,12 +214,7 @@ export async function sendAll(ctx: ServiceContext, mails: OutgoingMail[]) {
 }
 
 /** One email to one user: prepared (limits checked, token stored) in its own transaction, then sent. */
-export async function prepareAndSend(
-  ctx: ServiceContext,
-  user: UserRow,
-  kind: EmailKind,
-  opts: Parameters<typeof prepareEmail>[4],
-) {
+export async function prepareAndSend(ctx: ServiceContext, user: UserRow, kind: EmailKind, opts: EmailOptions) {
   const mail = await ctx.db.transaction(async (tx) => (await prepareEmail(ctx, tx, user, kind, opts)).mail);
   await sendAll(ctx, [mail]);
 }

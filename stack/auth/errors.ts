@@ -152,6 +152,10 @@ export const notFound = (code: ErrorCode, message: string) => new AuthError(404,
 export const unprocessable = (code: ErrorCode, message: string) => new AuthError(422, code, message);
 export const tooManyRequests = (code: ErrorCode, message: string) => new AuthError(429, code, message);
 
+/** GoTrue's DuplicateEmailMsg, for every endpoint that finds the address taken. */
+export const emailExists = () =>
+  unprocessable("email_exists", "A user with this email address has already been registered");
+
 export function weakPassword(message: string, reasons: string[]) {
   return new AuthError(422, "weak_password", message, { weakPasswordReasons: reasons });
 }

@@ -1,45 +1,40 @@
 import { Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
-import { mountAdminRoutes } from "./admin.ts";
+import { API } from "./api.ts";
 import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.ts";
-import { mountDisabledFeatureRoutes } from "./disabled.ts";
-import { mountMfaRoutes } from "./mfa.ts";
-import { mountOAuthRoutes } from "./oauth.ts";
-import { FailureCounter, SlidingWindowLimiter } from "./rate-limit.ts";
+import { FailureCounter, SlidingWindowLimiter, TokenBucketLimiter } from "./rate-limit.ts";
 import { mountRoutes, type AuthDeps } from "./router.ts";
-import { oauthServerRoutes } from "./oauth-server.ts";
-import { passkeyRoutes } from "./passkeys.ts";
-import { accountRoutes } from "./account.ts";
-import { otpRoutes } from "./otp.ts";
-import { settingsRoutes } from "./settings.ts";
-import { signupRoutes } from "./signup.ts";
-import { tokenRoutes } from "./token.ts";
+import { UsedSteps } from "./totp.ts";
 
 /**
  * Supabase Auth (GoTrue) compatible service, mounted at /auth/v1.
  *
- *   router.ts     the route table: routes with their middleware (user, admin, feature switches, rate limit)
- *   passkeys.ts   /passkeys and /admin/users/:id/passkeys (on the route table; webauthn.ts checks the ceremonies)
- *   oauth-server.ts  /admin/oauth/clients and dynamic client registration (on the route table)
- *   signup.ts     /signup (email and password, or anonymous)
- *   token.ts      /token (password, refresh token and PKCE grants)
- *   otp.ts        /otp, /magiclink, /recover, /resend (codes and links by email) and /verify
- *   account.ts    the signed-in user: /user, /reauthenticate, /logout
- *   settings.ts   /settings
- *   admin.ts      /admin/users, /admin/generate_link, /invite (service role only)
- *   mfa.ts        /factors (TOTP enroll, challenge, verify, unenroll) and /admin/users/:id/factors
- *   oauth.ts      /authorize, /callback and the built-in `local` provider's consent page
- *   sessions.ts   sessions, access and refresh tokens
- *   pkce.ts       PKCE flow state
- *   emails.ts     one-time codes, token hashes and the emails that carry them
- *   verify.ts     checking and applying emailed tokens
- *   templates.ts  email templates
- *   errors.ts     GoTrue's error shapes (both API versions) and its error codes (ErrorCode)
+ *   api.ts          the route table: every endpoint with its middleware, as GoTrue's api.go
+ *   middleware.ts   who may call, what the path names, rate limits per IP, feature switches
+ *   router.ts       what a route is, and mounting the table
+ *   endpoints/      one file per endpoint, named after it; endpoints never import each other
+ *
+ * and what the endpoints share:
+ *
+ *   users.ts        auth.users rows, identities, the user JSON
+ *   sessions.ts     sessions, access and refresh tokens
+ *   registration.ts making an account for an email address (/signup, /otp, /magiclink)
+ *   emails.ts       one-time codes, token hashes and the emails that carry them (templates.ts)
+ *   redeem.ts       checking and applying emailed tokens (/verify)
+ *   pkce.ts         PKCE flow state
+ *   redirects.ts    where links and redirects may send people back to
+ *   mfa.ts          MFA factors and challenges (totp.ts: the codes)
+ *   passkey-store.ts  passkey credentials and ceremonies' challenges (webauthn.ts: the ceremonies)
+ *   oauth-flow.ts   sign-in with an external provider: state, identities
+ *   oauth-server.ts the OAuth 2.1 server's client registry
+ *   guards.ts       Bearer tokens: who is calling
+ *   params.ts       request bodies as GoTrue reads them
+ *   passwords.ts    password rules and hashes
+ *   rate-limit.ts   in-memory limits per IP, per address, per challenge
+ *   errors.ts       GoTrue's error shapes (both API versions) and its error codes (ErrorCode)
  */
 export function createAuthService(ctx: ServiceContext): Hono {
   const app = new Hono();
-  const limiter = new SlidingWindowLimiter(ctx.config.auth.tokenRequestsPerMinute, 60_000);
-
   app.onError((error, c) => {
     // a character Postgres can't store that got past the body's checks (a NUL in a query parameter, say) is the client's error
     const sqlState = (error as { code?: unknown }).code;
@@ -54,33 +49,22 @@ export function createAuthService(ctx: ServiceContext): Hono {
     }
     return errorResponse(c, error);
   });
+  mountRoutes(app, authDeps(ctx), API);
+  return app;
+}
 
-  app.get("/health", (c) =>
-    c.json({
-      version: "teamboard-local",
-      name: "GoTrue",
-      description: "GoTrue is a user registration and authentication API",
-    }),
-  );
-  app.get("/.well-known/jwks.json", (c) => {
-    c.header("cache-control", "public, max-age=600");
-    return c.json(ctx.keys.jwks);
-  });
-
+/** The limits and counters the service keeps in memory (the stack is one process). */
+function authDeps(ctx: ServiceContext): AuthDeps {
   const auth = ctx.config.auth;
-  const deps: AuthDeps = {
+  return {
     ctx,
-    tokenLimiter: limiter,
+    tokenLimiter: new SlidingWindowLimiter(auth.tokenRequestsPerMinute, 60_000),
     otpFailures: new FailureCounter(auth.maxOtpAttempts, auth.otpExpiry * 1000),
     passwordFailures: new FailureCounter(auth.maxPasswordFailures, auth.passwordFailureWindow * 1000),
+    // hosted GoTrue's burst of 30 on each
+    mfaChallengeLimiter: new TokenBucketLimiter(auth.mfaRequestsPerMinute, 30),
+    mfaVerifyLimiter: new TokenBucketLimiter(auth.mfaRequestsPerMinute, 30),
+    mfaChallengeAttempts: new FailureCounter(auth.maxMfaAttemptsPerChallenge, auth.mfa.challengeExpiry * 1000),
+    usedTotpSteps: new UsedSteps(),
   };
-  mountRoutes(app, deps, [...oauthServerRoutes, ...passkeyRoutes]);
-  mountDisabledFeatureRoutes(app, ctx);
-  mountMfaRoutes(app, ctx);
-  mountAdminRoutes(app, ctx);
-  mountRoutes(app, deps, [...signupRoutes, ...tokenRoutes, ...otpRoutes, ...accountRoutes, ...settingsRoutes]);
-  mountOAuthRoutes(app, ctx);
-
-  app.all("*", (c) => errorResponse(c, new AuthError(404, "not_found", "404 page not found")));
-  return app;
 }

@@ -1,28 +1,21 @@
 import crypto from "node:crypto";
-import type { Context } from "hono";
-import type { ServiceContext } from "../context.ts";
-import { AuthError, badRequest, forbidden, notFound } from "./errors.ts";
-import { readBody } from "./params.ts";
-import { admin, feature, json, type Route } from "./router.ts";
+import type { Queryable } from "../db/types.ts";
+import { badRequest, notFound } from "./errors.ts";
 import { isUuid, ts } from "./users.ts";
 
 /**
- * The OAuth 2.1 server's client registry, as GoTrue serves it when
- * GOTRUE_OAUTH_SERVER_ENABLED is on: `/admin/oauth/clients` (register, list,
- * get, update, delete, regenerate the secret) and dynamic registration at
- * `/oauth/clients/register`. With the server off (hosted's default) every
- * one of them answers 404 "OAuth server is disabled", after the admin check
- * where GoTrue's router checks that first. The authorization flow itself
- * (`/oauth/authorize`, consent, `/oauth/token`) is not served: see
- * docs/decisions/0013.
+ * The OAuth 2.1 server's client registry, as GoTrue keeps it
+ * (auth.oauth_clients): a client's JSON, the checks of what a registration
+ * or an update asks for (in GoTrue's words), registering, updating and
+ * secrets. The endpoints are endpoints/oauth-clients.ts; the authorization
+ * flow itself (`/oauth/authorize`, consent, `/oauth/token`) is not served:
+ * see docs/decisions/0013.
  */
-const oauthServerDisabled = () => notFound("feature_disabled", "OAuth server is disabled");
-const oauthServer = feature((ctx) => ctx.config.auth.oauthServer.enabled, oauthServerDisabled);
 
-type ClientType = "public" | "confidential";
+export type ClientType = "public" | "confidential";
 const AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"] as const;
 
-interface ClientRow {
+export interface ClientRow {
   id: string;
   client_secret_hash: string | null;
   registration_type: "dynamic" | "manual";
@@ -37,11 +30,11 @@ interface ClientRow {
   updated_at: string;
 }
 
-const COLUMNS = `id, client_secret_hash, registration_type, redirect_uris, grant_types, client_name, client_uri, logo_uri,
+export const COLUMNS = `id, client_secret_hash, registration_type, redirect_uris, grant_types, client_name, client_uri, logo_uri,
   client_type, token_endpoint_auth_method, created_at, updated_at`;
 
 /** GoTrue's OAuthServerClientResponse: empty fields are left out (Go's omitempty). */
-function clientJson(row: ClientRow, secret?: string): Record<string, unknown> {
+export function clientJson(row: ClientRow, secret?: string): Record<string, unknown> {
   const body: Record<string, unknown> = { client_id: row.id };
   if (secret) body.client_secret = secret;
   body.client_type = row.client_type;
@@ -63,42 +56,6 @@ function clientJson(row: ClientRow, secret?: string): Record<string, unknown> {
 
 /** A validation message as GoTrue's admin register handler wraps it: the inner error's "<status>: <message>". */
 class ClientParamError extends Error {}
-
-/** The JSON body, as Go's json.Decoder reads it into the params struct (any mismatch is "Invalid JSON body"). */
-async function readClientParams(c: Context, maxBytes: number) {
-  const invalid = () => badRequest("bad_json", "Invalid JSON body");
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readBody(c, maxBytes));
-  } catch (error) {
-    if (error instanceof AuthError) throw error;
-    throw invalid();
-  }
-  if (raw === null) raw = {};
-  if (typeof raw !== "object" || Array.isArray(raw)) throw invalid();
-  const obj = raw as Record<string, unknown>;
-  const str = (k: string): string | undefined => {
-    const v = obj[k];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== "string") throw invalid();
-    return v;
-  };
-  const strings = (k: string): string[] | undefined => {
-    const v = obj[k];
-    if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== "string")) throw invalid();
-    return v as string[];
-  };
-  return {
-    redirect_uris: strings("redirect_uris"),
-    grant_types: strings("grant_types"),
-    client_type: str("client_type"),
-    token_endpoint_auth_method: str("token_endpoint_auth_method"),
-    client_name: str("client_name"),
-    client_uri: str("client_uri"),
-    logo_uri: str("logo_uri"),
-  };
-}
 
 function validateRedirectUri(uri: string): string | null {
   if (uri === "") return "redirect URI cannot be empty";
@@ -152,13 +109,24 @@ const inferClientType = (method: string): ClientType => (method === "none" ? "pu
 const goList = (xs: readonly string[]) => `[${xs.join(" ")}]`;
 
 /** A new secret (32 random bytes) and the SHA-256 hash that is kept of it. */
-function newSecret(): { secret: string; hash: string } {
+export function newSecret(): { secret: string; hash: string } {
   const secret = crypto.randomBytes(32).toString("base64url");
   return { secret, hash: crypto.createHash("sha256").update(secret).digest("base64url") };
 }
 
-async function register(c: Context, ctx: ServiceContext, registrationType: "dynamic" | "manual") {
-  const p = await readClientParams(c, ctx.config.maxBodyBytes);
+/** What a registration or an update may carry (undefined: not given). */
+export interface ClientParams {
+  redirect_uris?: string[];
+  grant_types?: string[];
+  client_type?: string;
+  token_endpoint_auth_method?: string;
+  client_name?: string;
+  client_uri?: string;
+  logo_uri?: string;
+}
+
+/** Registers a client; a confidential one gets its secret (returned once, kept hashed). */
+export async function registerClient(q: Queryable, p: ClientParams, registrationType: "dynamic" | "manual") {
   try {
     checkRedirectUris(p.redirect_uris, true);
     if (p.grant_types && p.grant_types.length > 0) checkGrantTypes(p.grant_types);
@@ -189,7 +157,7 @@ async function register(c: Context, ctx: ServiceContext, registrationType: "dyna
   const grantTypes =
     p.grant_types && p.grant_types.length > 0 ? p.grant_types : ["authorization_code", "refresh_token"];
   const secret = clientType === "confidential" ? newSecret() : null;
-  const { rows } = await ctx.db.query<ClientRow>(
+  const { rows } = await q.query<ClientRow>(
     `insert into auth.oauth_clients (id, client_secret_hash, registration_type, redirect_uris, grant_types, client_name,
        client_uri, logo_uri, client_type, token_endpoint_auth_method)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning ${COLUMNS}`,
@@ -206,14 +174,14 @@ async function register(c: Context, ctx: ServiceContext, registrationType: "dyna
       method,
     ],
   );
-  return json(c, clientJson(rows[0], secret?.secret), 201);
+  return { row: rows[0], secret: secret?.secret };
 }
 
-async function loadClient(ctx: ServiceContext, c: Context): Promise<ClientRow> {
-  const id = c.req.param("client_id") ?? "";
+/** A registered, undeleted client by the id a path names. */
+export async function findClient(q: Queryable, id: string): Promise<ClientRow> {
   if (id === "") throw badRequest("validation_failed", "client_id is required");
   if (!isUuid(id)) throw badRequest("validation_failed", "invalid client_id format");
-  const { rows } = await ctx.db.query<ClientRow>(
+  const { rows } = await q.query<ClientRow>(
     `select ${COLUMNS} from auth.oauth_clients where id = $1 and deleted_at is null`,
     [id],
   );
@@ -221,9 +189,8 @@ async function loadClient(ctx: ServiceContext, c: Context): Promise<ClientRow> {
   return rows[0];
 }
 
-async function update(c: Context, ctx: ServiceContext) {
-  const client = await loadClient(ctx, c);
-  const p = await readClientParams(c, ctx.config.maxBodyBytes);
+/** Changes what `p` gives; GoTrue's checks first, some of them against the client's type. */
+export async function updateClient(q: Queryable, client: ClientRow, p: ClientParams): Promise<ClientRow> {
   const given = [
     p.redirect_uris,
     p.grant_types,
@@ -257,7 +224,7 @@ async function update(c: Context, ctx: ServiceContext) {
         `token_endpoint_auth_method '${method}' is not valid for client_type '${client.client_type}'; valid methods: ${goList(valid)}`,
       );
   }
-  const { rows } = await ctx.db.query<ClientRow>(
+  const { rows } = await q.query<ClientRow>(
     `update auth.oauth_clients set
        redirect_uris = coalesce($2, redirect_uris), grant_types = coalesce($3, grant_types),
        client_name = case when $4::text is null then client_name else nullif($4, '') end,
@@ -275,76 +242,5 @@ async function update(c: Context, ctx: ServiceContext) {
       method ?? null,
     ],
   );
-  return json(c, clientJson(rows[0]));
+  return rows[0];
 }
-
-export const oauthServerRoutes: Route[] = [
-  {
-    method: "POST",
-    path: "/admin/oauth/clients",
-    use: [admin, oauthServer],
-    handler: (c, _s, { ctx }) => register(c, ctx, "manual"),
-  },
-  {
-    method: "GET",
-    path: "/admin/oauth/clients",
-    use: [admin, oauthServer],
-    handler: async (c, _s, { ctx }) => {
-      const { rows } = await ctx.db.query<ClientRow>(
-        `select ${COLUMNS} from auth.oauth_clients where deleted_at is null order by created_at desc, id`,
-      );
-      // Go's omitempty leaves an empty list out
-      return json(c, rows.length ? { clients: rows.map((r) => clientJson(r)) } : {});
-    },
-  },
-  {
-    method: "GET",
-    path: "/admin/oauth/clients/:client_id",
-    use: [admin, oauthServer],
-    handler: async (c, _s, { ctx }) => json(c, clientJson(await loadClient(ctx, c))),
-  },
-  {
-    method: "PUT",
-    path: "/admin/oauth/clients/:client_id",
-    use: [admin, oauthServer],
-    handler: (c, _s, { ctx }) => update(c, ctx),
-  },
-  {
-    method: "DELETE",
-    path: "/admin/oauth/clients/:client_id",
-    use: [admin, oauthServer],
-    handler: async (c, _s, { ctx }) => {
-      const client = await loadClient(ctx, c);
-      await ctx.db.query("update auth.oauth_clients set deleted_at = now(), updated_at = now() where id = $1", [
-        client.id,
-      ]);
-      return c.body(null, 204);
-    },
-  },
-  {
-    method: "POST",
-    path: "/admin/oauth/clients/:client_id/regenerate_secret",
-    use: [admin, oauthServer],
-    handler: async (c, _s, { ctx }) => {
-      const client = await loadClient(ctx, c);
-      if (client.client_type !== "confidential")
-        throw badRequest("validation_failed", "Cannot regenerate secret for public client");
-      const { secret, hash } = newSecret();
-      const { rows } = await ctx.db.query<ClientRow>(
-        `update auth.oauth_clients set client_secret_hash = $2, updated_at = now() where id = $1 returning ${COLUMNS}`,
-        [client.id, hash],
-      );
-      return json(c, clientJson(rows[0], secret));
-    },
-  },
-  {
-    method: "POST",
-    path: "/oauth/clients/register",
-    use: [oauthServer],
-    handler: (c, _s, { ctx }) => {
-      if (!ctx.config.auth.oauthServer.allowDynamicRegistration)
-        throw forbidden("oauth_dynamic_client_registration_disabled", "Dynamic client registration is not enabled");
-      return register(c, ctx, "dynamic");
-    },
-  },
-];

@@ -1,7 +1,13 @@
+import crypto from "node:crypto";
 import bcrypt from "bcryptjs";
 import { badRequest, weakPassword } from "./errors.ts";
 
 export const MAX_PASSWORD_BYTES = 72;
+
+/** The password a user made without one gets (by a magic link or code; never told to anyone). */
+export function randomPassword() {
+  return `${crypto.randomBytes(24).toString("base64url")}aA1`;
+}
 
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";

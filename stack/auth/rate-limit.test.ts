@@ -39,3 +39,24 @@ describe("FailureCounter", () => {
     expect(new FailureCounter(0, 1000).reached("a")).toBe(false);
   });
 });
+
+describe("TokenBucketLimiter", () => {
+  it("lets a burst through, then one request per refilled token, per key", async () => {
+    const { TokenBucketLimiter } = await import("./rate-limit.ts");
+    let now = 0;
+    // hosted's MFA limit: 15 a minute after a burst of 30
+    const limiter = new TokenBucketLimiter(15, 30, () => now);
+    const burst = Array.from({ length: 31 }, () => limiter.allow("a"));
+    expect(burst.filter(Boolean)).toHaveLength(30);
+    expect(burst[30]).toBe(false);
+    expect(limiter.allow("b")).toBe(true);
+    now = 3_999;
+    expect(limiter.allow("a")).toBe(false);
+    now = 4_000;
+    expect([limiter.allow("a"), limiter.allow("a")]).toEqual([true, false]);
+    // an hour later the bucket is full again, not fuller
+    now = 3_600_000;
+    expect(Array.from({ length: 31 }, () => limiter.allow("a")).filter(Boolean)).toHaveLength(30);
+    expect(new TokenBucketLimiter(0, 30).allow("a")).toBe(true);
+  });
+});

@@ -35,6 +35,47 @@ export class SlidingWindowLimiter {
 }
 
 /**
+ * A token bucket per key, as GoTrue's tollbooth limiters are: `burst`
+ * requests at once, then one more each time `perMinute` a minute refills a
+ * token. Used per client IP on MFA challenge and verify (hosted: 15 a
+ * minute after a burst of 30). `perMinute` 0 turns it off.
+ */
+export class TokenBucketLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly perMinute: number,
+    private readonly burst: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes a token from `key`'s bucket; false when it is empty. */
+  allow(key: string): boolean {
+    if (this.perMinute <= 0) return true;
+    const now = this.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = this.refilled(bucket, now);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (this.buckets.size > 10_000) this.prune(now);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  private refilled(bucket: { tokens: number; at: number }, now: number): number {
+    return Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 60_000) * this.perMinute);
+  }
+
+  /** A full bucket is as good as none. */
+  private prune(now: number) {
+    for (const [key, bucket] of this.buckets) {
+      if (this.refilled(bucket, now) >= this.burst) this.buckets.delete(key);
+    }
+  }
+}
+
+/**
  * Failed attempts per account (a lowercased email address), in memory: how
  * many failures in the last `windowMs`. Rate limits per IP cannot stop a
  * guesser who changes address; these stop guessing one account's code or

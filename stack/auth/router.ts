@@ -1,27 +1,32 @@
 import type { Context, Hono } from "hono";
 import type { ServiceContext } from "../context.ts";
-import { clientIp } from "../http/client-ip.ts";
-import { AuthError, forbidden, tooManyRequests } from "./errors.ts";
-import { requireAdmin, requireUser, type Caller } from "./guards.ts";
-import type { FailureCounter, SlidingWindowLimiter } from "./rate-limit.ts";
+import { AuthError } from "./errors.ts";
+import type { Caller } from "./guards.ts";
+import type { FactorWithSecret } from "./mfa.ts";
+import type { FailureCounter, SlidingWindowLimiter, TokenBucketLimiter } from "./rate-limit.ts";
+import type { UsedSteps } from "./totp.ts";
+import type { UserRow } from "./users.ts";
 
 /**
- * The auth service's routes as a table: each endpoint family (a module)
- * lists its routes with the middleware that runs before the handler, in
- * GoTrue's order (its chi router applies `requireAuthentication`,
- * `requireAdminCredentials`, `requireXEnabled` and `limitHandler` in a
- * per-route order that decides which error a caller sees first).
+ * What a route of the table (api.ts) is: a method and path, the middleware
+ * that runs before its handler, in order (middleware.ts), and the handler.
+ * Middleware hands what it found to the handler in the route's state.
  */
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "ALL";
 
 /** What the middleware found out, handed to the handler. */
 export interface RouteState {
-  /** set by the `user` middleware */
+  /** set by `user` */
   caller?: Caller;
-  /** set by the `admin` middleware */
+  /** set by `admin` */
   adminClaims?: Record<string, unknown>;
+  /** set by `loadUser`: the user the admin API's path names */
+  user?: UserRow;
+  /** set by `loadFactor` */
+  factor?: FactorWithSecret;
 }
 
+/** What the service keeps for all requests: its context and the in-memory limits. */
 export interface AuthDeps {
   ctx: ServiceContext;
   /** token requests per IP (GOTRUE_RATE_LIMIT_TOKEN_PER_MINUTE) */
@@ -30,45 +35,45 @@ export interface AuthDeps {
   otpFailures: FailureCounter;
   /** wrong passwords per address: too many lock it for a while */
   passwordFailures: FailureCounter;
+  /** MFA challenges and verifications per IP (GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY), one bucket each */
+  mfaChallengeLimiter: TokenBucketLimiter;
+  mfaVerifyLimiter: TokenBucketLimiter;
+  /** codes checked per MFA challenge: past the limit the challenge is void */
+  mfaChallengeAttempts: FailureCounter;
+  /** the last TOTP step each factor took a code for */
+  usedTotpSteps: UsedSteps;
 }
 
 export type Middleware = (c: Context, state: RouteState, deps: AuthDeps) => void | Promise<void>;
+export type Handler = (c: Context, state: RouteState, deps: AuthDeps) => Response | Promise<Response>;
 
 export interface Route {
   method: Method | Method[];
-  path: string;
-  use?: Middleware[];
-  handler: (c: Context, state: RouteState, deps: AuthDeps) => Response | Promise<Response>;
+  path: string | string[];
+  use: Middleware[];
+  handler: Handler;
 }
 
-/** A signed-in user's Bearer token (GoTrue's requireAuthentication). */
-export const user: Middleware = async (c, state, { ctx }) => {
-  state.caller = await requireUser(ctx, c);
-};
-
-/** Not an anonymous user (GoTrue's requireNotAnonymous); after `user`. */
-export const notAnonymous: Middleware = (_c, state) => {
-  if (state.caller?.claims.is_anonymous === true)
-    throw forbidden("no_authorization", "Anonymous user not allowed to perform these actions");
-};
-
-/** The service role (GoTrue's requireAdminCredentials). */
-export const admin: Middleware = async (c, state, { ctx }) => {
-  state.adminClaims = await requireAdmin(ctx, c);
-};
-
-/** Token requests per IP (GoTrue's limitHandler on /token and /verify). */
-export const tokenRateLimit: Middleware = (c, _state, { ctx, tokenLimiter }) => {
-  if (!tokenLimiter.allow(clientIp(c, ctx.config.trustedProxies)))
-    throw tooManyRequests("over_request_rate_limit", "Request rate limit reached");
-};
-
-/** A feature switch: answers `error()` when `enabled(ctx)` is false (GoTrue's requireXEnabled). */
-export function feature(enabled: (ctx: ServiceContext) => boolean, error: () => AuthError): Middleware {
-  return (_c, _state, { ctx }) => {
-    if (!enabled(ctx)) throw error();
-  };
+export function route(method: Method | Method[], path: string | string[], use: Middleware[], handler: Handler): Route {
+  return { method, path, use, handler };
 }
+
+/** Mounts a table on the app, each route running its middleware in order, then the handler. */
+export function mountRoutes(app: Hono, deps: AuthDeps, routes: Route[]) {
+  for (const r of routes) {
+    const methods = Array.isArray(r.method) ? r.method : [r.method];
+    app.on(methods, Array.isArray(r.path) ? r.path : [r.path], async (c) => {
+      const state: RouteState = {};
+      for (const m of r.use) await m(c, state, deps);
+      return r.handler(c, state, deps);
+    });
+  }
+}
+
+/** The answer for a path no route serves (GoTrue's chi router: "404 page not found"). */
+export const pageNotFound: Handler = () => {
+  throw new AuthError(404, "not_found", "404 page not found");
+};
 
 /** The caller the `user` middleware found (a handler behind it may rely on it). */
 export function callerOf(state: RouteState): Caller {
@@ -76,16 +81,16 @@ export function callerOf(state: RouteState): Caller {
   return state.caller;
 }
 
-/** Mounts a table on the app, each route running its middleware in order, then the handler. */
-export function mountRoutes(app: Hono, deps: AuthDeps, routes: Route[]) {
-  for (const route of routes) {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    app.on(methods, route.path, async (c) => {
-      const state: RouteState = {};
-      for (const m of route.use ?? []) await m(c, state, deps);
-      return route.handler(c, state, deps);
-    });
-  }
+/** The user the `loadUser` middleware found. */
+export function userOf(state: RouteState): UserRow {
+  if (!state.user) throw new Error("route has no `loadUser` middleware");
+  return state.user;
+}
+
+/** The factor the `loadFactor` middleware found. */
+export function factorOf(state: RouteState): FactorWithSecret {
+  if (!state.factor) throw new Error("route has no `loadFactor` middleware");
+  return state.factor;
 }
 
 export const json = (c: Context, body: unknown, status = 200) => c.json(body as object, status as 200);

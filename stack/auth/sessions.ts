@@ -29,6 +29,17 @@ export function newRefreshToken(): string {
   return out;
 }
 
+/** A new active refresh token for the session, chained to `parent` (the token it replaces); returns it. */
+async function insertRefreshToken(q: Queryable, userId: string, sessionId: string, parent: string | null) {
+  const token = newRefreshToken();
+  await q.query(
+    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
+    [token, userId, parent, sessionId],
+  );
+  return token;
+}
+
 export async function accessTokenFor(
   ctx: ServiceContext,
   q: Queryable,
@@ -83,13 +94,19 @@ async function respond(
   };
 }
 
+/** Who asked for a session: kept on it (auth.sessions' user_agent and ip). */
+export interface RequestMeta {
+  userAgent?: string | null;
+  ip?: string | null;
+}
+
 /** Starts a session for `user` (method: password, otp, oauth, email/signup, magiclink, recovery …). */
 export async function issueSession(
   ctx: ServiceContext,
   q: Queryable,
   user: UserRow,
   method: string,
-  meta: { userAgent?: string | null; ip?: string | null } = {},
+  meta: RequestMeta = {},
 ): Promise<SessionResponse> {
   const sessionId = crypto.randomUUID();
   await q.query(
@@ -102,12 +119,7 @@ export async function issueSession(
      values (gen_random_uuid(), $1, now(), now(), $2)`,
     [sessionId, method],
   );
-  const refreshToken = newRefreshToken();
-  await q.query(
-    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
-     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), null, $3)`,
-    [refreshToken, user.id, sessionId],
-  );
+  const refreshToken = await insertRefreshToken(q, user.id, sessionId, null);
   await q.query("update auth.users set last_sign_in_at = now(), updated_at = now() where id = $1", [user.id]);
   await q.query("update auth.identities set last_sign_in_at = now() where user_id = $1", [user.id]);
   return respond(ctx, q, user.id, sessionId, refreshToken);
@@ -201,12 +213,7 @@ export async function refreshGrant(ctx: ServiceContext, refreshToken: string): P
     }
     if (!issued) {
       await tx.query("update auth.refresh_tokens set revoked = true, updated_at = now() where id = $1", [token.id]);
-      issued = newRefreshToken();
-      await tx.query(
-        `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
-         values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
-        [issued, user.id, token.token, session.id],
-      );
+      issued = await insertRefreshToken(tx, user.id, session.id, token.token);
     }
     await tx.query(
       "update auth.sessions set refreshed_at = now() at time zone 'utc', updated_at = now() where id = $1",
@@ -251,11 +258,6 @@ export async function reissueSession(
     "update auth.refresh_tokens set revoked = true, updated_at = now() where session_id = $1 and revoked = false",
     [sessionId],
   );
-  const issued = newRefreshToken();
-  await q.query(
-    `insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
-     values ('00000000-0000-0000-0000-000000000000', $1, $2, false, now(), now(), $3, $4)`,
-    [issued, userId, rows[0]?.token ?? null, sessionId],
-  );
+  const issued = await insertRefreshToken(q, userId, sessionId, rows[0]?.token ?? null);
   return respond(ctx, q, userId, sessionId, issued);
 }

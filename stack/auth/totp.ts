@@ -59,13 +59,48 @@ export function totpCode(secret: string, at = Date.now()): string {
   return String(n).padStart(DIGITS, "0");
 }
 
-export function verifyTotp(secret: string, code: string, at = Date.now()): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  for (let step = -SKEW; step <= SKEW; step++) {
-    const expected = totpCode(secret, at + step * TOTP_PERIOD * 1000);
-    if (crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(code))) return true;
+/**
+ * The time step whose code `code` is (now or one step either side), or null
+ * when it is none of them. The step, not just "valid", so that a factor can
+ * take each code once (UsedSteps).
+ */
+export function totpStep(secret: string, code: string, at = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const now = Math.floor(at / 1000 / TOTP_PERIOD);
+  let matched: number | null = null;
+  for (let step = now - SKEW; step <= now + SKEW; step++) {
+    const expected = totpCode(secret, step * TOTP_PERIOD * 1000);
+    if (crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(code))) matched ??= step;
   }
-  return false;
+  return matched;
+}
+
+/**
+ * The last step each factor took a code for, so that a code works once (RFC
+ * 6238 §5.2): a factor takes a code only for a later step than its last, so
+ * neither the code just used nor an older one still inside the skew window
+ * works again. Hosted GoTrue keeps no such record (docs/decisions/0013). In
+ * memory, as the other attempt counters: a step older than the window needs
+ * no remembering, and a restart forgets at most 90 seconds of codes.
+ */
+export class UsedSteps {
+  private readonly last = new Map<string, number>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Records `step` as used by `factorId`; false when it, or a later step, was used already. */
+  claim(factorId: string, step: number): boolean {
+    const previous = this.last.get(factorId);
+    if (previous !== undefined && step <= previous) return false;
+    this.last.set(factorId, step);
+    if (this.last.size > 10_000) this.prune();
+    return true;
+  }
+
+  private prune() {
+    const oldestValid = Math.floor(this.now() / 1000 / TOTP_PERIOD) - SKEW;
+    for (const [factorId, step] of this.last) if (step < oldestValid) this.last.delete(factorId);
+  }
 }
 
 /** The otpauth:// URI authenticator apps read (as pquerna/otp writes it). */

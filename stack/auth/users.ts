@@ -82,10 +82,6 @@ export function findUserByEmail(q: Queryable, email: string): Promise<UserRow | 
   return one(q, "lower(u.email) = lower($1) and u.is_sso_user = false and u.aud = 'authenticated'", [email]);
 }
 
-export function lockUser(q: Queryable, id: string): Promise<UserRow | null> {
-  return one(q, "u.id = $1 for update of u", [id]);
-}
-
 export function isUuid(s: unknown): s is string {
   return typeof s === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 }
@@ -254,14 +250,6 @@ export function mergeMetadata(current: Record<string, unknown> | null, updates: 
 export async function updateUserMetadata(q: Queryable, user: UserRow, updates: Record<string, unknown>) {
   const merged = mergeMetadata(user.raw_user_meta_data, updates);
   await q.query("update auth.users set raw_user_meta_data = $2, updated_at = now() where id = $1", [
-    user.id,
-    JSON.stringify(merged),
-  ]);
-}
-
-export async function updateAppMetadata(q: Queryable, user: UserRow, updates: Record<string, unknown>) {
-  const merged = mergeMetadata(user.raw_app_meta_data, updates);
-  await q.query("update auth.users set raw_app_meta_data = $2, updated_at = now() where id = $1", [
     user.id,
     JSON.stringify(merged),
   ]);

@@ -55,4 +55,10 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/** The roles an API token may carry (a token with another `role` is refused by every service). */
 export const API_ROLES = ["anon", "authenticated", "service_role"] as const;
+export type ApiRole = (typeof API_ROLES)[number];
+
+export function isApiRole(role: unknown): role is ApiRole {
+  return (API_ROLES as readonly unknown[]).includes(role);
+}

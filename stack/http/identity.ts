@@ -1,11 +1,9 @@
 import type { Context } from "hono";
-import type { JwtClaims } from "../db/types.ts";
+import { isApiRole, type JwtClaims } from "../db/types.ts";
 import type { Keys } from "../keys.ts";
 
 export type Identity = { claims: JwtClaims; role: string; token: string | null };
 export type IdentityError = { reason: "expired" | "invalid" | "role"; message: string };
-
-const API_ROLES = new Set(["anon", "authenticated", "service_role"]);
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("authorization");
@@ -33,7 +31,7 @@ export async function resolveIdentity(c: Context, keys: Keys): Promise<Identity 
     return { reason: "invalid", message: describeJwtError(error) };
   }
   const role = typeof claims.role === "string" && claims.role ? claims.role : "anon";
-  if (!API_ROLES.has(role)) return { reason: "role", message: `role "${role}" does not exist` };
+  if (!isApiRole(role)) return { reason: "role", message: `role "${role}" does not exist` };
   return { claims, role, token };
 }
 

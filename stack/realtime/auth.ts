@@ -1,5 +1,5 @@
 import * as jose from "jose";
-import type { JwtClaims } from "../db/types.ts";
+import { isApiRole, type JwtClaims } from "../db/types.ts";
 import type { Keys } from "../keys.ts";
 
 /** A verified channel token: its claims, role and expiry (seconds since the epoch). */
@@ -15,8 +15,6 @@ export interface AuthFailure {
   code: "InvalidJWTToken" | "MalformedJWT" | "JwtSignatureError";
   message: string;
 }
-
-const API_ROLES = new Set(["anon", "authenticated", "service_role"]);
 
 export async function verifyChannelToken(keys: Keys, token: unknown): Promise<ChannelAuth | AuthFailure> {
   if (typeof token !== "string" || token === "") {
@@ -34,7 +32,7 @@ export async function verifyChannelToken(keys: Keys, token: unknown): Promise<Ch
   try {
     const claims = (await keys.verify(token)) as JwtClaims;
     const role = String(claims.role);
-    if (!API_ROLES.has(role)) return { code: "InvalidJWTToken", message: `role "${role}" does not exist` };
+    if (!isApiRole(role)) return { code: "InvalidJWTToken", message: `role "${role}" does not exist` };
     return { token, claims, role, exp: Number(claims.exp) };
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_JWT_EXPIRED") {

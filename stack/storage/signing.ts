@@ -1,4 +1,4 @@
-import type { JwtClaims } from "../db/types.ts";
+import { isApiRole, type JwtClaims } from "../db/types.ts";
 import { asCaller, findBucket, findObject, ownerOf, type Caller, type ObjectTarget, type StorageEnv } from "./env.ts";
 import { storageErrors } from "./errors.ts";
 import { canUpload } from "./objects-write.ts";
@@ -21,7 +21,6 @@ import { canUpload } from "./objects-write.ts";
 const UPLOAD_URL_SECONDS = 7200;
 const DOWNLOAD = "download";
 const UPLOAD = "upload";
-const API_ROLES = new Set(["anon", "authenticated", "service_role"]);
 
 export type Maker = Pick<Caller, "role" | "claims">;
 
@@ -104,7 +103,7 @@ export async function verifyUploadToken(env: StorageEnv, token: string, target: 
     "role" in payload ||
     !maker ||
     typeof maker.role !== "string" ||
-    !API_ROLES.has(maker.role) ||
+    !isApiRole(maker.role) ||
     !maker.claims ||
     typeof maker.claims !== "object"
   )

@@ -41,6 +41,7 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
     scheduler: { cron: false, ...options.scheduler },
     auth: {
       tokenRequestsPerMinute: 100_000,
+      mfaRequestsPerMinute: 0,
       bcryptCost: 4,
       ...options.auth,
     },

@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../context.ts";
 import type { Queryable } from "../db/types.ts";
 import { tokenHash } from "./emails.ts";
-import { badRequest, forbidden, unprocessable } from "./errors.ts";
+import { badRequest, emailExists, forbidden } from "./errors.ts";
 import { PKCE_PREFIX } from "./pkce.ts";
 import {
   clearOneTimeTokens,
@@ -14,17 +14,16 @@ import {
 } from "./users.ts";
 
 /**
- * Checking an emailed token (by its hash from a link, or by email + code)
- * and applying what it confirms: the sign-up, a sign-in link, a recovery,
- * an email change. Mirrors GoTrue's verify.go.
+ * Redeeming an emailed token: finding its user by the token hash of a link
+ * or by email + code, and applying what it confirms (the sign-up, a sign-in
+ * link, a recovery, an email change), as GoTrue's verify.go does. The
+ * endpoint is endpoints/verify.ts.
  */
 export const VERIFY_TYPES = ["signup", "invite", "magiclink", "recovery", "email_change", "email"] as const;
 export type VerifyType = (typeof VERIFY_TYPES)[number];
 
 const LINK_INVALID = "Email link is invalid or has expired";
 const TOKEN_INVALID = "Token has expired or is invalid";
-/** GoTrue's DuplicateEmailMsg */
-export const DUPLICATE_EMAIL = "A user with this email address has already been registered";
 
 function expired(sentAt: string | null, otpExpiry: number): boolean {
   const sent = epochMs(sentAt);
@@ -203,7 +202,7 @@ export async function applyVerification(
         "select 1 from auth.users where lower(email) = lower($2) and id <> $1 and is_sso_user = false limit 1",
         [user.id, newEmail],
       );
-      if (taken.length) throw unprocessable("email_exists", DUPLICATE_EMAIL);
+      if (taken.length) throw emailExists();
       await q.query(
         `update auth.users set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '',
            email_change_confirm_status = 0, is_anonymous = false, updated_at = now() where id = $1`,
