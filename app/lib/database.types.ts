@@ -129,6 +129,45 @@ export type Database = {
           },
         ]
       }
+      due_reminders: {
+        Row: {
+          created_at: string
+          day: string
+          due_on: string
+          recipient_id: string
+          task_id: string
+        }
+        Insert: {
+          created_at?: string
+          day: string
+          due_on: string
+          recipient_id: string
+          task_id: string
+        }
+        Update: {
+          created_at?: string
+          day?: string
+          due_on?: string
+          recipient_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "due_reminders_recipient_id_fkey"
+            columns: ["recipient_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "due_reminders_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -267,14 +306,18 @@ export type Database = {
           created_by: string | null
           description: string
           due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
           id: string
           labels: string[]
           number: number
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
+          recurrence: string | null
           search: unknown | null
           status: Database["public"]["Enums"]["task_status"]
+          successor_id: string | null
           title: string
           updated_at: string
         }
@@ -284,14 +327,18 @@ export type Database = {
           created_by?: string | null
           description?: string
           due_on?: string | null
+          due_on_set_at?: string | null
+          due_on_set_by?: string | null
           id?: string
           labels?: string[]
           number: number
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
+          recurrence?: string | null
           search?: unknown | null
           status?: Database["public"]["Enums"]["task_status"]
+          successor_id?: string | null
           title: string
           updated_at?: string
         }
@@ -301,14 +348,18 @@ export type Database = {
           created_by?: string | null
           description?: string
           due_on?: string | null
+          due_on_set_at?: string | null
+          due_on_set_by?: string | null
           id?: string
           labels?: string[]
           number?: number
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
+          recurrence?: string | null
           search?: unknown | null
           status?: Database["public"]["Enums"]["task_status"]
+          successor_id?: string | null
           title?: string
           updated_at?: string
         }
@@ -328,10 +379,24 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
+            foreignKeyName: "tasks_due_on_set_by_fkey"
+            columns: ["due_on_set_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
             foreignKeyName: "tasks_project_id_fkey"
             columns: ["project_id"]
             isOneToOne: false
             referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_successor_id_fkey"
+            columns: ["successor_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
             referencedColumns: ["id"]
           },
         ]
@@ -453,6 +518,7 @@ export type Database = {
           slug: string
         }
       }
+      day_of_month: { Args: { first: string; d: number }; Returns: string }
       decline_invitation: { Args: { token: string }; Returns: undefined }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       handle_new_user: { Args: Record<PropertyKey, never>; Returns: unknown }
@@ -493,6 +559,7 @@ export type Database = {
         }[]
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      is_recurrence: { Args: { rule: string }; Returns: boolean }
       is_time_zone: { Args: { name: string }; Returns: boolean }
       leave_team: { Args: { team_id: string }; Returns: undefined }
       metadata_time_zone: { Args: { meta: Json }; Returns: string }
@@ -504,14 +571,18 @@ export type Database = {
           created_by: string | null
           description: string
           due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
           id: string
           labels: string[]
           number: number
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
+          recurrence: string | null
           search: unknown | null
           status: Database["public"]["Enums"]["task_status"]
+          successor_id: string | null
           title: string
           updated_at: string
         }
@@ -528,6 +599,7 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      next_due_date: { Args: { rule: string; after: string }; Returns: string }
       profiles_check_time_zone: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -540,6 +612,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      remind_due_tasks: { Args: { run_at?: string }; Returns: number }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       search_tasks: {
         Args: { query: string; limit?: number }
@@ -587,6 +660,8 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_note_due_on: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_repeat: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean

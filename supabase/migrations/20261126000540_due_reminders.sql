@@ -1,0 +1,123 @@
+-- Due-date reminders (PRODUCT.md §12; docs/decisions/0029-time.md).
+--
+-- The assignee of an open task with a due date is reminded at 08:00 in their
+-- time zone on the day before and on the due date. A scheduled job (Supabase
+-- Cron, every 15 minutes: zones sit on whole, half and quarter hours) calls
+-- remind_due_tasks(), which records each reminder in due_reminders once: the
+-- key is (task, person, due date, which day), so a job that runs twice, or
+-- late, or after a restart, adds nothing twice, and a moved due date gets its
+-- own reminders. A late run still reminds on the same local day (a run at
+-- 11:00 makes the 08:00 reminders it missed), never for a day gone by.
+--
+-- Not for the person's own change: when the assignee set the due date
+-- themselves after that day's 08:00, they are not reminded of it that day.
+--
+-- Delivery: due_reminders is the record and what a person reads (RLS: their
+-- own). Notifications and email (issue 25's `notifications`, kind
+-- 'due_date', emailed by send-notifications per the person's settings, and
+-- watchers who turned due-date reminders on) plug in where the insert below
+-- returns its rows; see the decision record.
+
+create table public.due_reminders (
+  task_id uuid not null references public.tasks (id) on delete cascade,
+  recipient_id uuid not null references public.profiles (id) on delete cascade,
+  due_on date not null,
+  day text not null,
+  created_at timestamptz not null default now(),
+  primary key (task_id, recipient_id, due_on, day),
+  constraint due_reminders_day check (day in ('before', 'due'))
+);
+
+comment on table public.due_reminders is
+  'One row per reminder made by remind_due_tasks(); each person reads their own; nobody else writes.';
+
+create index due_reminders_recipient_idx on public.due_reminders (recipient_id, created_at desc);
+
+alter table public.due_reminders enable row level security;
+grant select on table public.due_reminders to authenticated;
+
+create policy "people read their own reminders"
+on public.due_reminders for select
+to authenticated
+using (recipient_id = (select auth.uid()));
+
+-- Who set the due date last, and when (for "not for the person's own change").
+alter table public.tasks add column due_on_set_by uuid references public.profiles (id) on delete set null;
+alter table public.tasks add column due_on_set_at timestamptz;
+
+create function public.tasks_note_due_on() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' or new.due_on is distinct from old.due_on then
+    new.due_on_set_by := auth.uid();
+    new.due_on_set_at := now();
+  else
+    new.due_on_set_by := old.due_on_set_by;
+    new.due_on_set_at := old.due_on_set_at;
+  end if;
+  return new;
+end;
+$$;
+
+revoke execute on function public.tasks_note_due_on() from public, anon, authenticated;
+
+create trigger tasks_note_due_on
+before insert or update on public.tasks
+for each row execute function public.tasks_note_due_on();
+
+-- The job reads only the open tasks due in a four-day window around today (UTC).
+-- (Open: not done or canceled; with a statuses table, completed_at is null.)
+create index tasks_open_due_idx on public.tasks (due_on)
+where assignee_id is not null and status not in ('done', 'canceled');
+
+-- The reminders due at `run_at` (by default now), made once each; returns how many it made.
+-- A person's local day is `at` in their zone; any zone's day is the UTC day ± 1,
+-- so the due dates read lie between the UTC day - 1 and the UTC day + 2.
+create function public.remind_due_tasks(run_at timestamptz default now()) returns integer
+language sql
+security definer
+set search_path = ''
+as $$
+  with due as (
+    select t.id as task_id, t.assignee_id as person, t.due_on,
+           case when t.due_on = l.day then 'due' else 'before' end as day
+    from public.tasks t
+    join public.profiles p on p.id = t.assignee_id
+    cross join lateral (select ($1 at time zone p.time_zone)::date as day,
+                               ($1 at time zone p.time_zone)::time as clock) l
+    where t.assignee_id is not null
+      and t.status not in ('done', 'canceled')
+      and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
+      and t.due_on - l.day in (0, 1)
+      and l.clock >= time '08:00'
+      -- not for the person's own change made after this reminder's 08:00
+      and not (t.due_on_set_by is not distinct from t.assignee_id
+               and t.due_on_set_at > (l.day + time '08:00') at time zone p.time_zone)
+  ), made as (
+    insert into public.due_reminders (task_id, recipient_id, due_on, day, created_at)
+    select task_id, person, due_on, day, $1 from due
+    on conflict do nothing
+    returning task_id, recipient_id
+  )
+  select count(*)::integer from made
+$$;
+
+revoke execute on function public.remind_due_tasks(timestamptz) from public, anon, authenticated;
+
+-- The job. It passes the time its run started: pg_cron's own record of the
+-- run (one run of a job at a time), which is now() on hosted and the
+-- scheduler's clock in the local stack's tests; now() if there is none.
+create extension if not exists pg_cron with schema pg_catalog;
+
+select cron.schedule(
+  'due-reminders',
+  '*/15 * * * *',
+  $$
+  select public.remind_due_tasks(coalesce(
+    (select max(d.start_time) from cron.job_run_details d join cron.job j on j.jobid = d.jobid
+     where j.jobname = 'due-reminders' and d.status = 'running'),
+    now()))
+  $$
+);
