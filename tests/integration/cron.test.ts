@@ -18,8 +18,8 @@ const at = (iso: string) => Date.parse(iso);
 const clock = new ManualClock(at("2026-11-26T07:58:30Z"));
 let stack: TestStack;
 
-/** The migrations' own job (calling send-notifications every minute) is not what these tests watch. */
-const withoutProductJobs = (s: TestStack) => s.db.query("select cron.unschedule('send-notifications')");
+/** The migrations' own jobs (send-notifications every minute, due-reminders every quarter hour) are not what these tests watch. */
+const withoutProductJobs = (s: TestStack) => s.db.query("select cron.unschedule(jobid) from cron.job");
 
 beforeAll(async () => {
   stack = await startTestStack({ scheduler: { cron: true, clock } });
