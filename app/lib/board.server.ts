@@ -1,5 +1,6 @@
 import type { SupabaseClient } from "./supabase-types";
 import { STATUSES, type BoardFilters, type Card, type Status } from "./board";
+import { readRepeats } from "./recurrence.server";
 
 export interface BoardColumn {
   status: Status;
@@ -45,20 +46,24 @@ export async function loadBoard(
   filters: BoardFilters,
   limits: Record<Status, number>,
 ): Promise<{ error: unknown; board: BoardView | null }> {
-  const { data, error } = await supabase.rpc(
-    "board_view",
-    {
-      team_slug: teamSlug,
-      project_key: projectKey,
-      assignee: filters.assignee ?? undefined,
-      label: filters.label ?? undefined,
-      q: filters.q ?? undefined,
-      limits,
-      // a read: GET, like the REST reads it replaces (and the request log shows which board)
-    },
-    { get: true },
-  );
-  if (error) return { error, board: null };
+  const [{ data, error }, repeats] = await Promise.all([
+    supabase.rpc(
+      "board_view",
+      {
+        team_slug: teamSlug,
+        project_key: projectKey,
+        assignee: filters.assignee ?? undefined,
+        label: filters.label ?? undefined,
+        q: filters.q ?? undefined,
+        limits,
+        // a read: GET, like the REST reads it replaces (and the request log shows which board)
+      },
+      { get: true },
+    ),
+    // which cards repeat (board_view predates repeating tasks): beside it, not after
+    readRepeats(supabase, { teamSlug, projectKey }),
+  ]);
+  if (error || repeats.error) return { error: error ?? repeats.error, board: null };
   const row = data as unknown as BoardViewRow | null;
   if (!row) return { error: null, board: null };
   const members = row.members.map((m) => ({
@@ -76,7 +81,7 @@ export async function loadBoard(
         const rows = row.columns[status] ?? [];
         return {
           status,
-          tasks: rows.slice(0, limits[status]),
+          tasks: rows.slice(0, limits[status]).map((card) => ({ ...card, repeats: repeats.rules.has(card.id) })),
           hasMore: rows.length > limits[status],
           limit: limits[status],
         };

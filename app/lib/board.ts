@@ -42,7 +42,10 @@ type TaskRow = Tables<"tasks">;
 export type Card = Pick<
   TaskRow,
   "id" | "number" | "title" | "status" | "priority" | "assignee_id" | "due_on" | "labels" | "position"
->;
+> & {
+  /** it repeats: it has a rule and no successor yet (read beside the board: lib/recurrence.server.ts) */
+  repeats?: boolean;
+};
 
 /** What a task's forms edit (its fields, its place). */
 export type EditableTask = Omit<Card, "number"> & Pick<TaskRow, "description">;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRIORITIES, STATUSES } from "./board";
+import { REPEATS, ruleFromFields, WEEKDAYS } from "./recurrence";
 
 /** Forms of projects, tasks and comments (docs/product.md §5), for the server and the browser. */
 
@@ -80,7 +81,45 @@ const labels = z
   .refine((list) => list.length <= 10, "A task has at most 10 labels.")
   .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
 
-export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels });
+/**
+ * Repeating (PRODUCT.md §12): how often, every N, the weekdays (one checkbox
+ * each, day_MO … day_SU) and the month's day or last day. The rule itself
+ * comes from these and the due date (lib/recurrence.ts).
+ */
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value !== undefined && value !== "");
+
+const repeatFields = {
+  repeat: z.enum(REPEATS, { errorMap: () => ({ message: "Choose how often it repeats." }) }).default("never"),
+  every: z
+    .string()
+    .default("1")
+    .transform((value) => value.trim() || "1")
+    .refine((value) => /^\d{1,2}$/.test(value) && Number(value) >= 1, "Repeat every 1 to 99.")
+    .transform(Number),
+  monthly: z.enum(["day", "last"]).default("day"),
+  day_MO: checkbox,
+  day_TU: checkbox,
+  day_WE: checkbox,
+  day_TH: checkbox,
+  day_FR: checkbox,
+  day_SA: checkbox,
+  day_SU: checkbox,
+};
+
+export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels, ...repeatFields });
+
+/**
+ * The task's rule (`recurrence`, null when it doesn't repeat) from its parsed
+ * fields, or the message for the form's `repeat` field: a repeating task needs
+ * a due date (the database refuses one without, too).
+ */
+export function taskRecurrence(fields: z.infer<typeof TaskFieldsSchema>): { rule: string | null } | { error: string } {
+  const days = WEEKDAYS.filter((d) => fields[`day_${d}`]);
+  return ruleFromFields({ repeat: fields.repeat, every: fields.every, days, monthly: fields.monthly }, fields.dueOn);
+}
 
 export const CreateTaskSchema = TaskFieldsSchema.extend({
   status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }).default("backlog"),
@@ -144,6 +183,7 @@ export const CalendarActionSchema = z.discriminatedUnion("intent", [
 export const TaskActionSchema = z.discriminatedUnion("intent", [
   TaskFieldsSchema.extend({ intent: z.literal("update") }),
   MoveTaskSchema.omit({ taskId: true }).extend({ intent: z.literal("move") }),
+  z.object({ intent: z.literal("stop-repeating") }),
   z.object({ intent: z.literal("delete-task") }),
 ]);
 

@@ -3,6 +3,7 @@ import type { AttachmentView } from "./attachments.server";
 import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
 import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
+import { readRepeats } from "./recurrence.server";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { Priority, Status, TaskDetail } from "./board";
@@ -58,20 +59,24 @@ export async function requireTaskPanel(
   names: { teamSlug: string; projectKey: string; number: number },
   before: CommentCursor | null,
 ): Promise<TaskPanel> {
-  const { data, error } = await supabase.rpc(
-    "task_panel",
-    {
-      team_slug: names.teamSlug,
-      project_key: names.projectKey,
-      task_number: names.number,
-      before_created_at: before?.createdAt,
-      before_id: before?.id,
-      page_size: COMMENTS_PAGE_SIZE,
-      // a read: GET, like the REST reads it replaces (and the request log shows which task)
-    },
-    { get: true },
-  );
-  if (error) throw backendError(error);
+  const [{ data, error }, repeats] = await Promise.all([
+    supabase.rpc(
+      "task_panel",
+      {
+        team_slug: names.teamSlug,
+        project_key: names.projectKey,
+        task_number: names.number,
+        before_created_at: before?.createdAt,
+        before_id: before?.id,
+        page_size: COMMENTS_PAGE_SIZE,
+        // a read: GET, like the REST reads it replaces (and the request log shows which task)
+      },
+      { get: true },
+    ),
+    // its repeat rule (task_panel predates repeating tasks): beside it, not after
+    readRepeats(supabase, names),
+  ]);
+  if (error || repeats.error) throw backendError(error ?? repeats.error);
   const row = data as unknown as {
     task: TaskDetail;
     comments: TaskComment[];
@@ -82,7 +87,7 @@ export async function requireTaskPanel(
   const comments = [...row.comments].reverse();
   const reached = Number(row.reached);
   return {
-    task: row.task,
+    task: { ...row.task, recurrence: repeats.rules.get(row.task.id) ?? null },
     comments,
     reached,
     hasOlder: reached > comments.length,
@@ -97,6 +102,8 @@ export interface TaskFields {
   assignee: string | null;
   dueOn: string | null;
   labels: string[];
+  /** the repeat rule (lib/recurrence.ts), null when the task doesn't repeat */
+  recurrence: string | null;
 }
 
 function columnsOf(fields: TaskFields) {
@@ -107,7 +114,13 @@ function columnsOf(fields: TaskFields) {
     assignee_id: fields.assignee,
     due_on: fields.dueOn,
     labels: fields.labels,
+    recurrence: fields.recurrence,
   };
+}
+
+/** "Stop repeating": the series ends with this task (its completion makes no successor). */
+export async function stopRepeating(supabase: SupabaseClient, taskId: string) {
+  return supabase.from("tasks").update({ recurrence: null }).eq("id", taskId).select("id").maybeSingle();
 }
 
 /** created_by, number and position come from the database (default and trigger). */

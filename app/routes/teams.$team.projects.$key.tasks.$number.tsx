@@ -19,9 +19,9 @@ import {
   requireTaskNumber,
 } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
-import { TaskActionSchema } from "~/lib/tasks.schemas";
+import { TaskActionSchema, taskRecurrence } from "~/lib/tasks.schemas";
 import { requestClient } from "~/lib/supabase.server";
-import { deleteTask, moveTask, requireTaskPanel, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, stopRepeating, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
@@ -80,7 +80,10 @@ export async function action(args: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "update": {
       if (!parsed.success) return formFailure(parsed);
-      const { error } = await updateTask(supabase, task.id, parsed.data);
+      const recurrence = taskRecurrence(parsed.data);
+      if ("error" in recurrence)
+        return formFailure({ intent: parsed.intent, errors: { repeat: recurrence.error }, values });
+      const { error } = await updateTask(supabase, task.id, { ...parsed.data, recurrence: recurrence.rule });
       if (error)
         return writeFailure(error, {
           intent: parsed.intent,
@@ -95,6 +98,12 @@ export async function action(args: ActionFunctionArgs) {
       const { error } = await moveTask(supabase, task.id, parsed.data.status, parsed.data.position);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
       return done(`${ref} is in ${STATUS_LABELS[parsed.data.status]}.`);
+    }
+
+    case "stop-repeating": {
+      const { error } = await stopRepeating(supabase, task.id);
+      if (error) return writeFailure(error, { intent: parsed.intent, values });
+      return done(`${ref} no longer repeats.`);
     }
 
     case "delete-task": {

@@ -12,7 +12,7 @@ import { redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
-import { CreateTaskSchema } from "~/lib/tasks.schemas";
+import { CreateTaskSchema, taskRecurrence } from "~/lib/tasks.schemas";
 import { createTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];
@@ -30,7 +30,9 @@ export async function action(args: ActionFunctionArgs) {
   if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
   if (!result.success) return formFailure(result);
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
-  const { data: task, error } = await createTask(supabase, project.id, result.data);
+  const recurrence = taskRecurrence(result.data);
+  if ("error" in recurrence) return formFailure({ errors: { repeat: recurrence.error }, values: result.values });
+  const { data: task, error } = await createTask(supabase, project.id, { ...result.data, recurrence: recurrence.rule });
   if (error)
     return writeFailure(error, { values: result.values, field: /assignee/i.test(error.message) ? "assignee" : "form" });
   await setFlash({

@@ -153,6 +153,11 @@ function CardMeta({
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
       {task.due_on ? <span className="due">Due {task.due_on}</span> : null}
+      {task.repeats ? (
+        <span className="repeat-mark" title="Repeats">
+          ↻<span className="visually-hidden"> Repeats</span>
+        </span>
+      ) : null}
       {isOverdue({ due_on: task.due_on, open: isOpenStatus(task.status) }, today) ? (
         <span className="overdue-badge">Overdue</span>
       ) : null}

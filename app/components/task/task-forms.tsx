@@ -1,5 +1,7 @@
 import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
 import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
+import { describeRule } from "~/lib/recurrence";
+import { RepeatFields } from "./repeat-fields";
 
 type MemberOption = { id: string; name: string };
 
@@ -16,7 +18,7 @@ export function TaskFields({
   result,
   intent,
 }: {
-  task?: Partial<EditableTask>;
+  task?: Partial<EditableTask> & { recurrence?: string | null };
   members: MemberOption[];
   result: unknown;
   intent?: string;
@@ -70,6 +72,7 @@ export function TaskFields({
           error={errors.labels}
         />
       </div>
+      <RepeatFields rule={task?.recurrence} values={values} errors={errors} />
     </>
   );
 }
@@ -81,7 +84,7 @@ export function TaskEditor({
   result,
   action,
 }: {
-  task: EditableTask;
+  task: EditableTask & { recurrence: string | null };
   members: MemberOption[];
   result: unknown;
   action: string;
@@ -145,6 +148,45 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
       </div>
       <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
     </ValidatedForm>
+  );
+}
+
+/** "Repeats every week on Monday", and for members a "Stop repeating" button (its own small form). */
+export function RepeatNote({
+  rule,
+  result,
+  action,
+  canEdit,
+}: {
+  rule: string | null;
+  result: unknown;
+  action: string;
+  canEdit: boolean;
+}) {
+  const words = describeRule(rule);
+  if (!words) return null;
+  return (
+    <div className="repeat-note">
+      <p>
+        <span className="repeat-mark" aria-hidden="true">
+          ↻
+        </span>{" "}
+        Repeats: {words}. Completing it makes the next one.
+      </p>
+      {canEdit ? (
+        <ValidatedForm
+          intent="stop-repeating"
+          action={action}
+          result={result}
+          preventScrollReset
+          aria-label="Stop repeating"
+        >
+          <SubmitButton className="button button-small button-secondary" pendingText="Stopping…">
+            Stop repeating
+          </SubmitButton>
+        </ValidatedForm>
+      ) : null}
+    </div>
   );
 }
 

@@ -8,12 +8,12 @@ import { formatDateTime, formatDay } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Attachments } from "./attachments";
 import { CommentList } from "./comments";
-import { TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
+import { RepeatNote, TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
 
 /** What the task route's forms can send back (successes redirect). */
-export type TaskFormResult = FormFailure<"update" | "move" | "delete-task">;
+export type TaskFormResult = FormFailure<"update" | "move" | "stop-repeating" | "delete-task">;
 /** What the /comments route's forms can send back. */
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
 /** What the /attachments route's forms can send back. */
@@ -103,6 +103,13 @@ export function TaskPanel({
           <span className="overdue-badge">Overdue</span>: it was due on {formatDay(task.due_on)}.
         </p>
       ) : null}
+      <RepeatNote
+        rule={task.recurrence}
+        result={result}
+        action={taskAction}
+        canEdit={can.editTasks}
+        key={`repeat-${task.id}-${task.updated_at}`}
+      />
       {can.editTasks ? (
         <>
           <TaskMoveForm
