@@ -178,3 +178,10 @@ from (values
 ) as d (project_key, task_number, days, assignee)
 join public.projects p on p.key = d.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 where t.project_id = p.id and t.number = d.task_number;
+
+-- WEB-6 (due tomorrow) repeats every week on its due date's weekday: completing it makes the next one.
+update public.tasks t
+set recurrence = 'FREQ=WEEKLY;INTERVAL=1;BYDAY=' || (array['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'])[extract(isodow from t.due_on)::int]
+from public.projects p
+where p.key = 'WEB' and p.team_id = 'b1000000-0000-4000-8000-000000000001'
+  and t.project_id = p.id and t.number = 6;
