@@ -52,14 +52,19 @@ try {
      where id = any($1::uuid[])`,
     [people.map((p) => p.id), ZONES],
   );
-  const { rows: teams } = await db.query<{ id: string }>(
-    "insert into teams (name, slug, created_by) values ('Bench', 'bench-time', $1) returning id",
-    [people[0].id],
-  );
-  await db.query(
-    "insert into team_members (team_id, user_id, role) select $1, unnest($2::uuid[]), 'member' on conflict do nothing",
-    [teams[0].id, people.map((p) => p.id)],
-  );
+  // a team has exactly one owner from its first statement's end: the team and its people in one transaction
+  const teams = await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      "insert into teams (name, slug, created_by) values ('Bench', 'bench-time', $1) returning id",
+      [people[0].id],
+    );
+    await tx.query(
+      `insert into team_members (team_id, user_id, role)
+       select $1, p, (case when p = $3 then 'owner' else 'member' end)::team_role from unnest($2::uuid[]) p`,
+      [rows[0].id, people.map((p) => p.id), people[0].id],
+    );
+    return rows;
+  });
   const { rows: projects } = await db.query<{ id: string }>(
     "insert into projects (team_id, key, name) values ($1, 'REM', 'Reminders') returning id",
     [teams[0].id],
