@@ -67,10 +67,8 @@ create trigger tasks_note_due_on
 before insert or update on public.tasks
 for each row execute function public.tasks_note_due_on();
 
--- The job reads only the open tasks due in a four-day window around today (UTC).
--- (Open: not done or canceled; with a statuses table, completed_at is null.)
-create index tasks_open_due_idx on public.tasks (due_on)
-where assignee_id is not null and status not in ('done', 'canceled');
+-- The job reads only the tasks due in a four-day window around today (UTC), through
+-- the calendar's tasks_assignee_due_idx (assignee, due_on): bench:time's plan.
 
 -- The reminders due at `run_at` (by default now), made once each; returns how many it made.
 -- A person's local day is `at` in their zone; any zone's day is the UTC day ± 1,

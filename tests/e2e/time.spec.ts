@@ -88,6 +88,41 @@ for (const mode of MODES) {
         .toBe(today);
     });
 
+    test("a weekly task: completing it makes the next one a week on, marked as repeating, on the calendar", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const team = await seedTeam(backend, { tasks: [] });
+      const due = plusDays(todayIn("UTC"), 2);
+      const next = plusDays(due, 7);
+      await login(team.users.member);
+      await page.goto(`/teams/${team.slug}/projects/WEB/tasks/new`);
+      const form = page.getByRole("form", { name: "New task" });
+      await form.getByLabel("Title").fill("Water the plants");
+      await form.getByLabel("Due date").fill(due);
+      await form.getByLabel("Repeats").selectOption("weekly");
+      await form.getByLabel("Status").selectOption("in_progress");
+      await form.getByRole("button", { name: "Create task" }).click();
+      await expect(page.getByText("WEB-1 is created.")).toBeVisible();
+      await expect(page.getByText(/Repeats: Every week on \w+day\./)).toBeVisible();
+
+      const move = page.getByRole("form", { name: "Move task" });
+      await move.getByLabel("Status").selectOption("done");
+      await move.getByRole("button", { name: "Move" }).click();
+      await expect(page.getByText("WEB-1 is in Done.")).toBeVisible();
+
+      await page.goto(`/teams/${team.slug}/projects/WEB`);
+      const successor = page.locator("li[data-task-id]", { hasText: "WEB-2 Water the plants" });
+      await expect(successor.getByTitle("Repeats")).toBeVisible();
+      await expect(successor.getByText(`Due ${next}`)).toBeVisible();
+      await expect(
+        page.locator("li[data-task-id]", { hasText: "WEB-1 Water the plants" }).getByTitle("Repeats"),
+      ).toHaveCount(0);
+      await page.goto(`/teams/${team.slug}/projects/WEB/calendar?month=${next.slice(0, 7)}`);
+      await expect(dayCell(page, next).getByRole("link", { name: "WEB-2 Water the plants" })).toBeVisible();
+    });
+
     test("the calendar feed: make the address, subscribe with a plain HTTP fetch, reset it", async ({
       page,
       backend,
