@@ -1,4 +1,20 @@
+import { ruleFromFields, WEEKDAYS, type Repeat } from "./recurrence";
 import type { SupabaseClient } from "./supabase-types";
+import type { TaskFieldsSchema } from "./tasks.schemas";
+import type { z } from "zod";
+
+/**
+ * The task's rule (`recurrence`, null when it doesn't repeat) from its parsed
+ * form fields, or the message for the form's `repeat` field: a repeating task
+ * needs a due date (the database refuses one without, too).
+ */
+export function taskRecurrence(fields: z.infer<typeof TaskFieldsSchema>): { rule: string | null } | { error: string } {
+  const days = WEEKDAYS.filter((d) => fields[`day_${d}`]);
+  return ruleFromFields(
+    { repeat: fields.repeat satisfies Repeat, every: fields.every, days, monthly: fields.monthly },
+    fields.dueOn,
+  );
+}
 
 /**
  * The repeat rules of a project's tasks that still repeat (a rule and no

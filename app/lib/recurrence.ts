@@ -5,10 +5,28 @@
  * due date from it: that is the only place dates are computed). Here: the
  * rule from the task form's fields and back, and in words.
  */
-import { MONTH_NAMES, WEEKDAY_NAMES, weekdayOf } from "./dates";
+// (No import of dates.ts: the task forms load this, and sharing dates.ts with them would
+// split it into a script of its own on every calendar and board page: scripts/chunks-by-route.ts.)
 
 export const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+
+export const DAY_NAMES: Record<Weekday, string> = {
+  MO: "Monday",
+  TU: "Tuesday",
+  WE: "Wednesday",
+  TH: "Thursday",
+  FR: "Friday",
+  SA: "Saturday",
+  SU: "Sunday",
+};
+
+const MONTHS_IN_FULL = "January February March April May June July August September October November December".split(
+  " ",
+);
+
+/** The RRULE day of "2026-11-26" (a Thursday: TH). */
+const weekdayOf = (day: string): Weekday => WEEKDAYS[(new Date(Date.parse(day)).getUTCDay() + 6) % 7];
 
 export const REPEATS = ["never", "daily", "weekly", "monthly", "yearly"] as const;
 export type Repeat = (typeof REPEATS)[number];
@@ -92,7 +110,7 @@ export function ruleFromFields(
         rule: ruleText({
           freq: "weekly",
           interval,
-          days: fields.days.length ? fields.days : [WEEKDAYS[weekdayOf(dueOn)]],
+          days: fields.days.length ? fields.days : [weekdayOf(dueOn)],
         }),
       };
     case "monthly":
@@ -130,13 +148,13 @@ export function describeRule(rule: string | null | undefined): string | null {
     case "daily":
       return every(r.interval, "day");
     case "weekly": {
-      const names = r.days.map((d) => WEEKDAY_NAMES[WEEKDAYS.indexOf(d)]);
+      const names = r.days.map((d) => DAY_NAMES[d]);
       const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
       return `${every(r.interval, "week")} on ${list}`;
     }
     case "monthly":
       return `${every(r.interval, "month")} on the ${r.monthDay === -1 ? "last day" : ordinal(r.monthDay)}`;
     case "yearly":
-      return `${every(r.interval, "year")} on ${r.monthDay} ${MONTH_NAMES[r.month - 1]}`;
+      return `${every(r.interval, "year")} on ${r.monthDay} ${MONTHS_IN_FULL[r.month - 1]}`;
   }
 }

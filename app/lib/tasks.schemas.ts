@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { PRIORITIES, STATUSES } from "./board";
-import { REPEATS, ruleFromFields, WEEKDAYS } from "./recurrence";
 
 /** Forms of projects, tasks and comments (docs/product.md §5), for the server and the browser. */
 
@@ -84,7 +83,9 @@ const labels = z
 /**
  * Repeating (PRODUCT.md §12): how often, every N, the weekdays (one checkbox
  * each, day_MO … day_SU) and the month's day or last day. The rule itself
- * comes from these and the due date (lib/recurrence.ts).
+ * comes from these and the due date (taskRecurrence in lib/recurrence.server.ts;
+ * this file imports nothing of lib/recurrence.ts, so the pages that load it for
+ * other forms don't fetch that too).
  */
 const checkbox = z
   .string()
@@ -92,7 +93,11 @@ const checkbox = z
   .transform((value) => value !== undefined && value !== "");
 
 const repeatFields = {
-  repeat: z.enum(REPEATS, { errorMap: () => ({ message: "Choose how often it repeats." }) }).default("never"),
+  repeat: z
+    .enum(["never", "daily", "weekly", "monthly", "yearly"], {
+      errorMap: () => ({ message: "Choose how often it repeats." }),
+    })
+    .default("never"),
   every: z
     .string()
     .default("1")
@@ -110,16 +115,6 @@ const repeatFields = {
 };
 
 export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels, ...repeatFields });
-
-/**
- * The task's rule (`recurrence`, null when it doesn't repeat) from its parsed
- * fields, or the message for the form's `repeat` field: a repeating task needs
- * a due date (the database refuses one without, too).
- */
-export function taskRecurrence(fields: z.infer<typeof TaskFieldsSchema>): { rule: string | null } | { error: string } {
-  const days = WEEKDAYS.filter((d) => fields[`day_${d}`]);
-  return ruleFromFields({ repeat: fields.repeat, every: fields.every, days, monthly: fields.monthly }, fields.dueOn);
-}
 
 export const CreateTaskSchema = TaskFieldsSchema.extend({
   status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }).default("backlog"),

@@ -19,7 +19,9 @@ import {
   requireTaskNumber,
 } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
-import { TaskActionSchema, taskRecurrence } from "~/lib/tasks.schemas";
+import { TaskActionSchema } from "~/lib/tasks.schemas";
+import { describeRule, fieldsFromRule } from "~/lib/recurrence";
+import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
 import { deleteTask, moveTask, requireTaskPanel, stopRepeating, updateTask } from "~/lib/tasks.server";
 
@@ -38,6 +40,9 @@ export async function loader(args: LoaderFunctionArgs) {
     projectKey: project.key,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
     task,
+    // in words here, so the browser needn't carry the wording (docs/decisions/0021)
+    repeatWords: describeRule(task.recurrence),
+    repeat: fieldsFromRule(task.recurrence),
     attachments,
     comments,
     commentsReached: reached,

@@ -12,7 +12,8 @@ import { redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
-import { CreateTaskSchema, taskRecurrence } from "~/lib/tasks.schemas";
+import { CreateTaskSchema } from "~/lib/tasks.schemas";
+import { taskRecurrence } from "~/lib/recurrence.server";
 import { createTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];

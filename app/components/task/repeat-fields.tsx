@@ -1,37 +1,38 @@
 import { Field, SelectField } from "~/components/form";
-import { WEEKDAY_NAMES } from "~/lib/dates";
-import { fieldsFromRule, WEEKDAYS } from "~/lib/recurrence";
+import { DAY_NAMES, WEEKDAYS, type RepeatFields as Saved } from "~/lib/recurrence";
 import type { FormValues } from "~/lib/schemas";
 
 const REPEAT_OPTIONS = [
   { value: "never", label: "Doesn't repeat" },
-  { value: "daily", label: "Every N days" },
-  { value: "weekly", label: "Every N weeks, on the days ticked" },
-  { value: "monthly", label: "Every N months" },
-  { value: "yearly", label: "Every N years, on the due date" },
+  { value: "daily", label: "Daily" },
+  { value: "weekly", label: "Weekly" },
+  { value: "monthly", label: "Monthly" },
+  { value: "yearly", label: "Yearly" },
 ];
 
+const NO_REPEAT: Saved = { repeat: "never", every: 1, days: [], monthly: "day" };
+
 const MONTHLY_OPTIONS = [
-  { value: "day", label: "On the due date's day of the month" },
-  { value: "last", label: "On the last day of the month" },
+  { value: "day", label: "The due date's day" },
+  { value: "last", label: "The last day" },
 ];
 
 /**
  * Repeating (PRODUCT.md §12), in the task's form: how often, every N, the
  * weekdays (weekly; none ticked means the due date's weekday) and the month's
  * day or last day (monthly). All of it shows without JavaScript; the server
- * makes the rule from it and the due date (lib/tasks.schemas.ts).
+ * makes the rule from it and the due date (taskRecurrence in lib/recurrence.server.ts).
  */
 export function RepeatFields({
-  rule,
+  saved = NO_REPEAT,
   values,
   errors,
 }: {
-  rule: string | null | undefined;
+  /** the task's rule as the form's fields (fieldsFromRule, worked out by the loader) */
+  saved?: Saved;
   values: FormValues;
   errors: Record<string, string | undefined>;
 }) {
-  const saved = fieldsFromRule(rule);
   // a form sent back shows what was sent: an unticked box isn't sent at all
   const sentBack = values.repeat !== undefined;
   return (
@@ -41,14 +42,14 @@ export function RepeatFields({
         <SelectField
           name="repeat"
           label="Repeats"
-          hint="Needs a due date. Completing the task makes the next one."
+          hint="Needs a due date."
           options={REPEAT_OPTIONS}
           value={values.repeat ?? saved.repeat}
           error={errors.repeat}
         />
         <Field
           name="every"
-          label="N (every N)"
+          label="Every (1–99)"
           type="number"
           min="1"
           max="99"
@@ -59,14 +60,14 @@ export function RepeatFields({
       </div>
       <fieldset className="repeat-days">
         <legend>On (weekly)</legend>
-        {WEEKDAYS.map((day, i) => (
+        {WEEKDAYS.map((day) => (
           <label key={day} className="checkbox-label">
             <input
               type="checkbox"
               name={`day_${day}`}
               defaultChecked={sentBack ? Boolean(values[`day_${day}`]) : saved.days.includes(day)}
             />{" "}
-            {WEEKDAY_NAMES[i]}
+            {DAY_NAMES[day]}
           </label>
         ))}
       </fieldset>

@@ -1,6 +1,6 @@
 import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
 import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
-import { describeRule } from "~/lib/recurrence";
+import type { RepeatFields as SavedRepeat } from "~/lib/recurrence";
 import { RepeatFields } from "./repeat-fields";
 
 type MemberOption = { id: string; name: string };
@@ -14,11 +14,14 @@ function assigneeOptions(members: MemberOption[]) {
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
 export function TaskFields({
   task,
+  repeat,
   members,
   result,
   intent,
 }: {
-  task?: Partial<EditableTask> & { recurrence?: string | null };
+  task?: Partial<EditableTask>;
+  /** the task's rule as the form's fields */
+  repeat?: SavedRepeat;
   members: MemberOption[];
   result: unknown;
   intent?: string;
@@ -72,7 +75,7 @@ export function TaskFields({
           error={errors.labels}
         />
       </div>
-      <RepeatFields rule={task?.recurrence} values={values} errors={errors} />
+      <RepeatFields saved={repeat} values={values} errors={errors} />
     </>
   );
 }
@@ -80,11 +83,13 @@ export function TaskFields({
 /** `action`: the task's URL (with the page's search), whichever route renders the panel. */
 export function TaskEditor({
   task,
+  repeat,
   members,
   result,
   action,
 }: {
-  task: EditableTask & { recurrence: string | null };
+  task: EditableTask;
+  repeat: SavedRepeat;
   members: MemberOption[];
   result: unknown;
   action: string;
@@ -98,7 +103,7 @@ export function TaskEditor({
       preventScrollReset
       aria-label="Edit task"
     >
-      <TaskFields task={task} members={members} result={result} intent="update" />
+      <TaskFields task={task} repeat={repeat} members={members} result={result} intent="update" />
       <SubmitButton className="button button-small" pendingText="Saving…">
         Save changes
       </SubmitButton>
@@ -153,17 +158,17 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
 
 /** "Repeats every week on Monday", and for members a "Stop repeating" button (its own small form). */
 export function RepeatNote({
-  rule,
+  words,
   result,
   action,
   canEdit,
 }: {
-  rule: string | null;
+  /** describeRule's words for the task's rule, null when it doesn't repeat */
+  words: string | null;
   result: unknown;
   action: string;
   canEdit: boolean;
 }) {
-  const words = describeRule(rule);
   if (!words) return null;
   return (
     <div className="repeat-note">

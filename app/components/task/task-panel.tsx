@@ -43,6 +43,8 @@ export function TaskPanel({
     projectKey,
     taskPath,
     task,
+    repeatWords,
+    repeat,
     attachments,
     comments,
     commentsReached,
@@ -104,7 +106,7 @@ export function TaskPanel({
         </p>
       ) : null}
       <RepeatNote
-        rule={task.recurrence}
+        words={repeatWords}
         result={result}
         action={taskAction}
         canEdit={can.editTasks}
@@ -120,6 +122,7 @@ export function TaskPanel({
           />
           <TaskEditor
             task={task}
+            repeat={repeat}
             members={members}
             result={result}
             action={taskAction}
