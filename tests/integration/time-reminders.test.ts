@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../stack/cron/clock.ts";
 import { makePerson, makeTeam, type Person } from "../support/realtime.ts";
+import { advanceClock } from "../support/cron-clock.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const at = (iso: string) => Date.parse(iso);
@@ -22,17 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-/** Moves the clock a minute at a time, waiting after each for the runs it started (as tests/integration/cron.test.ts). */
-async function advanceTo(iso: string) {
-  await stack.scheduler.cron.reload();
-  const target = at(iso);
-  for (let minute = Math.floor(clock.now() / 60_000) * 60_000 + 60_000; minute < target; minute += 60_000) {
-    await clock.set(minute);
-    await stack.scheduler.cron.settled();
-  }
-  await clock.set(target);
-  await stack.scheduler.cron.settled();
-}
+const advanceTo = (iso: string) => advanceClock(stack, clock, iso);
 
 async function zone(person: Person, timeZone: string) {
   await stack.db.query("update profiles set time_zone = $2 where id = $1", [person.id, timeZone]);
