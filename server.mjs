@@ -12,13 +12,17 @@
 //     (docs/decisions/0025-request-scope.md);
 //   - the app's security headers on redirects and static files too;
 //   - load shedding: at most MAX_CONCURRENT_REQUESTS (default 32) requests are
-//     handled at once; the next wait their turn (form posts before page views)
+//     handled at once, at most MAX_REQUESTS_PER_CLIENT (default 8) of them from
+//     one address (this machine's own are not counted); the next wait their turn (form posts before page views)
 //     for at most QUEUE_TIMEOUT_MS (default 2000), and one that can't start by
 //     then is shed (503, Retry-After: 1; no session is refreshed or cleared):
 //     a page view gets a static page from here, a form post or data request
 //     is handled by the app as if the backend were unreachable, without
 //     calling it (a form keeps what was typed). app/lib/admission.server.ts says why this keeps people signed
-//     in under overload. /healthz and static files don't wait;
+//     in under overload. /healthz and static files don't wait. A request's
+//     body is read whole before it takes a slot (at most 8 at once per
+//     address), so a post whose body trickles in holds none; Node gives a
+//     request REQUEST_TIMEOUT_MS (default 120000) to arrive whole, its headers 10 s;
 //   - a bounded pool of connections to the backend: at most
 //     BACKEND_MAX_CONNECTIONS (default 64) per origin, kept alive; requests
 //     beyond them wait for a free connection instead of opening more (Node's
@@ -33,6 +37,7 @@
 // the app's own (.env.example).
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
@@ -50,6 +55,13 @@ const SHUTDOWN_TIMEOUT_MS = Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 25_000);
 const HEALTH_TIMEOUT_MS = 3_000;
 const MAX_CONCURRENT_REQUESTS = Number(process.env.MAX_CONCURRENT_REQUESTS ?? 32);
 const QUEUE_TIMEOUT_MS = Number(process.env.QUEUE_TIMEOUT_MS ?? 2_000);
+const MAX_REQUESTS_PER_CLIENT = Number(process.env.MAX_REQUESTS_PER_CLIENT ?? 8);
+const REQUEST_TIMEOUT_MS = Number(process.env.REQUEST_TIMEOUT_MS ?? 120_000);
+// Node requires the headers' timeout to be no longer than the request's (0: no request timeout)
+const HEADERS_TIMEOUT_MS = REQUEST_TIMEOUT_MS > 0 ? Math.min(10_000, REQUEST_TIMEOUT_MS) : 10_000;
+// the largest body read before admission: the app's largest form (attachments, 60 MB) and some;
+// a longer declared one goes to the app, which refuses it by its Content-Length without reading it
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64);
 
 // every fetch of this process (the app's backend clients, the health check) goes through it
@@ -57,7 +69,13 @@ setGlobalDispatcher(new Agent({ connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKE
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
 const { serverHeaders, serveInRequestScope, createAdmission, shedPageHtml } = build.entry.module;
-const admission = createAdmission({ maxInFlight: MAX_CONCURRENT_REQUESTS, maxWaitMs: QUEUE_TIMEOUT_MS });
+const admission = createAdmission({
+  maxInFlight: MAX_CONCURRENT_REQUESTS,
+  maxWaitMs: QUEUE_TIMEOUT_MS,
+  maxPerClient: MAX_REQUESTS_PER_CLIENT,
+});
+// bodies being read (held in memory) at once, per address; the rest wait (their socket unread) until Node's request timeout
+const bodies = createAdmission({ maxInFlight: 0, maxWaitMs: REQUEST_TIMEOUT_MS, maxPerClient: 8 });
 let draining = false;
 
 const app = express();
@@ -119,8 +137,11 @@ app.all("*", async (req, res, next) => {
   const gone = new AbortController();
   const onClose = () => gone.abort();
   res.once("close", onClose);
+  const write = req.method !== "GET" && req.method !== "HEAD";
+  // the whole body first (the app reads it from the request as usual): one still on its way holds no slot
+  if (write && !(await bodyArrived(req, res, gone.signal))) return res.off("close", onClose);
   // form posts go before page views (what someone typed is rarely turned away)
-  const release = await admission.enter(gone.signal, req.method !== "GET" && req.method !== "HEAD");
+  const release = await admission.enter(gone.signal, write, clientOf(req));
   res.off("close", onClose);
   if (gone.signal.aborted) return release?.();
   if (release) res.once("close", release);
@@ -140,7 +161,13 @@ app.all("*", async (req, res, next) => {
   );
 });
 
-const server = app.listen(PORT, HOST, () => {
+// Node answers 408 and closes a connection whose request headers take longer than 10 s to arrive, or
+// whose whole request takes longer than REQUEST_TIMEOUT_MS (checked every second)
+const server = http.createServer(
+  { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
+  app,
+);
+server.listen(PORT, HOST, () => {
   const address = server.address();
   console.log(
     `[server] Teamboard on http://${HOST ?? "localhost"}:${typeof address === "object" && address ? address.port : PORT} (pid ${process.pid})`,
@@ -148,6 +175,70 @@ const server = app.listen(PORT, HOST, () => {
 });
 // Longer than a load balancer's idle timeout (nginx: 60 s), so the balancer closes idle connections first.
 server.keepAliveTimeout = 65_000;
+
+/**
+ * The address a request counts against for the per-client caps: the client's
+ * (X-Forwarded-For as far as TRUST_PROXY believes it). This machine itself
+ * (tools, tests, a local proxy that did not say whom it forwards for) is not
+ * capped per address, only by the limits for everyone.
+ */
+function clientOf(req) {
+  const ip = req.ip ?? "";
+  return ip === "::1" || ip.startsWith("127.") || ip.startsWith("::ffff:127.") ? undefined : ip;
+}
+
+/**
+ * Waits until a request's body has arrived whole, before the request takes an
+ * admission slot, and leaves it unread for the app: the bytes are read in
+ * paused mode and put back (`unshift`) once the request is complete, before
+ * the stream has said it ended. At most 8 bodies per address are held in
+ * memory at once. Resolves true to go on; false when the request was answered
+ * here (413 over MAX_BODY_BYTES) or its client went away. A body declared
+ * longer than MAX_BODY_BYTES is left to the app, which refuses it by its length.
+ */
+async function bodyArrived(req, res, gone) {
+  if (Number(req.get("content-length") ?? 0) > MAX_BODY_BYTES || req.complete) return true;
+  const release = await bodies.enter(gone, true, clientOf(req));
+  if (!release) {
+    if (!gone.aborted) res.status(408).set("Connection", "close").type("text").send("Request Timeout");
+    return false;
+  }
+  try {
+    // it may have arrived while this waited: then it lies in the stream, unread
+    if (req.complete) return true;
+    return await new Promise((resolve) => {
+      const chunks = [];
+      let size = 0;
+      const finish = (arrived) => {
+        req.off("readable", onReadable);
+        req.off("aborted", onGone);
+        req.off("error", onGone);
+        if (arrived && chunks.length > 0) req.unshift(Buffer.concat(chunks));
+        resolve(arrived);
+      };
+      const onGone = () => finish(false);
+      const onReadable = () => {
+        // exactly what is buffered: reading for more at the end would have the stream end before the app reads it
+        const n = req.readableLength;
+        if (n > 0) {
+          size += n;
+          if (size > MAX_BODY_BYTES) {
+            res.status(413).set("Connection", "close").type("text").send("Payload Too Large");
+            return finish(false);
+          }
+          chunks.push(req.read(n));
+        }
+        // the parser has seen the end; the stream says so once the app has read what is put back
+        if (req.complete) finish(true);
+      };
+      req.on("readable", onReadable);
+      req.once("aborted", onGone);
+      req.once("error", onGone);
+    });
+  } finally {
+    release();
+  }
+}
 
 /**
  * A fingerprinted asset's Brotli or gzip copy (`x.js.br`, `x.js.gz`, made by

@@ -13,21 +13,44 @@ import { renderToPipeableStream } from "react-dom/server";
 import { env } from "~/lib/env.server";
 import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
-import { shedPage } from "~/lib/admission.server";
+import { shedPage, unsentFormPage } from "~/lib/admission.server";
 import { MESSAGES } from "~/lib/messages";
 import { currentScope, errorIdForThisRequest } from "~/lib/request-scope.server";
+import { isRemixCsrfRefusal } from "~/lib/same-origin.server";
 import { applySecurityHeaders, BASELINE_HEADERS, STATIC_FILE_HEADERS } from "~/lib/security-headers.server";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
 const dev = env.NODE_ENV === "development";
 
-const handleRequest: HandleDocumentRequestFunction = (
+const handleRequest: HandleDocumentRequestFunction = async (
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
 ) => {
+  // a signed-in form post the server shed: its page can't be drawn without the backend, so the
+  // answer holds what was typed in a form that sends it again (admission.server.ts)
+  if (currentScope()?.shed && request.method === "POST" && responseStatusCode === 503) {
+    const page = await unsentFormPage(request, MESSAGES.backendDown);
+    if (page !== null) {
+      const headers = new Headers(STATIC_FILE_HEADERS);
+      headers.set("Content-Type", "text/html; charset=utf-8");
+      headers.set("Cache-Control", "no-store");
+      headers.set("Retry-After", "1");
+      return new Response(page, { status: 503, headers });
+    }
+  }
+  return renderDocument(request, responseStatusCode, responseHeaders, remixContext);
+};
+export default handleRequest;
+
+function renderDocument(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+): Promise<Response> {
   const errorId = currentScope()?.errorId ?? null;
   const nonce = crypto.randomBytes(16).toString("base64");
   applySecurityHeaders(responseHeaders, { nonce, backendUrl: env.SUPABASE_URL, dev });
@@ -67,8 +90,7 @@ const handleRequest: HandleDocumentRequestFunction = (
     );
     setTimeout(abort, ABORT_DELAY + 1_000);
   });
-};
-export default handleRequest;
+}
 
 /** Data responses (single fetch `.data` requests) get the same headers as documents. */
 export function handleDataRequest(response: Response, _args: LoaderFunctionArgs | ActionFunctionArgs) {
@@ -100,6 +122,13 @@ export const shedPageHtml = shedPage(MESSAGES.backendDown);
  */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  // a refused cross-site post is not the app failing
+  if (isRemixCsrfRefusal(error)) {
+    console.warn(
+      `[csrf] refused ${request.method} ${new URL(request.url).pathname} from ${request.headers.get("Origin")}`,
+    );
+    return;
+  }
   const id = errorIdForThisRequest();
   const scope = currentScope();
   if (scope) scope.errorId = id;

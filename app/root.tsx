@@ -20,14 +20,16 @@ import { getUser } from "~/lib/auth.server";
 import {
   announceSignIn,
   announceUserUpdate,
+  onUserUpdateElsewhere,
   getBrowserClient,
   handleAuthEvent,
-  isOwnUserUpdate,
 } from "~/lib/browser-auth";
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
 import { pageTime } from "~/lib/time-zones.server";
+import { unreadCount } from "~/lib/notifications.server";
+import { requestClient } from "~/lib/supabase.server";
 import { useNonce } from "~/lib/nonce";
 import styles from "~/styles/app.css?url";
 
@@ -43,10 +45,12 @@ export const links: LinksFunction = () => [
 
 export async function loader() {
   const user = await getUser();
-  const flash = await takeFlash();
+  // the bell's count: beside the page's own reads (every loader starts with the same memoised claims)
+  const [flash, unread] = await Promise.all([takeFlash(), user ? unreadCount(requestClient()) : null]);
   return {
     env: publicEnv,
     user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
+    unread,
     flash,
     // the zone's offsets and today's date, so that the page and its hydration print times alike (dates.ts)
     time: pageTime(user?.timeZone ?? "UTC"),
@@ -79,11 +83,11 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { user, flash, env } = useRouteLoaderData<typeof loader>("root")!;
+  const { user, flash, env, unread } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
   return (
     <>
-      <SiteHeader user={user} />
+      <SiteHeader user={user} unread={unread} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />
@@ -108,7 +112,6 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
       (client) => {
         if (cancelled) return;
         const { data: subscription } = client.onAuthStateChange((event, session) => {
-          if (isOwnUserUpdate(event)) return;
           // Run outside the auth lock: navigation may call the client again.
           setTimeout(() =>
             handleAuthEvent(event, session, {
@@ -122,9 +125,12 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
         unsubscribe = () => subscription.subscription.unsubscribe();
       },
     );
+    // another tab changed the person (its own announcement below)
+    const stopListening = onUserUpdateElsewhere(() => latest.current.revalidator.revalidate());
     return () => {
       cancelled = true;
       unsubscribe?.();
+      stopListening();
     };
   }, [env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
 
@@ -140,8 +146,8 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     );
   }, [serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
 
-  // When a form post of this tab changed the name or email shown, tell the
-  // other tabs (USER_UPDATED). Not after a revalidation that such an event
+  // When a form post of this tab changed the name, email or avatar shown,
+  // tell the other tabs. Not after a revalidation that such an announcement
   // caused here, or the tabs would keep announcing to each other.
   const navigation = useNavigation();
   const submitting = useRef(false);
@@ -152,10 +158,8 @@ function useBrowserAuth(env: RootData["env"], user: RootData["user"]) {
     previousShownUser.current = shownUser;
     if (!submitting.current || !serverUserId || previous === shownUser || !previous?.startsWith(`${serverUserId} `))
       return;
-    void getBrowserClient({ SUPABASE_URL: env.SUPABASE_URL, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY }).then(
-      announceUserUpdate,
-    );
-  }, [shownUser, serverUserId, env.SUPABASE_URL, env.SUPABASE_ANON_KEY]);
+    announceUserUpdate();
+  }, [shownUser, serverUserId]);
   // Declared after the effect above: on the render that ends a submission, that effect still sees it.
   useEffect(() => {
     submitting.current =
@@ -169,7 +173,7 @@ export function ErrorBoundary() {
   const rootData = useRouteLoaderData<typeof loader>("root");
   return (
     <>
-      <SiteHeader user={rootData?.user ?? null} />
+      <SiteHeader user={rootData?.user ?? null} unread={rootData?.unread ?? null} />
       <main id="main" className="main">
         <ErrorPage />
       </main>

@@ -53,16 +53,28 @@ try {
     );
     const projectId = rows[0].id;
     await stack.db.query(
-      `insert into public.tasks (project_id, title, description, status, priority, assignee_id, labels, created_by)
+      `insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, created_by)
        select $1, 'Task ' || n || ' of the benchmark', repeat('Some words about it. ', 20),
-              (array['backlog','todo','in_progress','done','canceled'])[1 + n % 5]::public.task_status,
+              (select s.id from public.project_statuses s where s.project_id = $1 and s.position = n % 5),
               (array['none','low','medium','high','urgent'])[1 + n % 5]::public.task_priority,
-              case when n % 2 = 0 then $2::uuid end, array['label' || (n % 7)], $2::uuid
+              case when n % 2 = 0 then $2::uuid end, $2::uuid
        from generate_series(1, $3::int) as n`,
       [projectId, userId, size],
     );
+    // a team label on every task, as the free-text one was
+    await stack.db.query(
+      `insert into public.labels (team_id, name)
+       select $1, 'label' || g from generate_series(0, 6) g on conflict do nothing`,
+      [team.id],
+    );
+    await stack.db.query(
+      `insert into public.task_labels (task_id, label_id)
+       select t.id, l.id from public.tasks t join public.labels l on l.team_id = $2 and l.name = 'label' || (t.number % 7)
+       where t.project_id = $1`,
+      [projectId, team.id],
+    );
     // what autovacuum would do on a live database after a bulk load
-    if (!process.env.BENCH_NO_ANALYZE) await stack.db.exec("analyze public.tasks");
+    if (!process.env.BENCH_NO_ANALYZE) await stack.db.exec("analyze public.tasks; analyze public.task_labels");
 
     const url = `${APP_ORIGIN}/teams/bench/projects/${key}`;
     const view = async () => {

@@ -50,11 +50,22 @@ try {
   const empty = await project("EMPTY");
   const big = await project("BIG");
   await stack.db.query(
-    `insert into tasks (project_id, number, title, status, priority, labels, position, assignee_id)
-     select $1, n, 'Task ' || n || ', with "quotes"', (array['backlog','todo','in_progress','done'])[1 + n % 4]::task_status,
-            'medium', array['bench', 'label-' || (n % 7)], n / 4, $2
+    `insert into tasks (project_id, number, title, status_id, priority, position, assignee_id)
+     select $1, n, 'Task ' || n || ', with "quotes"',
+            (select s.id from project_statuses s where s.project_id = $1 and s.position = n % 4),
+            'medium', n / 4, $2
      from generate_series(1, $3) n`,
     [big, created.data.user.id, TASKS],
+  );
+  // two team labels on every task, as the free-text ones were
+  await stack.db.query(
+    `with l as (
+       insert into labels (team_id, name) select $2, 'label-' || g from generate_series(0, 6) g
+       union all select $2, 'bench' returning id, name
+     )
+     insert into task_labels (task_id, label_id)
+     select t.id, l.id from tasks t join l on l.name in ('bench', 'label-' || (t.number % 7)) where t.project_id = $1`,
+    [big, team.data.id],
   );
 
   // The seeding blocks this process's event loop (PGlite) for seconds: the keep-alive sockets of the

@@ -5,7 +5,9 @@
 --   admin@teamboard.local   Adam Admin     admin
 --   member@teamboard.local  Mia Member     member
 --   viewer@teamboard.local  Victor Viewer  viewer
--- One team "Acme" (/teams/acme) with projects WEB and OPS, 60 tasks, comments.
+-- One team "Acme" (/teams/acme) with projects WEB and OPS, 62 tasks, comments,
+-- coloured labels; WEB has a "Review" column with a WIP limit, checklists,
+-- sub-tasks and a blocked task.
 --
 -- Users go into auth.users the way Supabase Auth writes them (empty strings,
 -- not NULL, in the token columns: GoTrue cannot scan NULL there); their
@@ -54,27 +56,19 @@ insert into public.projects (id, team_id, key, name, description) values
   ('c1000000-0000-4000-8000-000000000002', 'b1000000-0000-4000-8000-000000000001', 'OPS', 'Operations',
    'Servers, deploys, backups and on-call.');
 
+-- WEB's board has a "Review" column (after In progress) with a WIP limit of 2,
+-- and In progress one of 4; every project got its five statuses when it was made.
+insert into public.project_statuses (project_id, name, color, category, wip_limit)
+values ('c1000000-0000-4000-8000-000000000001', 'Review', 'purple', 'started', 2);
+update public.project_statuses s
+set position = case s.name when 'Review' then 3 when 'Done' then 4 when 'Canceled' then 5 else s.position end,
+    wip_limit = case s.name when 'In progress' then 4 else s.wip_limit end
+where s.project_id = 'c1000000-0000-4000-8000-000000000001';
+
 -- 60 tasks: numbers and column positions come from the tasks trigger ---------------
-insert into public.tasks (project_id, title, description, status, priority, assignee_id, due_on, labels, created_by)
-select
-  case when t.n <= 30 then 'c1000000-0000-4000-8000-000000000001'::uuid else 'c1000000-0000-4000-8000-000000000002'::uuid end,
-  t.title,
-  t.description,
-  (array['backlog', 'todo', 'in_progress', 'done', 'canceled', 'todo', 'backlog', 'in_progress', 'done', 'todo'])[1 + t.n % 10]::public.task_status,
-  (array['none', 'low', 'medium', 'high', 'urgent', 'medium', 'low'])[1 + t.n % 7]::public.task_priority,
-  (array[
-    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
-    'a1000000-0000-4000-8000-000000000003', null, 'a1000000-0000-4000-8000-000000000003'
-  ])[1 + t.n % 5]::uuid,
-  case when t.n % 3 = 0 then null else date '2025-12-01' + (t.n * 3)::int end,
-  t.labels,
-  (array[
-    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
-    'a1000000-0000-4000-8000-000000000003'
-  ])[1 + t.n % 3]::uuid
-from (
-  select (row_number() over ())::int as n, v.title, v.description, v.labels
-  from (values
+create temporary table seed_tasks on commit drop as
+select (row_number() over ())::int as n, v.title, v.description, v.labels
+from (values
     ('Redesign the landing page hero', 'The hero should say what Teamboard does in one sentence.', array['design', 'marketing']),
     ('Fix signup form focus order', 'Tab order jumps from email to the footer.', array['bug', 'a11y']),
     ('Add dark mode', 'Respect prefers-color-scheme; keep contrast AA.', array['design']),
@@ -135,8 +129,88 @@ from (
     ('Log retention to 30 days', '', array['logging', 'legal']),
     ('SLO review with the web team', '', array['monitoring']),
     ('Disaster recovery drill', 'Full region loss, once a year.', array['backups'])
-  ) as v (title, description, labels)
-) as t;
+  ) as v (title, description, labels);
+
+-- due dates around today: a few overdue, most in the weeks ahead
+insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, due_on, created_by)
+select
+  p.id,
+  t.title,
+  t.description,
+  s.id,
+  (array['none', 'low', 'medium', 'high', 'urgent', 'medium', 'low'])[1 + t.n % 7]::public.task_priority,
+  (array[
+    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+    'a1000000-0000-4000-8000-000000000003', null, 'a1000000-0000-4000-8000-000000000003'
+  ])[1 + t.n % 5]::uuid,
+  case when t.n % 3 = 0 then null else current_date - 10 + t.n * 2 end,
+  (array[
+    'a1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+    'a1000000-0000-4000-8000-000000000003'
+  ])[1 + t.n % 3]::uuid
+from seed_tasks t
+join public.projects p on p.id = case when t.n <= 30 then 'c1000000-0000-4000-8000-000000000001'::uuid
+                                      else 'c1000000-0000-4000-8000-000000000002'::uuid end
+join public.project_statuses s on s.project_id = p.id and s.name = (
+  case when t.n <= 30
+    then array['Backlog', 'To do', 'In progress', 'Done', 'Canceled', 'To do', 'Backlog', 'Review', 'Done', 'To do']
+    else array['Backlog', 'To do', 'In progress', 'Done', 'Canceled', 'To do', 'Backlog', 'In progress', 'Done', 'To do']
+  end)[1 + t.n % 10]
+order by t.n;
+
+-- The team's labels, coloured, and the tasks carrying them ----------------------------
+insert into public.labels (team_id, name, color, created_by)
+select 'b1000000-0000-4000-8000-000000000001', l.name,
+       coalesce(c.color, (array['blue', 'green', 'orange', 'purple', 'teal', 'indigo', 'pink', 'yellow'])[
+         1 + ((row_number() over (order by l.name) - 1) % 8)::int])::public.palette_color,
+       'a1000000-0000-4000-8000-000000000001'
+from (select distinct unnest(labels) as name from seed_tasks) l
+left join (values
+  ('bug', 'red'), ('design', 'purple'), ('security', 'orange'), ('a11y', 'teal'),
+  ('performance', 'yellow'), ('marketing', 'pink'), ('legal', 'gray'), ('docs', 'green')
+) as c (name, color) on c.name = l.name;
+
+insert into public.task_labels (task_id, label_id)
+select tk.id, lb.id
+from seed_tasks t
+join public.projects p on p.id = case when t.n <= 30 then 'c1000000-0000-4000-8000-000000000001'::uuid
+                                      else 'c1000000-0000-4000-8000-000000000002'::uuid end
+join public.tasks tk on tk.project_id = p.id and tk.number = case when t.n <= 30 then t.n else t.n - 30 end
+cross join unnest(t.labels) as x (name)
+join public.labels lb on lb.team_id = p.team_id and lb.name = x.name;
+
+-- WEB-23 (the accessibility audit): a checklist and two sub-tasks; WEB-1 a
+-- checklist too; WEB-11 is blocked by WEB-12 (open), and WEB-26 relates to OPS-22.
+insert into public.checklist_items (task_id, title, done, created_by)
+select tk.id, c.title, c.done, 'a1000000-0000-4000-8000-000000000003'
+from (values
+  (23, 1, 'Contrast of muted text', true),
+  (23, 2, 'Focus rings on every control', true),
+  (23, 3, 'Skip link to the main content', true),
+  (23, 4, 'Form errors announced', false),
+  (23, 5, 'Headings in order on every page', false),
+  (1, 1, 'Draft two headlines', true),
+  (1, 2, 'Pick one with the team', false),
+  (1, 3, 'Hand over to design', false)
+) as c (number, ord, title, done)
+join public.tasks tk on tk.project_id = 'c1000000-0000-4000-8000-000000000001' and tk.number = c.number
+order by c.number, c.ord;
+
+insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, parent_id, created_by)
+select 'c1000000-0000-4000-8000-000000000001', c.title, '', s.id, 'medium', 'a1000000-0000-4000-8000-000000000003',
+       parent.id, 'a1000000-0000-4000-8000-000000000001'
+from (values (1, 'Fix focus order in the sign-up form', 'Done'), (2, 'Label the icon buttons', 'In progress')) as c (ord, title, status)
+join public.tasks parent on parent.project_id = 'c1000000-0000-4000-8000-000000000001' and parent.number = 23
+join public.project_statuses s on s.project_id = parent.project_id and s.name = c.status
+order by c.ord;
+
+insert into public.task_relations (from_task_id, to_task_id, kind, created_by)
+select f.id, t.id, r.kind::public.relation_kind, 'a1000000-0000-4000-8000-000000000002'
+from (values ('WEB', 12, 'WEB', 11, 'blocks'), ('WEB', 26, 'OPS', 22, 'relates')) as r (from_key, from_number, to_key, to_number, kind)
+join public.projects fp on fp.key = r.from_key and fp.team_id = 'b1000000-0000-4000-8000-000000000001'
+join public.tasks f on f.project_id = fp.id and f.number = r.from_number
+join public.projects tp on tp.key = r.to_key and tp.team_id = 'b1000000-0000-4000-8000-000000000001'
+join public.tasks t on t.project_id = tp.id and t.number = r.to_number;
 
 -- A conversation on a few tasks ---------------------------------------------------
 insert into public.comments (task_id, author_id, body, created_at)
@@ -170,7 +244,7 @@ where u.id = z.id;
 
 update public.tasks t set due_on = current_date + d.days, assignee_id = d.assignee::uuid
 from (values
-  ('WEB', 2, 0, 'a1000000-0000-4000-8000-000000000001'),
+  ('WEB', 5, 0, 'a1000000-0000-4000-8000-000000000001'),
   ('WEB', 6, 1, 'a1000000-0000-4000-8000-000000000001'),
   ('WEB', 9, -3, 'a1000000-0000-4000-8000-000000000001'),
   ('OPS', 2, 0, 'a1000000-0000-4000-8000-000000000003'),
@@ -185,3 +259,109 @@ set recurrence = 'FREQ=WEEKLY;INTERVAL=1;BYDAY=' || (array['MO', 'TU', 'WE', 'TH
 from public.projects p
 where p.key = 'WEB' and p.team_id = 'b1000000-0000-4000-8000-000000000001'
   and t.project_id = p.id and t.number = 6;
+-- Activity, watching and notifications (PRODUCT.md §10) ------------------------------
+-- The triggers recorded everything above as it went in, with no actor (the seed
+-- runs as the database's owner, like a script) and at this moment. Name each
+-- creator and author, and spread the tasks' beginnings over the last two weeks.
+alter table public.tasks disable trigger tasks_set_updated_at;
+update public.tasks t
+set created_at = now() - interval '1 day' * (2 + (t.number * 7) % 12) - interval '1 hour' * (t.number % 9),
+    updated_at = now() - interval '1 day' * (2 + (t.number * 7) % 12) - interval '1 hour' * (t.number % 9)
+from public.projects p
+where p.id = t.project_id and p.team_id = 'b1000000-0000-4000-8000-000000000001';
+alter table public.tasks enable trigger tasks_set_updated_at;
+
+update public.task_events e
+set actor_id = t.created_by, created_at = t.created_at
+from public.tasks t
+where t.id = e.task_id and e.kind = 'task_created';
+
+update public.task_events e
+set actor_id = c.author_id, created_at = c.created_at
+from public.comments c
+where c.id = (e.data ->> 'comment_id')::uuid and e.kind = 'comment_posted';
+
+-- labels, checklists, sub-tasks and relations: by whoever made them, soon after the task
+update public.task_events e
+set actor_id = t.created_by, created_at = t.created_at + interval '2 minutes'
+from public.tasks t
+where t.id = e.task_id and e.kind = 'task_updated' and e.actor_id is null;
+
+update public.task_events e
+set actor_id = ci.created_by, created_at = t.created_at + interval '1 hour'
+from public.checklist_items ci, public.tasks t
+where ci.id = (e.data ->> 'item_id')::uuid and t.id = ci.task_id and e.kind = 'checklist_item_added';
+
+update public.task_events e
+set actor_id = st.created_by, created_at = st.created_at
+from public.tasks st
+where st.id = (e.data ->> 'subtask_id')::uuid and e.kind = 'subtask_added';
+
+update public.task_events e
+set actor_id = r.created_by, created_at = greatest(f.created_at, t.created_at) + interval '3 hours'
+from public.task_relations r, public.tasks f, public.tasks t
+where e.kind = 'relation_added' and f.id = r.from_task_id and t.id = r.to_task_id
+  and e.task_id in (r.from_task_id, r.to_task_id)
+  and (e.data ->> 'other_task_id')::uuid in (r.from_task_id, r.to_task_id);
+
+-- What a script's inserts notified (assignments by "someone") is not the demo's story
+delete from public.notifications;
+
+-- Mia gets comments on her tasks by email right away too (so a comment from
+-- Olivia reaches her inbox within two minutes on a fresh `npm run dev`)
+insert into public.notification_settings (user_id, kind, email)
+values ('a1000000-0000-4000-8000-000000000003', 'comment', 'instant');
+
+-- A few changes made as the people themselves (their claims, as a request
+-- through the API carries them), so the demo has events by name and
+-- notifications for Mia, Olivia and Adam.
+select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000001","role":"authenticated"}', true);
+select public.move_task(t.id, s.id)
+from public.tasks t join public.project_statuses s on s.project_id = t.project_id and s.name = 'In progress'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 9;
+insert into public.comments (task_id, author_id, body)
+select t.id, 'a1000000-0000-4000-8000-000000000001',
+       '@mia_member could you pair with @adam_admin on the focus rings? The `@media (prefers-reduced-motion)` part is done.'
+from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 23;
+
+select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000002","role":"authenticated"}', true);
+update public.tasks t set assignee_id = 'a1000000-0000-4000-8000-000000000003', priority = 'high'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 5;
+
+select set_config('request.jwt.claims', '{"sub":"a1000000-0000-4000-8000-000000000003","role":"authenticated"}', true);
+insert into public.comments (task_id, author_id, body)
+select t.id, 'a1000000-0000-4000-8000-000000000003', 'The plain hero is live on staging. @olivia_owner, have a look?'
+from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 1;
+insert into public.task_labels (task_id, label_id)
+select t.id, l.id
+from public.tasks t join public.labels l on l.team_id = 'b1000000-0000-4000-8000-000000000001' and l.name = 'performance'
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 2;
+update public.tasks t set due_on = current_date + 5
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 2;
+update public.checklist_items ci set done = true
+from public.tasks t
+where t.id = ci.task_id and t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 23
+  and ci.title = 'Form errors announced';
+select set_config('request.jwt.claims', '', true);
+
+-- ... spread over the last hours, the oldest of Mia's already read; nothing of the demo is emailed
+update public.task_events e
+set created_at = now() - x.ago
+from public.tasks t, (values
+  (9, 'task_updated', interval '3 hours'),
+  (23, 'comment_posted', interval '95 minutes'),
+  (5, 'task_updated', interval '50 minutes'),
+  (1, 'comment_posted', interval '20 minutes'),
+  (2, 'task_updated', interval '10 minutes'),
+  (23, 'checklist_item_ticked', interval '5 minutes')
+) as x (number, kind, ago)
+where t.id = e.task_id and t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = x.number
+  and e.kind = x.kind and e.created_at = now();
+update public.comments c set created_at = e.created_at
+from public.task_events e
+where e.kind = 'comment_posted' and (e.data ->> 'comment_id')::uuid = c.id and c.created_at = now();
+update public.notifications n
+set created_at = e.created_at, email = 'none',
+    read_at = case when n.kind = 'status' then e.created_at + interval '10 minutes' end
+from public.task_events e
+where e.id = n.event_id;

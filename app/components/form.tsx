@@ -15,6 +15,8 @@ const SCHEMA_MODULES = {
   teams: () => import("~/lib/teams.schemas"),
   tasks: () => import("~/lib/tasks.schemas"),
   invitations: () => import("~/lib/invitations.schemas"),
+  statuses: () => import("~/lib/statuses.schemas"),
+  labels: () => import("~/lib/labels.schemas"),
 };
 type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };
 
@@ -31,12 +33,18 @@ const SCHEMAS = {
   MfaCodeSchema: "auth",
   ConfirmFactorSchema: "auth",
   FactorNameSchema: "auth",
+  RecoveryCodeSchema: "auth",
   CreateTeamSchema: "teams",
   RenameTeamSchema: "teams",
   CommentSchema: "tasks",
   CreateProjectSchema: "tasks",
   CreateTaskSchema: "tasks",
+  ChecklistItemSchema: "tasks",
+  SubtaskSchema: "tasks",
   InviteSchema: "invitations",
+  AddStatusSchema: "statuses",
+  EditStatusSchema: "statuses",
+  LabelSchema: "labels",
 } as const satisfies Record<string, keyof typeof SCHEMA_MODULES>;
 
 type SchemaName = keyof typeof SCHEMAS;
@@ -303,6 +311,8 @@ type InputProps = {
   /** file inputs: the types the picker offers */
   accept?: string;
   multiple?: boolean;
+  /** the id of a <datalist> of suggestions */
+  list?: string;
 };
 
 /** A labelled <input>; a password's value is never shown again. */

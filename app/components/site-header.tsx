@@ -2,15 +2,17 @@ import { Form, Link, NavLink, useSubmit } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { Avatar } from "~/components/avatar";
 import { Fold } from "~/components/fold";
+import { NotificationBell } from "~/components/notification-bell";
 import { signOutInBrowser } from "~/lib/browser-auth";
 
 export interface HeaderUser {
+  id: string;
   email: string;
   displayName: string | null;
   avatarPath?: string | null;
 }
 
-export function SiteHeader({ user }: { user: HeaderUser | null }) {
+export function SiteHeader({ user, unread = null }: { user: HeaderUser | null; unread?: number | null }) {
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -20,6 +22,7 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
         <img src="/favicon.svg" alt="" width={24} height={24} />
         <span>Teamboard</span>
       </Link>
+      {user ? <NotificationBell unread={unread} userId={user.id} /> : null}
       {user ? (
         <Fold className="site-menu" summary={<MenuLabel />}>
           <nav aria-label="Main">

@@ -69,6 +69,43 @@ describe("admission: how many requests run at once", () => {
     expect(await admission.enter(AbortSignal.abort())).toBeNull();
   });
 
+  it("lets one client hold at most maxPerClient slots, and gives the others' free slots to other clients", async () => {
+    const admission = createAdmission({ maxInFlight: 4, maxWaitMs: 60_000, maxPerClient: 2 });
+    const a1 = await admission.enter(undefined, true, "10.0.0.1");
+    const a2 = await admission.enter(undefined, true, "10.0.0.1");
+    let a3: (() => void) | null | undefined;
+    const waitingA = admission.enter(undefined, true, "10.0.0.1").then((release) => (a3 = release));
+    // the client at its cap waits, though two slots are free; another client takes one at once
+    const b1 = await admission.enter(undefined, false, "10.0.0.2");
+    expect(b1).toBeTypeOf("function");
+    expect(admission.inFlight).toBe(3);
+    expect(admission.waiting).toBe(1);
+    // another client's slot coming back does not lift the cap
+    b1!();
+    await Promise.resolve();
+    expect(a3).toBeUndefined();
+    // its own does
+    a1!();
+    await waitingA;
+    expect(a3).toBeTypeOf("function");
+    expect(admission.inFlight).toBe(2);
+    a2!();
+    a3!();
+    expect(admission.inFlight).toBe(0);
+    // requests without a client, and a cap of 0, are not capped
+    const open = createAdmission({ maxInFlight: 3, maxWaitMs: 0, maxPerClient: 0 });
+    for (let i = 0; i < 3; i++) expect(await open.enter(undefined, false, "10.0.0.1")).toBeTypeOf("function");
+    const anonymous = createAdmission({ maxInFlight: 3, maxWaitMs: 0, maxPerClient: 1 });
+    for (let i = 0; i < 3; i++) expect(await anonymous.enter()).toBeTypeOf("function");
+  });
+
+  it("sheds a capped client's request that waited too long", async () => {
+    const admission = createAdmission({ maxInFlight: 4, maxWaitMs: 20, maxPerClient: 1 });
+    await admission.enter(undefined, false, "10.0.0.1");
+    expect(await admission.enter(undefined, false, "10.0.0.1")).toBeNull();
+    expect(admission.waiting).toBe(0);
+  });
+
   it("has no limit when maxInFlight is 0", async () => {
     const admission = createAdmission({ maxInFlight: 0, maxWaitMs: 0 });
     const all = await Promise.all(Array.from({ length: 100 }, () => admission.enter()));

@@ -96,12 +96,7 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     const objectPath = `${taskId}/${crypto.randomUUID()}-${safeObjectName(file.name)}`;
     const contentType = file.type || "application/octet-stream";
     const uploaded = await supabase.storage.from("attachments").upload(objectPath, file, { contentType });
-    if (uploaded.error) {
-      const status = storageStatus(uploaded.error);
-      if (status === 413) return { ok: false, status: 400, field: "files", message: tooLargeMessage(file.name) };
-      if (status === 403) return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
-      return { ok: false, status: 503, field: "form", message: uploaded.error.message };
-    }
+    if (uploaded.error) return uploadRefusal(uploaded.error, file.name);
     const { error } = await supabase.from("attachments").insert({
       task_id: taskId,
       object_path: objectPath,
@@ -119,7 +114,25 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     }
     attached++;
   }
+  // an upload may have queued files left behind in the task's folder (a database trigger does)
+  await removeQueuedFiles();
   return { ok: true, count: attached };
+}
+
+/**
+ * What Storage's refusal of an upload means for the person: too large, too
+ * many (the folder's cap, migration …_storage_folder_limits.sql), not their
+ * role, or another refusal with Storage's own words. Only a failure on the
+ * backend's side (or no answer) is "can't reach the backend".
+ */
+function uploadRefusal(error: unknown, fileName: string): AttachResult {
+  const status = storageStatus(error);
+  const message = (error as { message?: string }).message ?? "";
+  if (status === 413) return { ok: false, status: 400, field: "files", message: tooLargeMessage(fileName) };
+  if (/at most 20/.test(message)) return { ok: false, status: 400, field: "files", message: TOO_MANY_MESSAGE };
+  if (status === 401 || status === 403) return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
+  if (status >= 400 && status < 500) return { ok: false, status: 400, field: "files", message };
+  return { ok: false, status: 503, field: "form", message };
 }
 
 /** Deletes one attachment (row-level security decides who may); its object follows through the cleanup queue. */

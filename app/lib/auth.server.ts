@@ -22,6 +22,8 @@ export interface SessionUser {
   aal: "aal1" | "aal2";
   /** the account has a verified second factor (a claim kept by a trigger on auth.mfa_factors) */
   mfaEnrolled: boolean;
+  /** when this session last proved who it is (the newest `amr` timestamp, seconds since the epoch) */
+  signedInAt: number | null;
 }
 
 /**
@@ -38,8 +40,16 @@ export interface SessionUser {
  * would otherwise try to refresh an expiring session and, finding the
  * backend "unreachable", retry for up to 30 s.
  */
-export function getUser(): Promise<SessionUser | null> {
-  return requestScope().remember("claims", readClaims);
+export async function getUser(): Promise<SessionUser | null> {
+  try {
+    return await requestScope().remember("claims", readClaims);
+  } catch (thrown) {
+    // the page's loaders share this answer, so a 503 page thrown by it goes to each of them:
+    // each throws its own copy, as Remix reads the body of every thrown page (issue 22 L12)
+    if (!(thrown instanceof Response)) throw thrown;
+    const copy = thrown.clone();
+    throw new Response(copy.body, { status: copy.status, statusText: copy.statusText, headers: copy.headers });
+  }
 }
 
 async function readClaims(): Promise<SessionUser | null> {
@@ -55,9 +65,13 @@ async function readClaims(): Promise<SessionUser | null> {
   const claims = data.claims as Record<string, unknown> & { sub: string; email?: string; session_id?: string };
   const meta = (claims.user_metadata ?? {}) as Record<string, unknown>;
   const appMeta = (claims.app_metadata ?? {}) as Record<string, unknown>;
-  const amr = Array.isArray(claims.amr)
-    ? (claims.amr as Array<{ method?: string } | string>).map((a) => (typeof a === "string" ? a : (a.method ?? "")))
+  const amrEntries = Array.isArray(claims.amr)
+    ? (claims.amr as Array<{ method?: string; timestamp?: number } | string>)
     : [];
+  const amr = amrEntries.map((a) => (typeof a === "string" ? a : (a.method ?? "")));
+  const times = amrEntries.flatMap((a) =>
+    typeof a === "object" && typeof a.timestamp === "number" ? [a.timestamp] : [],
+  );
   return {
     id: claims.sub,
     email: claims.email ?? "",
@@ -68,6 +82,7 @@ async function readClaims(): Promise<SessionUser | null> {
     amr,
     aal: claims.aal === "aal2" ? "aal2" : "aal1",
     mfaEnrolled: appMeta.mfa_enrolled === true,
+    signedInAt: times.length ? Math.max(...times) : null,
   };
 }
 

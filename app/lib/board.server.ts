@@ -1,9 +1,11 @@
 import type { SupabaseClient } from "./supabase-types";
-import { STATUSES, type BoardFilters, type Card, type Status } from "./board";
+import { columnLimit, type BoardFilters, type Card, type LabelChip, type StatusColumnInfo } from "./board";
 import { readRepeats } from "./recurrence.server";
 
+export type { Card, LabelChip };
+
 export interface BoardColumn {
-  status: Status;
+  status: StatusColumnInfo;
   tasks: Card[];
   /** more tasks match beyond `limit` ("show more") */
   hasMore: boolean;
@@ -18,33 +20,62 @@ export interface BoardMember {
 
 export interface BoardView {
   project: { id: string; key: string; name: string; description: string; archived_at: string | null };
+  /** the project's statuses in order, each a column */
   columns: BoardColumn[];
   /** the team's members by name, for the filters and the cards' avatars */
   members: BoardMember[];
+  /** the team's labels by name, for the label filter and the task form */
+  labels: LabelChip[];
+}
+
+/**
+ * A card as board_view sends it: no status id (its column's), its labels by
+ * id, and its counts as kept on the task row: [checklist items ticked,
+ * checklist items, sub-tasks closed, sub-tasks, open tasks blocking it].
+ */
+interface CardRow extends Omit<Card, "status_id" | "labels" | "checklist" | "subtasks" | "blocked"> {
+  label_ids: string[];
+  counts: [number, number, number, number, number];
 }
 
 interface BoardViewRow {
   project: BoardView["project"];
-  columns: Partial<Record<Status, Card[]>>;
+  statuses: Array<StatusColumnInfo & { cards: CardRow[] }>;
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
+  labels: LabelChip[];
+}
+
+/** The card the page draws: its labels as chips (in name order), "3/5" tallies only where there is something to count. */
+function toCard(
+  { label_ids, counts: [ticked, items, closed, subtasks, blockers], ...card }: CardRow,
+  statusId: string,
+  labels: Map<string, LabelChip>,
+): Card {
+  return {
+    ...card,
+    status_id: statusId,
+    labels: label_ids.flatMap((id) => labels.get(id) ?? []),
+    checklist: items > 0 ? { done: ticked, total: items } : null,
+    subtasks: subtasks > 0 ? { done: closed, total: subtasks } : null,
+    blocked: blockers > 0,
+  };
 }
 
 /**
  * The board in one round trip (the `board_view` function, as the caller, so
  * row-level security decides): the project named by the URL's team slug and
- * key, each column's first `limit` cards by position plus one to know whether
- * there are more, with the filters applied by the database, and the team's
- * members. It needs no earlier read, so it runs beside the team lookup. No
- * exact counts: counting a 1,200-task column checks row-level security on
- * every row, which cost 5x the page (see docs/decisions/0004). `board` is
- * null for a project the person can't see.
+ * key; its statuses in order, each with how many tasks it holds (for the WIP
+ * warning) and its first `limit` cards by position plus one to know whether
+ * there are more, with the filters applied by the database; the team's
+ * members and labels. It needs no earlier read, so it runs beside the team
+ * lookup. `board` is null for a project the person can't see.
  */
 export async function loadBoard(
   supabase: SupabaseClient,
   teamSlug: string,
   projectKey: string,
   filters: BoardFilters,
-  limits: Record<Status, number>,
+  limits: Record<string, number>,
 ): Promise<{ error: unknown; board: BoardView | null }> {
   const [{ data, error }, repeats] = await Promise.all([
     supabase.rpc(
@@ -72,18 +103,28 @@ export async function loadBoard(
     avatarPath: m.avatar_path ?? null,
   }));
   members.sort((a, b) => a.name.localeCompare(b.name));
+  // the team's labels come in name order: chips keep it
+  const labels = new Map(row.labels.map((label) => [label.id, label]));
+  const order = new Map(row.labels.map((label, i) => [label.id, i]));
+  const byName = (ids: string[]) => [...ids].sort((a, b) => order.get(a)! - order.get(b)!);
   return {
     error: null,
     board: {
       project: row.project,
       members,
-      columns: STATUSES.map((status) => {
-        const rows = row.columns[status] ?? [];
+      labels: row.labels,
+      columns: row.statuses.map(({ cards, ...status }) => {
+        const limit = columnLimit(limits, status.id);
         return {
-          status,
-          tasks: rows.slice(0, limits[status]).map((card) => ({ ...card, repeats: repeats.rules.has(card.id) })),
-          hasMore: rows.length > limits[status],
-          limit: limits[status],
+          status: { ...status, count: status.count === null ? null : Number(status.count) },
+          tasks: cards
+            .slice(0, limit)
+            .map((card) =>
+              toCard({ ...card, label_ids: byName(card.label_ids.filter((id) => order.has(id))) }, status.id, labels),
+            )
+            .map((card) => ({ ...card, repeats: repeats.rules.has(card.id) })),
+          hasMore: cards.length > limit,
+          limit,
         };
       }),
     },

@@ -2,36 +2,26 @@ import { describe, expect, it } from "vitest";
 import {
   applyMove,
   boardSearch,
-  canMove,
   COLUMN_MAX_LIMIT,
+  columnLimit,
   groupByStatus,
   nudge,
+  overWipLimit,
   parseBoardFilters,
   parseColumnLimits,
   showMoreSearch,
-  STATUSES,
-  type Status,
 } from "./board";
 
-const card = (id: string, status: Status, position: number) => ({ id, status, position });
+// a project's statuses by id, in the board's order
+const [BACKLOG, TODO, DOING, DONE, CANCELED] = [1, 2, 3, 4, 5].map((n) => `00000000-0000-4000-8000-00000000000${n}`);
+const ORDER = [BACKLOG, TODO, DOING, DONE, CANCELED];
+const card = (id: string, status_id: string, position: number) => ({ id, status_id, position });
 
-describe("canMove (docs/product.md §4)", () => {
-  it("allows the forward path, cancelling open tasks, reopening and reordering", () => {
-    expect(canMove("backlog", "todo")).toBe(true);
-    expect(canMove("todo", "in_progress")).toBe(true);
-    expect(canMove("in_progress", "done")).toBe(true);
-    for (const open of ["backlog", "todo", "in_progress"] as const) expect(canMove(open, "canceled")).toBe(true);
-    expect(canMove("done", "todo")).toBe(true);
-    expect(canMove("canceled", "todo")).toBe(true);
-    for (const s of STATUSES) expect(canMove(s, s)).toBe(true);
-  });
-  it("refuses skipping and going back", () => {
-    expect(canMove("backlog", "done")).toBe(false);
-    expect(canMove("backlog", "in_progress")).toBe(false);
-    expect(canMove("todo", "backlog")).toBe(false);
-    expect(canMove("done", "canceled")).toBe(false);
-    expect(canMove("canceled", "backlog")).toBe(false);
-    expect(canMove("done", "in_progress")).toBe(false);
+describe("the WIP warning (§11)", () => {
+  it("shows when a column holds more tasks than its limit, never without a limit", () => {
+    expect(overWipLimit({ wip_limit: 2, count: 3 })).toBe(true);
+    expect(overWipLimit({ wip_limit: 2, count: 2 })).toBe(false);
+    expect(overWipLimit({ wip_limit: null, count: 500 })).toBe(false);
   });
 });
 
@@ -57,55 +47,61 @@ describe("parseBoardFilters", () => {
 });
 
 describe("column limits", () => {
-  it("are 200 unless the URL widens one column, in steps of 200, capped", () => {
+  it("are 200 unless the URL widens one column (by its status id), in steps of 200, capped", () => {
     const limits = parseColumnLimits(
-      new URLSearchParams("limit.todo=400&limit.done=250&limit.backlog=-5&limit.canceled=999999"),
+      new URLSearchParams(
+        `limit.${TODO}=400&limit.${DONE}=250&limit.${BACKLOG}=-5&limit.${CANCELED}=999999&limit.todo=600&limit.x=400`,
+      ),
     );
-    expect(limits).toEqual({ backlog: 200, todo: 400, in_progress: 200, done: 400, canceled: COLUMN_MAX_LIMIT });
+    expect(limits).toEqual({ [TODO]: 400, [DONE]: 400, [CANCELED]: COLUMN_MAX_LIMIT });
+    expect(columnLimit(limits, DOING)).toBe(200);
+    expect(columnLimit(limits, TODO)).toBe(400);
   });
   it("show more keeps the filters and adds a page", () => {
-    const search = showMoreSearch(new URLSearchParams("q=hero&assignee=me"), "todo", 200);
-    expect(new URLSearchParams(search).get("limit.todo")).toBe("400");
+    const search = showMoreSearch(new URLSearchParams("q=hero&assignee=me"), TODO, 200);
+    expect(new URLSearchParams(search).get(`limit.${TODO}`)).toBe("400");
     expect(new URLSearchParams(search).get("q")).toBe("hero");
   });
   it("boardSearch keeps only the board's own parameters", () => {
-    expect(boardSearch(new URLSearchParams("q=a&archived=1&limit.todo=400&x=1"))).toBe("?q=a&limit.todo=400");
+    expect(boardSearch(new URLSearchParams(`q=a&archived=1&limit.${TODO}=400&x=1`))).toBe(
+      `?q=a&limit.${encodeURIComponent(TODO)}=400`,
+    );
     expect(boardSearch(new URLSearchParams("archived=1"))).toBe("");
     expect(boardSearch(new URLSearchParams("assignee=me&q=&label="))).toBe("?assignee=me");
   });
 });
 
 describe("grouping and moving cards", () => {
-  const tasks = [card("a", "todo", 1), card("b", "todo", 0), card("c", "done", 0), card("d", "backlog", 0)];
-  it("groups by status in position order", () => {
-    const columns = groupByStatus(tasks);
-    expect(columns.todo.map((t) => t.id)).toEqual(["b", "a"]);
-    expect(columns.in_progress).toEqual([]);
+  const tasks = [card("a", TODO, 1), card("b", TODO, 0), card("c", DONE, 0), card("d", BACKLOG, 0)];
+  it("groups by status in position order, a column for every status", () => {
+    const columns = groupByStatus(tasks, ORDER);
+    expect(columns[TODO].map((t) => t.id)).toEqual(["b", "a"]);
+    expect(columns[DOING]).toEqual([]);
+    expect(Object.keys(columns)).toEqual(ORDER);
   });
-  it("applyMove takes the card out and puts it at its place, clamped", () => {
-    const columns = groupByStatus(tasks);
-    expect(applyMove(columns, "b", "done", 0).done.map((t) => t.id)).toEqual(["b", "c"]);
-    expect(applyMove(columns, "b", "done", 99).done.map((t) => t.id)).toEqual(["c", "b"]);
-    expect(applyMove(columns, "b", "done", null).todo.map((t) => t.id)).toEqual(["a"]);
-    expect(applyMove(columns, "b", "todo", 1).todo.map((t) => t.id)).toEqual(["a", "b"]);
-    expect(applyMove(columns, "zzz", "done", 0)).toBe(columns);
-    expect(applyMove(columns, "b", "done", 0).done[0].status).toBe("done");
+  it("applyMove takes the card out and puts it at its place, clamped, in any column", () => {
+    const columns = groupByStatus(tasks, ORDER);
+    expect(applyMove(columns, "b", DONE, 0)[DONE].map((t) => t.id)).toEqual(["b", "c"]);
+    expect(applyMove(columns, "b", DONE, 99)[DONE].map((t) => t.id)).toEqual(["c", "b"]);
+    expect(applyMove(columns, "b", DONE, null)[TODO].map((t) => t.id)).toEqual(["a"]);
+    expect(applyMove(columns, "b", TODO, 1)[TODO].map((t) => t.id)).toEqual(["a", "b"]);
+    expect(applyMove(columns, "c", BACKLOG, 0)[BACKLOG].map((t) => t.id)).toEqual(["c", "d"]);
+    expect(applyMove(columns, "zzz", DONE, 0)).toBe(columns);
+    expect(applyMove(columns, "b", "no-such-status", 0)).toBe(columns);
+    expect(applyMove(columns, "b", DONE, 0)[DONE][0].status_id).toBe(DONE);
   });
-  it("nudge moves between columns and places, never off the board", () => {
-    const counts: Record<Status, number> = { backlog: 1, todo: 1, in_progress: 0, done: 3, canceled: 0 };
-    const others = (s: Status) => counts[s];
-    expect(nudge({ status: "todo", position: 1 }, "ArrowRight", others)).toEqual({
-      status: "in_progress",
-      position: 0,
-    });
-    expect(nudge({ status: "todo", position: 1 }, "ArrowLeft", others)).toEqual({ status: "backlog", position: 1 });
-    expect(nudge({ status: "backlog", position: 0 }, "ArrowLeft", others)).toEqual({ status: "backlog", position: 0 });
-    expect(nudge({ status: "canceled", position: 0 }, "ArrowRight", others)).toEqual({
-      status: "canceled",
-      position: 0,
-    });
-    expect(nudge({ status: "done", position: 2 }, "ArrowDown", others)).toEqual({ status: "done", position: 3 });
-    expect(nudge({ status: "done", position: 3 }, "ArrowDown", others)).toEqual({ status: "done", position: 3 });
-    expect(nudge({ status: "done", position: 0 }, "ArrowUp", others)).toEqual({ status: "done", position: 0 });
+  it("nudge moves between columns in the board's order and places, never off the board", () => {
+    const counts: Record<string, number> = { [BACKLOG]: 1, [TODO]: 1, [DOING]: 0, [DONE]: 3, [CANCELED]: 0 };
+    const others = (id: string) => counts[id];
+    const at = (statusId: string, position: number) => ({ statusId, position });
+    expect(nudge(at(TODO, 1), "ArrowRight", ORDER, others)).toEqual(at(DOING, 0));
+    expect(nudge(at(TODO, 1), "ArrowLeft", ORDER, others)).toEqual(at(BACKLOG, 1));
+    expect(nudge(at(BACKLOG, 0), "ArrowLeft", ORDER, others)).toEqual(at(BACKLOG, 0));
+    expect(nudge(at(CANCELED, 0), "ArrowRight", ORDER, others)).toEqual(at(CANCELED, 0));
+    expect(nudge(at(DONE, 2), "ArrowDown", ORDER, others)).toEqual(at(DONE, 3));
+    expect(nudge(at(DONE, 3), "ArrowDown", ORDER, others)).toEqual(at(DONE, 3));
+    expect(nudge(at(DONE, 0), "ArrowUp", ORDER, others)).toEqual(at(DONE, 0));
+    // a reordered board moves in its own order
+    expect(nudge(at(DONE, 0), "ArrowRight", [DONE, BACKLOG], others)).toEqual(at(BACKLOG, 0));
   });
 });

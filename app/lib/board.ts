@@ -1,24 +1,47 @@
 /**
- * The board's pure rules, shared by the loader and the browser: columns,
- * legal moves (docs/product.md §4), filters and per-column limits read from the
- * URL, and the optimistic placement of a moved card.
+ * The board's pure rules, shared by the loader and the browser: a project's
+ * statuses (its columns, docs/product.md §11), filters and per-column limits
+ * read from the URL, the WIP warning, and the optimistic placement of a
+ * moved card. Any move between two statuses is allowed (§4).
  */
 import type { Tables } from "./database.types";
+import type { PaletteColor } from "./palette";
 
-export const STATUSES = ["backlog", "todo", "in_progress", "done", "canceled"] as const;
-export type Status = (typeof STATUSES)[number];
+export const CATEGORIES = ["backlog", "unstarted", "started", "completed", "canceled"] as const;
+export type StatusCategory = (typeof CATEGORIES)[number];
 
-export const STATUS_LABELS: Record<Status, string> = {
+/** What each category means to a person (the settings page and the overview say it this way). */
+export const CATEGORY_LABELS: Record<StatusCategory, string> = {
   backlog: "Backlog",
-  todo: "To do",
-  in_progress: "In progress",
-  done: "Done",
+  unstarted: "Not started",
+  started: "Started",
+  completed: "Done",
   canceled: "Canceled",
 };
 
-/** Not completed or canceled: what reminders and "Overdue" are about (PRODUCT.md §12). */
-export function isOpenStatus(status: Status): boolean {
-  return status !== "done" && status !== "canceled";
+/** A status as every page names it: enough to draw it and to move a task into it. */
+export interface StatusRef {
+  id: string;
+  name: string;
+  color: PaletteColor;
+  category: StatusCategory;
+}
+
+/** A column of the board: the status, its place, its WIP limit and how many tasks it holds (all of them; counted where there is a limit). */
+export interface StatusColumnInfo extends StatusRef {
+  position: number;
+  wip_limit: number | null;
+  count: number | null;
+}
+
+/** Completed and canceled statuses close a task (completed_at is set). */
+export function isClosed(category: StatusCategory): boolean {
+  return category === "completed" || category === "canceled";
+}
+
+/** A column over its WIP limit shows its count against the limit as a warning; the move itself is never refused. */
+export function overWipLimit(status: { wip_limit: number | null; count: number | null }): boolean {
+  return status.wip_limit !== null && status.count !== null && status.count > status.wip_limit;
 }
 
 export const PRIORITIES = ["none", "low", "medium", "high", "urgent"] as const;
@@ -38,20 +61,65 @@ export const PRIORITY_LABELS: Record<Priority, string> = {
  */
 type TaskRow = Tables<"tasks">;
 
+/** A label as chips show it. */
+export interface LabelChip {
+  id: string;
+  name: string;
+  color: PaletteColor;
+}
+
+/** Done out of all: a checklist's ticked items, or sub-tasks completed or canceled. */
+export interface Tally {
+  done: number;
+  total: number;
+}
+
 /** What a card shows, and nothing more (no description: it can be 10,000 characters). */
 export type Card = Pick<
   TaskRow,
-  "id" | "number" | "title" | "status" | "priority" | "assignee_id" | "due_on" | "labels" | "position"
+  "id" | "number" | "title" | "status_id" | "priority" | "assignee_id" | "due_on" | "position"
 > & {
+  labels: LabelChip[];
+  checklist: Tally | null;
+  subtasks: Tally | null;
+  /** a task that is not completed or canceled blocks it */
+  blocked: boolean;
   /** it repeats: it has a rule and no successor yet (read beside the board: lib/recurrence.server.ts) */
   repeats?: boolean;
 };
 
 /** What a task's forms edit (its fields, its place). */
-export type EditableTask = Omit<Card, "number"> & Pick<TaskRow, "description">;
+export type EditableTask = Pick<
+  TaskRow,
+  "id" | "title" | "description" | "status_id" | "priority" | "assignee_id" | "due_on" | "position"
+>;
 
-/** The task panel's task: every column but the project and the search vector, and who created it. */
-export type TaskDetail = Omit<TaskRow, "project_id" | "search"> & { creator: { display_name: string } | null };
+/**
+ * The task panel's task: its own columns (not the project, the search vector
+ * or what the board's cards keep), who created it, its status and its parent.
+ */
+export type TaskDetail = Pick<
+  TaskRow,
+  | "id"
+  | "number"
+  | "title"
+  | "description"
+  | "status_id"
+  | "priority"
+  | "assignee_id"
+  | "due_on"
+  | "position"
+  | "created_at"
+  | "updated_at"
+  | "completed_at"
+  | "created_by"
+  | "parent_id"
+  | "recurrence"
+> & {
+  creator: { display_name: string } | null;
+  status: StatusRef;
+  parent: { id: string; number: number; title: string } | null;
+};
 
 export const ARCHIVED_MESSAGE = "This project is archived; its tasks are read-only.";
 
@@ -59,29 +127,18 @@ export const ARCHIVED_MESSAGE = "This project is archived; its tasks are read-on
 export const COLUMN_PAGE_SIZE = 200;
 /** A column never asks for more than this in one page view, whatever the URL says. */
 export const COLUMN_MAX_LIMIT = 2000;
-
-/** The transitions of docs/product.md §4; staying in a column (reordering) is always allowed. */
-export function canMove(from: Status, to: Status): boolean {
-  if (from === to) return true;
-  if (
-    (from === "backlog" && to === "todo") ||
-    (from === "todo" && to === "in_progress") ||
-    (from === "in_progress" && to === "done")
-  )
-    return true;
-  if (to === "canceled") return from === "backlog" || from === "todo" || from === "in_progress";
-  if (to === "todo") return from === "done" || from === "canceled";
-  return false;
-}
+/** docs/product.md §11: at most 12 statuses in a project. */
+export const MAX_STATUSES = 12;
 
 export interface BoardFilters {
   /** a member's user id, "me" or "none" (unassigned) */
   assignee: string | null;
   q: string | null;
+  /** a team label's name (any capitals) */
   label: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The board's filters from `?assignee=&q=&label=`; anything malformed is ignored rather than an error. */
 export function parseBoardFilters(params: URLSearchParams): BoardFilters {
@@ -97,26 +154,36 @@ export function hasFilters(filters: BoardFilters): boolean {
   return filters.assignee !== null || filters.q !== null || filters.label !== null;
 }
 
-/** The URL parameter that widens one column: `?limit.todo=400`. */
-export function limitParam(status: Status): string {
-  return `limit.${status}`;
+/** The URL parameter that widens one column: `?limit.<status id>=400`. */
+export function limitParam(statusId: string): string {
+  return `limit.${statusId}`;
 }
 
-/** How many tasks each column shows: 200 unless the URL asks for more (in steps of 200, capped). */
-export function parseColumnLimits(params: URLSearchParams): Record<Status, number> {
-  const limits = {} as Record<Status, number>;
-  for (const status of STATUSES) {
-    const raw = Number.parseInt(params.get(limitParam(status)) ?? "", 10);
-    const wanted = Number.isFinite(raw) && raw > COLUMN_PAGE_SIZE ? raw : COLUMN_PAGE_SIZE;
-    limits[status] = Math.min(Math.ceil(wanted / COLUMN_PAGE_SIZE) * COLUMN_PAGE_SIZE, COLUMN_MAX_LIMIT);
+/**
+ * The columns the URL widens, by status id: 400, 600… (in steps of 200,
+ * capped); a column not named shows 200. Malformed names and values are ignored.
+ */
+export function parseColumnLimits(params: URLSearchParams): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const [name, value] of params) {
+    const id = name.startsWith("limit.") ? name.slice("limit.".length) : "";
+    if (!UUID.test(id) || Object.keys(limits).length >= MAX_STATUSES) continue;
+    const raw = Number.parseInt(value, 10);
+    if (!Number.isFinite(raw) || raw <= COLUMN_PAGE_SIZE) continue;
+    limits[id.toLowerCase()] = Math.min(Math.ceil(raw / COLUMN_PAGE_SIZE) * COLUMN_PAGE_SIZE, COLUMN_MAX_LIMIT);
   }
   return limits;
 }
 
+/** How many tasks a column shows. */
+export function columnLimit(limits: Record<string, number>, statusId: string): number {
+  return limits[statusId] ?? COLUMN_PAGE_SIZE;
+}
+
 /** The search string for "show more" in one column, keeping every other parameter. */
-export function showMoreSearch(params: URLSearchParams, status: Status, current: number): string {
+export function showMoreSearch(params: URLSearchParams, statusId: string, current: number): string {
   const next = new URLSearchParams(params);
-  next.set(limitParam(status), String(Math.min(current + COLUMN_PAGE_SIZE, COLUMN_MAX_LIMIT)));
+  next.set(limitParam(statusId), String(Math.min(current + COLUMN_PAGE_SIZE, COLUMN_MAX_LIMIT)));
   return `?${next}`;
 }
 
@@ -133,66 +200,70 @@ export function boardSearch(params: URLSearchParams): string {
 
 export interface CardLike {
   id: string;
-  status: Status;
+  status_id: string;
   position: number;
 }
 
-export type Columns<T extends CardLike> = Record<Status, T[]>;
+/** Cards by status id, each column in order. */
+export type Columns<T extends CardLike> = Record<string, T[]>;
 
-/** Tasks into their columns, each ordered by position. */
-export function groupByStatus<T extends CardLike>(tasks: readonly T[]): Columns<T> {
-  const columns = Object.fromEntries(STATUSES.map((s) => [s, [] as T[]])) as Columns<T>;
-  for (const task of tasks) columns[task.status]?.push(task);
-  for (const status of STATUSES) columns[status].sort((a, b) => a.position - b.position);
+/** Tasks into the columns of `statusIds`, each ordered by position. */
+export function groupByStatus<T extends CardLike>(tasks: readonly T[], statusIds: readonly string[]): Columns<T> {
+  const columns: Columns<T> = Object.fromEntries(statusIds.map((id) => [id, [] as T[]]));
+  for (const task of tasks) columns[task.status_id]?.push(task);
+  for (const id of statusIds) columns[id].sort((a, b) => a.position - b.position);
   return columns;
 }
 
 /**
  * The columns as they will look once a move succeeds: the card leaves its
- * column and lands at `position` (0-based, clamped) in `status`. Used for the
- * optimistic board and for the keyboard's preview; the server has the last word.
+ * column and lands at `position` (0-based, clamped) in `statusId`. Used for
+ * the optimistic board and for the keyboard's preview; the server has the last word.
  */
 export function applyMove<T extends CardLike>(
   columns: Columns<T>,
   taskId: string,
-  status: Status,
+  statusId: string,
   position: number | null,
 ): Columns<T> {
+  if (!columns[statusId]) return columns;
   let moved: T | undefined;
-  const next = {} as Columns<T>;
-  for (const s of STATUSES) {
-    next[s] = columns[s].filter((task) => {
+  const next: Columns<T> = {};
+  for (const [id, cards] of Object.entries(columns)) {
+    next[id] = cards.filter((task) => {
       if (task.id !== taskId) return true;
       moved = task;
       return false;
     });
   }
   if (!moved) return columns;
-  const target = next[status];
+  const target = next[statusId];
   const place = position === null ? target.length : Math.max(0, Math.min(position, target.length));
-  next[status] = [...target.slice(0, place), { ...moved, status }, ...target.slice(place)];
+  next[statusId] = [...target.slice(0, place), { ...moved, status_id: statusId }, ...target.slice(place)];
   return next;
 }
 
 /**
- * Where a card under keyboard control goes next: left/right change column
- * (keeping its place where it can), up/down change its place. `others(status)`
- * counts the cards in a column besides this one, so places run 0..others.
+ * Where a card under keyboard control goes next: left/right change column (in
+ * the board's order, keeping its place where it can), up/down change its
+ * place. `others(id)` counts the cards in a column besides this one, so
+ * places run 0..others.
  */
 export function nudge(
-  current: { status: Status; position: number },
+  current: { statusId: string; position: number },
   key: "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown",
-  others: (status: Status) => number,
-): { status: Status; position: number } {
+  order: readonly string[],
+  others: (statusId: string) => number,
+): { statusId: string; position: number } {
   if (key === "ArrowLeft" || key === "ArrowRight") {
-    const index = STATUSES.indexOf(current.status) + (key === "ArrowLeft" ? -1 : 1);
-    if (index < 0 || index >= STATUSES.length) return current;
-    const status = STATUSES[index];
-    return { status, position: Math.min(current.position, others(status)) };
+    const index = order.indexOf(current.statusId) + (key === "ArrowLeft" ? -1 : 1);
+    if (index < 0 || index >= order.length) return current;
+    const statusId = order[index];
+    return { statusId, position: Math.min(current.position, others(statusId)) };
   }
-  const last = others(current.status);
+  const last = others(current.statusId);
   const position = key === "ArrowUp" ? Math.max(0, current.position - 1) : Math.min(last, current.position + 1);
-  return { status: current.status, position };
+  return { statusId: current.statusId, position };
 }
 
 /** "WEB-12" */

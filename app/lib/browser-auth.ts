@@ -36,6 +36,19 @@ export function getRealtime(env: BrowserEnv): Promise<RealtimeClient> {
   return realtimePromise;
 }
 
+/**
+ * Realtime, with this person's access token handed to it before a channel
+ * joins: a join sent before that would run with the anon key (and see
+ * nothing under RLS). Later tokens come through TOKEN_REFRESHED
+ * (realtime.client.ts).
+ */
+export async function withSessionToken(env: BrowserEnv): Promise<RealtimeClient> {
+  const [auth, realtime] = await Promise.all([getBrowserClient(env), getRealtime(env)]);
+  const { data } = await auth.getSession();
+  if (data.session) await realtime.setAuth(data.session.access_token);
+  return realtime;
+}
+
 export interface AuthEventHandlers {
   /** the user id the server rendered this page for (null when signed out) */
   serverUserId: () => string | null;
@@ -84,34 +97,37 @@ export async function announceSignIn(client: AuthClient) {
 }
 
 /**
- * The server changed this person (a form post in this tab: name, email…);
- * the other tabs only hear of it through the browser client. An empty update
- * emits USER_UPDATED, which supabase-js broadcasts to them, and saves the
- * fresh user into the cookie. Costs one auth request, after a change only.
+ * The server changed this person (a form post in this tab: name, email,
+ * avatar); the other tabs hear of it on a BroadcastChannel and reload their
+ * data. Not through the auth client (`updateUser({})`, as before): it saves
+ * the session it read when it began, and one that finished after the
+ * server's next answer put older tokens back into the cookies, whose claims
+ * still named the old avatar and whose refresh token was already spent (the
+ * flaky avatars e2e of issue 22). This writes nothing and calls no one.
+ * One channel object per tab posts and listens: a BroadcastChannel never
+ * hears its own messages, so this tab doesn't reload (and use up its flash
+ * message) for its own change.
  */
-export async function announceUserUpdate(client: AuthClient) {
-  const { data } = await client.getSession();
-  if (!data.session) return;
-  // supabase-js tells this tab's listeners before updateUser() resolves.
-  announcing++;
-  try {
-    await client.updateUser({});
-  } finally {
-    announcing--;
-  }
+export function announceUserUpdate(): void {
+  userChannel()?.postMessage("user-updated");
 }
 
-/** How many announcements this tab has under way. */
-let announcing = 0;
+/** Calls `onUpdate` when another tab of this site changed the person; returns the unsubscribe. */
+export function onUserUpdateElsewhere(onUpdate: () => void): () => void {
+  const channel = userChannel();
+  if (!channel) return () => {};
+  const listener = (event: MessageEvent) => {
+    if (event.data === "user-updated") onUpdate();
+  };
+  channel.addEventListener("message", listener);
+  return () => channel.removeEventListener("message", listener);
+}
 
-/**
- * True for the echo of this tab's own announcement, told as the event arrives
- * (supabase-js calls this tab's listeners before updateUser() resolves). The
- * tab's data is fresh already, and reloading it would use up the one-time
- * flash message ("Your profile is saved.").
- */
-export function isOwnUserUpdate(event: AuthChangeEvent): boolean {
-  return event === "USER_UPDATED" && announcing > 0;
+let channel: BroadcastChannel | null | undefined;
+function userChannel(): BroadcastChannel | null {
+  if (channel === undefined)
+    channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("teamboard-user");
+  return channel;
 }
 
 /**

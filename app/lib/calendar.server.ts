@@ -1,6 +1,6 @@
 import { data } from "@remix-run/node";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { taskRef, type Status } from "./board";
+import { taskRef } from "./board";
 import { CALENDAR_LIMIT, type CalendarMonth, type CalendarTask } from "./calendar";
 import { classifyDbError } from "./db-errors.server";
 import { formFailure } from "./forms.server";
@@ -15,15 +15,15 @@ interface CalendarRow {
   id: string;
   number: number;
   title: string;
-  status: Status;
+  completed_at: string | null;
   due_on: string;
   project: { key: string; archived_at: string | null; team: { slug: string } };
 }
 
-const COLUMNS = "id, number, title, status, due_on, project:projects!inner(key, archived_at, team:teams!inner(slug))";
+const COLUMNS = "id, number, title, completed_at, due_on, project:projects!inner(key, archived_at, team:teams!inner(slug))";
 
-/** Not completed or canceled. */
-const isOpen = (row: CalendarRow) => row.status !== "done" && row.status !== "canceled";
+/** Not completed or canceled (completed_at is set while its status is one of those). */
+const isOpen = (row: CalendarRow) => row.completed_at === null;
 
 /** Whether a task may be moved is the database's to say (a viewer's move is refused there); an archived project's never. */
 function toCalendarTask(row: CalendarRow): CalendarTask {

@@ -1,14 +1,14 @@
 /**
- * Paging a task's comments, shared by the loader and the panel. The panel
- * shows the latest page; "Show older comments" moves a cursor back through
- * the conversation (`?comments.before=<created_at>_<id>`), so every comment
- * is reachable, each view reads one page, and pages don't shift when someone
- * posts meanwhile.
+ * Paging a task's timeline (its comments and events, PRODUCT.md §10), shared
+ * by the loader and the panel. The panel shows the latest 50; "Show earlier"
+ * moves a cursor back through it (`?timeline.before=<created_at>_<id>`), so
+ * every item is reachable, each view reads one page, and pages don't shift
+ * when someone posts meanwhile.
  */
-export const COMMENTS_PAGE_SIZE = 200;
-export const COMMENTS_CURSOR_PARAM = "comments.before";
+export const TIMELINE_PAGE_SIZE = 50;
+export const TIMELINE_CURSOR_PARAM = "timeline.before";
 
-export interface CommentCursor {
+export interface TimelineCursor {
   createdAt: string;
   id: string;
 }
@@ -16,14 +16,14 @@ export interface CommentCursor {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}(:?\d{2})?)$/;
 
-/** The cursor that starts the page before the one whose oldest comment is `oldest`. */
-export function encodeCommentCursor(oldest: { created_at: string; id: string }): string {
+/** The cursor that starts the page before the one whose oldest item is `oldest`. */
+export function encodeTimelineCursor(oldest: { created_at: string; id: string }): string {
   return `${oldest.created_at}_${oldest.id}`;
 }
 
-/** `?comments.before=…`, or null for the latest page (a malformed cursor also means the latest page). */
-export function parseCommentCursor(params: URLSearchParams): CommentCursor | null {
-  const raw = params.get(COMMENTS_CURSOR_PARAM)?.trim() ?? "";
+/** `?timeline.before=…` (or another list's `name`), or null for the latest page (a malformed cursor also means the latest page). */
+export function parseTimelineCursor(params: URLSearchParams, name = TIMELINE_CURSOR_PARAM): TimelineCursor | null {
+  const raw = params.get(name)?.trim() ?? "";
   const cut = raw.lastIndexOf("_");
   if (cut < 0) return null;
   const createdAt = raw.slice(0, cut);
@@ -33,11 +33,11 @@ export function parseCommentCursor(params: URLSearchParams): CommentCursor | nul
   return { createdAt, id: id.toLowerCase() };
 }
 
-/** The search string for the page of comments before `oldest` (or the latest page), keeping every other parameter. */
-export function commentsSearch(params: URLSearchParams, oldest: { created_at: string; id: string } | null): string {
+/** The search string for the page before `oldest` (or the latest page), keeping every other parameter. */
+export function timelineSearch(params: URLSearchParams, oldest: { created_at: string; id: string } | null): string {
   const next = new URLSearchParams(params);
-  if (oldest) next.set(COMMENTS_CURSOR_PARAM, encodeCommentCursor(oldest));
-  else next.delete(COMMENTS_CURSOR_PARAM);
+  if (oldest) next.set(TIMELINE_CURSOR_PARAM, encodeTimelineCursor(oldest));
+  else next.delete(TIMELINE_CURSOR_PARAM);
   const text = next.toString();
   return text ? `?${text}` : "";
 }

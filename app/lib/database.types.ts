@@ -87,6 +87,74 @@ export type Database = {
           },
         ]
       }
+      checklist_items: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          done?: boolean
+          id?: string
+          position?: number
+          project_id?: string
+          task_id?: string
+          ticked_at?: string | null
+          ticked_by?: string | null
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "checklist_items_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "checklist_items_ticked_by_fkey"
+            columns: ["ticked_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       comments: {
         Row: {
           author_id: string | null
@@ -168,6 +236,35 @@ export type Database = {
           },
         ]
       }
+      email_unsubscribe_tokens: {
+        Row: {
+          created_at: string
+          kinds: string[]
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          kinds: string[]
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          kinds?: string[]
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "email_unsubscribe_tokens_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -222,6 +319,195 @@ export type Database = {
           },
         ]
       }
+      labels: {
+        Row: {
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          team_id: string
+        }
+        Insert: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          team_id: string
+        }
+        Update: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "labels_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "labels_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      mfa_recovery_codes: {
+        Row: {
+          code_hash: string
+          created_at: string
+          used_at: string | null
+          user_id: string
+        }
+        Insert: {
+          code_hash: string
+          created_at?: string
+          used_at?: string | null
+          user_id: string
+        }
+        Update: {
+          code_hash?: string
+          created_at?: string
+          used_at?: string | null
+          user_id?: string
+        }
+        Relationships: []
+      }
+      notification_settings: {
+        Row: {
+          email: string
+          kind: string
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          email: string
+          kind: string
+          updated_at?: string
+          user_id?: string
+        }
+        Update: {
+          email?: string
+          kind?: string
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notification_settings_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          comment_id: string | null
+          created_at: string
+          email: string
+          email_attempts: number
+          email_claim: string | null
+          email_tried_at: string | null
+          emailed_at: string | null
+          event_id: string | null
+          id: string
+          kind: string
+          read_at: string | null
+          recipient_id: string
+          task_id: string
+          team_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          email?: string
+          email_attempts?: number
+          email_claim?: string | null
+          email_tried_at?: string | null
+          emailed_at?: string | null
+          event_id?: string | null
+          id?: string
+          kind: string
+          read_at?: string | null
+          recipient_id: string
+          task_id: string
+          team_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          email?: string
+          email_attempts?: number
+          email_claim?: string | null
+          email_tried_at?: string | null
+          emailed_at?: string | null
+          event_id?: string | null
+          id?: string
+          kind?: string
+          read_at?: string | null
+          recipient_id?: string
+          task_id?: string
+          team_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_actor_id_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_comment_id_fkey"
+            columns: ["comment_id"]
+            isOneToOne: false
+            referencedRelation: "comments"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_event_id_fkey"
+            columns: ["event_id"]
+            isOneToOne: false
+            referencedRelation: "task_events"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_recipient_id_fkey"
+            columns: ["recipient_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       profiles: {
         Row: {
           avatar_path: string | null
@@ -251,6 +537,47 @@ export type Database = {
           username?: string
         }
         Relationships: []
+      }
+      project_statuses: {
+        Row: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+        Insert: {
+          category: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit?: number | null
+        }
+        Update: {
+          category?: Database["public"]["Enums"]["status_category"]
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          id?: string
+          name?: string
+          position?: number
+          project_id?: string
+          wip_limit?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "project_statuses_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       projects: {
         Row: {
@@ -299,9 +626,200 @@ export type Database = {
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_events: {
+        Row: {
+          actor_id: string | null
+          created_at: string
+          data: Json
+          id: string
+          kind: string
+          project_id: string
+          task_id: string
+          team_id: string
+          tx: unknown
+        }
+        Insert: {
+          actor_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: string
+          kind: string
+          project_id: string
+          task_id: string
+          team_id: string
+          tx?: unknown
+        }
+        Update: {
+          actor_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: string
+          kind?: string
+          project_id?: string
+          task_id?: string
+          team_id?: string
+          tx?: unknown
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_events_actor_id_fkey"
+            columns: ["actor_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_events_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_labels: {
+        Row: {
+          created_at: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          created_at?: string
+          label_id: string
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          created_at?: string
+          label_id?: string
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_labels_label_id_fkey"
+            columns: ["label_id"]
+            isOneToOne: false
+            referencedRelation: "labels"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_labels_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_relations: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          from_task_id: string
+          id: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id: string
+          id?: string
+          kind: Database["public"]["Enums"]["relation_kind"]
+          team_id: string
+          to_task_id: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          from_task_id?: string
+          id?: string
+          kind?: Database["public"]["Enums"]["relation_kind"]
+          team_id?: string
+          to_task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_relations_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_from_task_id_fkey"
+            columns: ["from_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_relations_to_task_id_fkey"
+            columns: ["to_task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      task_watchers: {
+        Row: { since: string; task_id: string; user_id: string }
+        Insert: { since?: string; task_id: string; user_id: string }
+        Update: { since?: string; task_id?: string; user_id?: string }
+        Relationships: [
+          {
+            foreignKeyName: "task_watchers_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_watchers_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       tasks: {
         Row: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
@@ -309,20 +827,27 @@ export type Database = {
           due_on_set_at: string | null
           due_on_set_by: string | null
           id: string
-          labels: string[]
+          label_ids: string[]
           number: number
+          open_blockers: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           recurrence: string | null
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
           successor_id: string | null
           title: string
           updated_at: string
         }
         Insert: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
@@ -330,20 +855,27 @@ export type Database = {
           due_on_set_at?: string | null
           due_on_set_by?: string | null
           id?: string
-          labels?: string[]
+          label_ids?: string[]
           number: number
+          open_blockers?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
           recurrence?: string | null
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done?: number
+          subtasks_total?: number
           successor_id?: string | null
           title: string
           updated_at?: string
         }
         Update: {
           assignee_id?: string | null
+          checklist_done?: number
+          checklist_total?: number
+          completed_at?: string | null
           created_at?: string
           created_by?: string | null
           description?: string
@@ -351,14 +883,18 @@ export type Database = {
           due_on_set_at?: string | null
           due_on_set_by?: string | null
           id?: string
-          labels?: string[]
+          label_ids?: string[]
           number?: number
+          open_blockers?: number
+          parent_id?: string | null
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
           recurrence?: string | null
           search?: unknown | null
-          status?: Database["public"]["Enums"]["task_status"]
+          status_id?: string
+          subtasks_done?: number
+          subtasks_total?: number
           successor_id?: string | null
           title?: string
           updated_at?: string
@@ -386,11 +922,25 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
+            foreignKeyName: "tasks_parent_in_project_fkey"
+            columns: ["project_id", "parent_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["project_id", "id"]
+          },
+          {
             foreignKeyName: "tasks_project_id_fkey"
             columns: ["project_id"]
             isOneToOne: false
             referencedRelation: "projects"
             referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_status_in_project_fkey"
+            columns: ["project_id", "status_id"]
+            isOneToOne: false
+            referencedRelation: "project_statuses"
+            referencedColumns: ["project_id", "id"]
           },
           {
             foreignKeyName: "tasks_successor_id_fkey"
@@ -487,6 +1037,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      attachments_record_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       base64url: { Args: { bytes: string }; Returns: string }
       board_view: {
         Args: {
@@ -504,7 +1058,35 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      checklist_items_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_before_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_record_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      claim_notification_emails: {
+        Args: { at?: string; batch_window?: unknown; max_batches?: number }
+        Returns: Json
+      }
       comments_mark_edited: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      comments_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -520,7 +1102,13 @@ export type Database = {
       }
       day_of_month: { Args: { first: string; d: number }; Returns: string }
       decline_invitation: { Args: { token: string }; Returns: undefined }
+      default_email_setting: { Args: { kind: string }; Returns: string }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
+      email_setting: { Args: { person: string; kind: string }; Returns: string }
+      finish_notification_emails: {
+        Args: { sent_claims: string[]; failed_claims: string[] }
+        Returns: number
+      }
       handle_new_user: { Args: Record<PropertyKey, never>; Returns: unknown }
       handle_new_user_time_zone: {
         Args: Record<PropertyKey, never>
@@ -538,6 +1126,7 @@ export type Database = {
         Args: { project_id: string; min_role: string; writable?: boolean }
         Returns: boolean
       }
+      has_required_aal: { Args: Record<PropertyKey, never>; Returns: boolean }
       has_role: {
         Args: { team_id: string; min_role: string }
         Returns: boolean
@@ -558,15 +1147,69 @@ export type Database = {
           expires_at: string
         }[]
       }
+      invitations_stay_ended: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       is_member: { Args: { team_id: string }; Returns: boolean }
       is_recurrence: { Args: { rule: string }; Returns: boolean }
       is_time_zone: { Args: { name: string }; Returns: boolean }
+      label_refs: { Args: { label_ids: string[] }; Returns: Json }
+      labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      last_digest_time: { Args: { at: string; zone: string }; Returns: string }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      lock_status_project: {
+        Args: { status_id: string; min_role: string }
+        Returns: string
+      }
+      mention_candidates: { Args: { body: string }; Returns: string[] }
+      mentioned_members: {
+        Args: { team_id: string; body: string }
+        Returns: string[]
+      }
+      merge_task_changes: {
+        Args: { earlier: Json; later: Json }
+        Returns: Json
+      }
       metadata_time_zone: { Args: { meta: Json }; Returns: string }
+      move_checklist_item: {
+        Args: { item_id: string; position: number }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          done: boolean
+          id: string
+          position: number
+          project_id: string
+          task_id: string
+          ticked_at: string | null
+          ticked_by: string | null
+          title: string
+        }
+      }
+      move_status: {
+        Args: { status_id: string; position: number }
+        Returns: {
+          category: Database["public"]["Enums"]["status_category"]
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+          wip_limit: number | null
+        }
+      }
       move_task: {
-        Args: { task_id: string; status: string; position?: number }
+        Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          checklist_done: number
+          checklist_total: number
+          completed_at: string | null
           created_at: string
           created_by: string | null
           description: string
@@ -574,14 +1217,18 @@ export type Database = {
           due_on_set_at: string | null
           due_on_set_by: string | null
           id: string
-          labels: string[]
+          label_ids: string[]
           number: number
+          open_blockers: number
+          parent_id: string | null
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
           recurrence: string | null
           search: unknown | null
-          status: Database["public"]["Enums"]["task_status"]
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
           successor_id: string | null
           title: string
           updated_at: string
@@ -599,8 +1246,35 @@ export type Database = {
         }[]
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      new_recovery_codes: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
       next_due_date: { Args: { rule: string; after: string }; Returns: string }
+      notification_email_claimable: {
+        Args: { n: Database["public"]["Tables"]["notifications"]["Row"] }
+        Returns: boolean
+      }
+      notification_kinds: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
+      }
+      open_notification: { Args: { notification_id: string }; Returns: Json }
+      person_time_zone: { Args: { person: string }; Returns: string }
       profiles_check_time_zone: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      project_statuses_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      project_statuses_check_bounds: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      projects_after_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -612,7 +1286,27 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      queue_folder_removal: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      record_task_event: {
+        Args: { task: string; kind: string; data: Json }
+        Returns: undefined
+      }
+      recovery_code_hash: {
+        Args: { person: string; code: string }
+        Returns: string
+      }
+      recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
+      redeem_recovery_code: { Args: { code: string }; Returns: boolean }
       remind_due_tasks: { Args: { run_at?: string }; Returns: number }
+      remove_status: {
+        Args: { status_id: string; move_to?: string }
+        Returns: undefined
+      }
+      require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
+      require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       search_tasks: {
         Args: { query: string; limit?: number }
@@ -621,7 +1315,9 @@ export type Database = {
           project_id: string
           number: number
           title: string
-          status: Database["public"]["Enums"]["task_status"]
+          status_name: string
+          status_color: Database["public"]["Enums"]["palette_color"]
+          status_category: Database["public"]["Enums"]["status_category"]
           priority: Database["public"]["Enums"]["task_priority"]
           assignee_id: string
           due_on: string
@@ -636,15 +1332,55 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_labels: {
+        Args: { task_id: string; names: string[] }
+        Returns: Json
+      }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       shares_team_with: { Args: { user_id: string }; Returns: boolean }
+      status_ref: { Args: { status_id: string }; Returns: Json }
+      storage_folder_is_full: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
-      task_labels_are_valid: { Args: { labels: string[] }; Returns: boolean }
+      sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
+      task_events_notify: { Args: Record<PropertyKey, never>; Returns: unknown }
+      task_labels_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_labels_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       task_panel: {
         Args: {
           team_slug: string
           project_key: string
           task_number: number
+          before_created_at?: string
+          before_id?: string
+          page_size?: number
+        }
+        Returns: Json
+      }
+      task_ref: { Args: { task_id: string }; Returns: Json }
+      task_relations_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_relations_record_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_relations_sync_tasks: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_timeline: {
+        Args: {
+          task_id: string
           before_created_at?: string
           before_id?: string
           page_size?: number
@@ -660,8 +1396,27 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_note_due_on: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_record_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_record_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_record_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_repeat: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_set_completed_at: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean
@@ -670,15 +1425,46 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      team_members_forget_notifications: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_watching: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       team_overview: { Args: { team_id: string }; Returns: Json }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined
       }
+      unread_notification_count: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
+      unsubscribe_from_emails: { Args: { token: string }; Returns: Json }
+      unsubscribe_link_status: { Args: { token: string }; Returns: Json }
+      watch_task: {
+        Args: { task_id: string; people: string[] }
+        Returns: undefined
+      }
     }
     Enums: {
+      palette_color:
+        | "gray"
+        | "red"
+        | "orange"
+        | "yellow"
+        | "green"
+        | "teal"
+        | "blue"
+        | "indigo"
+        | "purple"
+        | "pink"
+      relation_kind: "blocks" | "relates" | "duplicates"
+      status_category:
+        "backlog" | "unstarted" | "started" | "completed" | "canceled"
       task_priority: "none" | "low" | "medium" | "high" | "urgent"
-      task_status: "backlog" | "todo" | "in_progress" | "done" | "canceled"
       team_role: "viewer" | "member" | "admin" | "owner"
     }
     CompositeTypes: { [_ in never]: never }
@@ -789,8 +1575,27 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      palette_color: [
+        "gray",
+        "red",
+        "orange",
+        "yellow",
+        "green",
+        "teal",
+        "blue",
+        "indigo",
+        "purple",
+        "pink",
+      ],
+      relation_kind: ["blocks", "relates", "duplicates"],
+      status_category: [
+        "backlog",
+        "unstarted",
+        "started",
+        "completed",
+        "canceled",
+      ],
       task_priority: ["none", "low", "medium", "high", "urgent"],
-      task_status: ["backlog", "todo", "in_progress", "done", "canceled"],
       team_role: ["viewer", "member", "admin", "owner"],
     },
   },

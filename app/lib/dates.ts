@@ -107,3 +107,19 @@ export function addDays(day: string, days: number): string {
 export function weekdayOf(day: string): number {
   return (new Date(Date.parse(day)).getUTCDay() + 6) % 7;
 }
+
+/**
+ * "just now", "5 min ago", "3 h ago", "yesterday", "4 days ago", then the date:
+ * how long before `now` (the loader's clock, so the server's HTML and the
+ * browser's hydration print the same).
+ */
+export function formatAgo(iso: string, now: string, zone: ZoneTable): string {
+  const seconds = Math.max(0, (Date.parse(now) - Date.parse(iso)) / 1000);
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86_400);
+  if (days === 1) return "yesterday";
+  if (days < 7) return `${days} days ago`;
+  return formatDate(iso, zone);
+}

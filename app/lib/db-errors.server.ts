@@ -1,22 +1,19 @@
 import { isBackendUnavailable } from "./auth-errors.server";
 import { formFailure } from "./forms.server";
 import { backendError, backendUnavailableResult, notFound } from "./http.server";
+import { knownMessage, REFUSED_MESSAGE, type DbError } from "./db-messages";
 import { FORBIDDEN_MESSAGE } from "./permissions";
 import type { FormValues } from "./schemas";
 
-/** An error as PostgREST (through supabase-js) reports it. */
-export interface DbError {
-  code?: string;
-  message?: string;
-  details?: string | null;
-  hint?: string | null;
-}
+export type { DbError };
 
 /**
- * How a failed write is told to the person. The RPCs raise readable messages
- * with SQLSTATEs (supabase/migrations/…_rpc.sql): 22023 and P0001 are the
- * person's mistake (400), 23505 a taken name, 42501 a role too low (403),
- * PT404/P0002 something they may not know exists (404).
+ * How a failed write is told to the person. The RPCs and triggers raise with
+ * SQLSTATEs (supabase/migrations/…_rpc.sql): 22023, P0001, 23514 (a rule) and
+ * 23503 (a row that went meanwhile) are the person's mistake (400), 23505 a
+ * taken name, 42501 a role too low (403), PT404/P0002 something they may not
+ * know exists (404). The words are the app's (db-messages.ts), never the
+ * database's message as it is.
  */
 export function classifyDbError(error: DbError): { status: 400 | 403 | 404 | 500 | 503; message: string } {
   if (isBackendUnavailable(error)) return { status: 503, message: "" };
@@ -24,12 +21,13 @@ export function classifyDbError(error: DbError): { status: 400 | 403 | 404 | 500
     case "22023":
     case "P0001":
     case "23514":
+    case "23503":
     case "22P02":
     case "22007":
     case "22008":
-      return { status: 400, message: error.message ?? "That isn't allowed." };
+      return { status: 400, message: knownMessage(error) ?? REFUSED_MESSAGE };
     case "23505":
-      return { status: 400, message: error.message?.startsWith("That ") ? error.message : "That name is taken." };
+      return { status: 400, message: knownMessage(error) ?? "That name is taken." };
     case "42501":
       return { status: 403, message: FORBIDDEN_MESSAGE };
     case "PT404":

@@ -2,7 +2,7 @@ import { useFetchers, useNavigation, useRevalidator, useRouteLoaderData } from "
 import type { RealtimeChannel, RealtimeClient } from "@supabase/realtime-js";
 import { useEffect, useRef, useState } from "react";
 import type { RootData } from "~/root";
-import { getBrowserClient, getRealtime } from "./browser-auth";
+import { withSessionToken } from "./browser-auth";
 import { liveRefresh } from "./live-refresh";
 
 /**
@@ -60,19 +60,6 @@ function someoneIsTyping(): boolean {
   const form = active.form;
   if (!form || form.method.toLowerCase() !== "post") return false;
   return active.value !== active.defaultValue;
-}
-
-/**
- * Realtime, with this person's access token handed to it before a channel
- * joins: a join sent before that would run with the anon key (and see
- * nothing under RLS). Later tokens come through TOKEN_REFRESHED
- * (realtime.client.ts).
- */
-async function withSessionToken(env: RootData["env"]): Promise<RealtimeClient> {
-  const [auth, realtime] = await Promise.all([getBrowserClient(env), getRealtime(env)]);
-  const { data } = await auth.getSession();
-  if (data.session) await realtime.setAuth(data.session.access_token);
-  return realtime;
 }
 
 /** Reads the page's data again, marked as a live refresh (see live-refresh.ts). */

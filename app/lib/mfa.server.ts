@@ -1,5 +1,8 @@
-import type { Factor } from "@supabase/supabase-js";
+import { createClient, type Factor } from "@supabase/supabase-js";
+import WebSocket from "ws";
+import type { SessionUser } from "./auth.server";
 import { describeAuthError, type AuthFailure } from "./auth-errors.server";
+import { env } from "./env.server";
 import { textResponse } from "./http.server";
 import type { SupabaseClient } from "./supabase-types";
 
@@ -52,8 +55,9 @@ export async function listTotpFactors(
 export async function startEnrolment(
   supabase: SupabaseClient,
   requestedName: string | undefined,
+  listed?: { verified: TotpFactor[]; unverified: TotpFactor[] },
 ): Promise<Enrolment | AuthFailure> {
-  const factors = await listTotpFactors(supabase);
+  const factors = listed ?? (await listTotpFactors(supabase));
   if ("status" in factors) return factors;
   for (const stale of factors.unverified) {
     const { error } = await supabase.auth.mfa.unenroll({ factorId: stale.id });
@@ -106,6 +110,42 @@ export async function verifyTotp(
 /** A failure where a page was wanted (a loader's read): its message as a plain page with its status. */
 export function failurePage(failure: AuthFailure): Response {
   return textResponse(failure.message, failure.status >= 500 ? failure.status : 500);
+}
+
+/** How recent a sign-in must be for the first authenticator app to be added without the password again. */
+export const FRESH_SIGN_IN_SECONDS = 10 * 60;
+
+/**
+ * Turning on two-factor sign-in changes how the account signs in, so a
+ * session that only holds a cookie may not do it alone (issue 22 L2): the
+ * first app needs the password again, or a sign-in of the last ten minutes
+ * (for accounts that sign in with a link or a provider and have no password).
+ * Later apps need the session at aal2, which the backend requires anyway.
+ */
+export function needsPasswordToEnrol(user: Pick<SessionUser, "signedInAt">, verifiedFactors: number): boolean {
+  if (verifiedFactors > 0) return false;
+  return user.signedInAt === null || Date.now() / 1000 - user.signedInAt > FRESH_SIGN_IN_SECONDS;
+}
+
+/**
+ * Checks the account's password with a sign-in of its own (a client that
+ * keeps nothing), then ends that extra session at once. The backend's own
+ * limits on wrong passwords apply. null when it is right.
+ */
+export async function checkPassword(email: string, password: string): Promise<AuthFailure | null> {
+  const check = createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: { transport: WebSocket as never },
+  });
+  const { error } = await check.auth.signInWithPassword({ email, password });
+  if (error) {
+    const failure = describeAuthError(error);
+    return failure.code === "invalid_credentials"
+      ? { ...failure, field: "password", message: "That password isn't right." }
+      : failure;
+  }
+  await check.auth.signOut({ scope: "local" });
+  return null;
 }
 
 export async function removeFactor(supabase: SupabaseClient, factorId: string): Promise<AuthFailure | null> {

@@ -28,6 +28,12 @@ const RULES = {
   deleteAnyComment: { min: "admin", writesProject: true },
   deleteTasks: { min: "admin", writesProject: true },
   manageProjects: { min: "admin", writesProject: false },
+  /** a project's statuses (§11): add, rename, recolour, reorder, WIP limits, remove */
+  manageStatuses: { min: "admin", writesProject: true },
+  /** make a team label (and put labels on tasks, which editTasks covers) */
+  createLabels: { min: "member", writesProject: false },
+  /** rename, recolour and delete the team's labels */
+  manageLabels: { min: "admin", writesProject: false },
   manageMembers: { min: "admin", writesProject: false },
   renameTeam: { min: "admin", writesProject: false },
   ownTeam: { min: "owner", writesProject: false },

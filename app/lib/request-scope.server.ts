@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
+import { crossSiteRefusal, fetchSource, nodeSource } from "./same-origin.server";
 
 /**
  * One request's scope: what the app knows and owes about the request it is
@@ -22,7 +23,9 @@ import onHeaders from "on-headers";
  * answered (a page, a single-fetch data response, an action's answer, a
  * redirect returned or thrown, an error page, a 404, a resource route).
  * Route code never carries cookie headers. docs/decisions/0025-request-scope.md
- * says why this is a server hook and not entry.server's.
+ * says why this is a server hook and not entry.server's. The same two
+ * functions refuse posts from another origin before anything else runs
+ * (same-origin.server.ts).
  */
 export class RequestScope {
   /** the server's id for the request (the access log's, X-Request-Id's, the 500 page's), or a fresh one */
@@ -144,6 +147,13 @@ export function serveInRequestScope(
   init: Omit<ScopeInit, "cookie">,
   next: () => unknown,
 ): void {
+  // a post from another site or port is refused before Remix or any route sees it (same-origin.server)
+  const refusal = crossSiteRefusal(nodeSource(req), req.url ?? "/");
+  if (refusal) {
+    res.writeHead(refusal.status, refusal.headers);
+    res.end(refusal.body);
+    return;
+  }
   const scope = new RequestScope({ ...init, cookie: req.headers.cookie });
   onHeaders(res, () => scope.writeInto(nodeTarget(res)));
   scopes.run(scope, next);
@@ -158,6 +168,8 @@ export async function handleInRequestScope(
   init: Omit<ScopeInit, "cookie">,
   handle: () => Promise<Response>,
 ): Promise<Response> {
+  const refusal = crossSiteRefusal(fetchSource(request), new URL(request.url).pathname);
+  if (refusal) return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
   const scope = new RequestScope({ ...init, cookie: request.headers.get("Cookie") });
   const response = await scopes.run(scope, handle);
   // a response's own headers may be immutable (one passed through from fetch)

@@ -78,6 +78,8 @@ const factorId = z.string({ required_error: "Choose an authenticator app." }).uu
 export const MfaCodeSchema = z.object({ factorId, code: totpCode, next });
 export const FactorNameSchema = z.object({
   friendlyName: z.string().trim().max(60, "A name has at most 60 characters.").optional(),
+  // asked for when the first app is added long after signing in (the server decides)
+  password: z.string().optional(),
 });
 export const ConfirmFactorSchema = z.object({ factorId, code: totpCode });
 /** /account/security's forms: start enrolling an app, confirm it with a code, remove one. */
@@ -85,7 +87,16 @@ export const SecurityActionSchema = z.discriminatedUnion("intent", [
   FactorNameSchema.extend({ intent: z.literal("enroll") }),
   ConfirmFactorSchema.extend({ intent: z.literal("confirm") }),
   z.object({ intent: z.literal("remove"), factorId }),
+  z.object({ intent: z.literal("codes") }),
 ]);
+/** /login/mfa without the phone: one of the account's recovery codes ("abcde-fghjk", any case, spaces ignored). */
+export const RecoveryCodeSchema = z.object({
+  recoveryCode: z
+    .string({ required_error: "Enter one of your recovery codes." })
+    .transform((value) => value.replace(/[\s-]+/g, "").toLowerCase())
+    .pipe(z.string().regex(/^[a-z0-9]{10}$/, "A recovery code is 10 letters and digits, like abcde-fghjk.")),
+  next,
+});
 
 const newPasswordPair = z
   .object({ password: newPassword, confirm: z.string().optional() })
@@ -122,7 +133,7 @@ export type FieldErrors = Record<string, string>;
 export type FormValues = Record<string, string>;
 
 /** Fields whose values are never sent back to the page. */
-const SECRET_FIELDS = new Set(["password", "confirm", "token"]);
+const SECRET_FIELDS = new Set(["password", "confirm", "token", "recoveryCode"]);
 
 export type FormResult<T> =
   { success: true; data: T; values: FormValues } | { success: false; errors: FieldErrors; values: FormValues };

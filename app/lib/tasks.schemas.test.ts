@@ -41,7 +41,8 @@ describe("task forms (docs/product.md §5)", () => {
     const result = parseForm(CreateTaskSchema, { title: "T", description: "", assignee: "", dueOn: "", labels: "" });
     expect(result).toMatchObject({
       success: true,
-      data: { assignee: null, dueOn: null, labels: [], priority: "none", status: "backlog" },
+      // no status: the database puts the task in the project's first backlog status
+      data: { assignee: null, dueOn: null, labels: [], priority: "none", status: null },
     });
   });
   it("rejects each wrong field with its own message and keeps the values", () => {
@@ -86,16 +87,21 @@ describe("task forms (docs/product.md §5)", () => {
   });
   it("moves count places from 1 for people and from 0 for the RPC", () => {
     const id = "b1000000-0000-4000-8000-000000000001";
-    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "1" })).toMatchObject({
+    // a status is one of the project's, by its id
+    const status = "c1000000-0000-4000-8000-000000000004";
+    expect(parseForm(MoveTaskSchema, { taskId: id, status, position: "1" })).toMatchObject({
       success: true,
-      data: { position: 0 },
+      data: { status, position: 0 },
     });
-    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "" })).toMatchObject({
+    expect(parseForm(MoveTaskSchema, { taskId: id, status, position: "" })).toMatchObject({
       success: true,
       data: { position: null },
     });
-    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo", position: "-1" }).success).toBe(false);
-    expect(parseForm(MoveTaskSchema, { taskId: id, status: "later" }).success).toBe(false);
+    expect(parseForm(MoveTaskSchema, { taskId: id, status, position: "-1" }).success).toBe(false);
+    expect(parseForm(MoveTaskSchema, { taskId: id, status: "todo" })).toMatchObject({
+      success: false,
+      errors: { status: "Choose a status." },
+    });
   });
   it("comments are 1–5,000 characters after trimming", () => {
     expect(parseForm(CommentSchema, { body: "   " }).success).toBe(false);

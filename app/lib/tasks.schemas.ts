@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PRIORITIES, STATUSES } from "./board";
+import { PRIORITIES } from "./board";
+import { RELATION_CHOICES } from "./relations";
 
 /** Forms of projects, tasks and comments (docs/product.md §5), for the server and the browser. */
 
@@ -63,14 +64,14 @@ const dueOn = z
   .refine((value) => value === "" || isValidDueDate(value), "Enter a real date between 2000-01-01 and 2100-12-31.")
   .transform((value) => (value === "" ? null : value));
 
-/** "bug, a11y" → ["bug", "a11y"]: trimmed, empty ones dropped, duplicates once. */
+/** "bug, a11y, Bug" → ["bug", "a11y"]: trimmed, empty ones dropped, a name (any capitals) once. */
 export function parseLabels(value: string): string[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, string>();
   for (const part of value.split(",")) {
     const label = part.trim();
-    if (label) seen.add(label);
+    if (label && !seen.has(label.toLowerCase())) seen.set(label.toLowerCase(), label);
   }
-  return [...seen];
+  return [...seen.values()];
 }
 
 const labels = z
@@ -116,8 +117,16 @@ const repeatFields = {
 
 export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels, ...repeatFields });
 
+/** One of the project's statuses (the database checks it is this project's). */
+const statusId = z.string({ required_error: "Choose a status." }).uuid("Choose a status.");
+
+/** No status: the project's first backlog (else unstarted) status. */
 export const CreateTaskSchema = TaskFieldsSchema.extend({
-  status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }).default("backlog"),
+  status: z
+    .string()
+    .default("")
+    .transform((value) => value.trim())
+    .pipe(z.union([z.literal("").transform(() => null), statusId])),
 });
 
 /**
@@ -126,7 +135,7 @@ export const CreateTaskSchema = TaskFieldsSchema.extend({
  */
 export const MoveTaskSchema = z.object({
   taskId: z.string().uuid("That task doesn't exist."),
-  status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }),
+  status: statusId,
   position: z
     .string()
     .default("")
@@ -141,7 +150,7 @@ export const MoveTaskSchema = z.object({
 /** The same move from the board's drag and drop, which already counts from 0. */
 export const BoardMoveSchema = z.object({
   taskId: z.string().uuid("That task doesn't exist."),
-  status: z.enum(STATUSES, { errorMap: () => ({ message: "Choose a status." }) }),
+  status: statusId,
   position: z.coerce.number().int().min(0),
 });
 
@@ -187,4 +196,49 @@ export const CommentActionSchema = z.discriminatedUnion("intent", [
   CommentSchema.extend({ intent: z.literal("comment") }),
   EditCommentSchema.extend({ intent: z.literal("edit-comment") }),
   DeleteCommentSchema.extend({ intent: z.literal("delete-comment") }),
+]);
+
+// Breaking a task down (docs/product.md §11): its checklist, sub-tasks and relations.
+
+const itemId = z.string({ required_error: "That item doesn't exist." }).uuid("That item doesn't exist.");
+const itemTitle = z
+  .string({ required_error: "Write the item." })
+  .transform((value) => value.replace(/\s+/g, " ").trim())
+  .pipe(z.string().min(1, "Write the item.").max(200, "A checklist item has at most 200 characters."));
+
+export const ChecklistItemSchema = z.object({ title: itemTitle });
+
+/** A task's checklist: add, edit, tick or untick, move up or down, remove. */
+export const ChecklistActionSchema = z.discriminatedUnion("intent", [
+  ChecklistItemSchema.extend({ intent: z.literal("add-item") }),
+  ChecklistItemSchema.extend({ intent: z.literal("edit-item"), itemId }),
+  z.object({ intent: z.literal("tick-item"), itemId, done: z.enum(["true", "false"]).transform((v) => v === "true") }),
+  z.object({ intent: z.literal("move-item"), itemId, position: z.coerce.number().int().min(0) }),
+  z.object({ intent: z.literal("remove-item"), itemId }),
+]);
+
+export const SubtaskSchema = z.object({ title });
+export const SubtaskActionSchema = z.discriminatedUnion("intent", [
+  SubtaskSchema.extend({ intent: z.literal("add-subtask") }),
+]);
+
+/** "web-12", " WEB-12 " → { key: "WEB", number: 12 }; null for anything else. */
+export function parseTaskRef(value: string): { key: string; number: number } | null {
+  const match = /^\s*([A-Za-z]{2,10})-(\d{1,9})\s*$/.exec(value);
+  return match ? { key: match[1].toUpperCase(), number: Number(match[2]) } : null;
+}
+
+export const RelationSchema = z.object({
+  relation: z.enum(RELATION_CHOICES, { errorMap: () => ({ message: "Choose how the tasks are related." }) }),
+  other: z.string({ required_error: "Enter the other task, like WEB-12." }).transform((value, ctx) => {
+    const ref = parseTaskRef(value);
+    if (!ref) ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Enter the other task, like WEB-12." });
+    return ref ?? { key: "", number: 0 };
+  }),
+});
+
+/** A task's relations: add one, or remove one (from either side). */
+export const RelationActionSchema = z.discriminatedUnion("intent", [
+  RelationSchema.extend({ intent: z.literal("add-relation") }),
+  z.object({ intent: z.literal("remove-relation"), relationId: z.string().uuid() }),
 ]);

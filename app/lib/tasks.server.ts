@@ -2,12 +2,41 @@ import { signAttachments, type AttachmentRow } from "./attachments.server";
 import type { AttachmentView } from "./attachments.server";
 import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
-import { COMMENTS_PAGE_SIZE, type CommentCursor } from "./comments";
+import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
+import { actorName, describeEvent, type TaskEvent } from "./activity";
+import { mentionSegments, type Mentionable, type Segment } from "./mentions";
 import { readRepeats } from "./recurrence.server";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
-import type { Priority, Status, TaskDetail } from "./board";
+import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
+import type { PaletteColor } from "./palette";
 import { backendError, notFound } from "./http.server";
+
+export interface ChecklistItem {
+  id: string;
+  title: string;
+  done: boolean;
+  position: number;
+  ticked_at: string | null;
+  ticked_by: { display_name: string } | null;
+}
+
+export interface SubTask {
+  id: string;
+  number: number;
+  title: string;
+  status: StatusRef;
+}
+
+export type RelationKind = "blocks" | "relates" | "duplicates";
+
+/** A relation as the task on one side sees it: `outgoing` when this task is its "from" (blocks, duplicates). */
+export interface TaskRelation {
+  id: string;
+  kind: RelationKind;
+  outgoing: boolean;
+  task: { id: string; number: number; title: string; project_key: string; closed: boolean };
+}
 
 /**
  * Just enough to act on the task named in the URL: by the team's slug, the
@@ -21,28 +50,89 @@ export async function findTaskRef(
 ): Promise<TaskRef | null> {
   const { data, error } = await supabase
     .from("tasks")
-    .select("id, status, project:projects!inner(key, team:teams!inner(slug))")
+    .select("id, status_id, project:projects!inner(key, team:teams!inner(slug))")
     .eq("number", names.number)
     .eq("project.key", names.projectKey)
     .eq("project.team.slug", names.teamSlug)
     .maybeSingle<TaskRef & { project: unknown }>();
   if (error) throw backendError(error);
-  return data ? { id: data.id, status: data.status } : null;
+  return data ? { id: data.id, status_id: data.status_id } : null;
 }
 
 export interface TaskRef {
   id: string;
-  status: Status;
+  status_id: string;
 }
 
-/** The task panel: the task named in the URL, one page of its comments, its attachments (with signed URLs). */
+/**
+ * One item of a task's timeline: a comment, or an event (PRODUCT.md §10) with
+ * its words made here (`who` `what`), so the browser needs no wording code.
+ */
+export type TimelineItem =
+  | (TaskComment & { type: "comment"; segments: Segment[] })
+  | (Pick<TaskEvent, "id" | "kind" | "created_at"> & { type: "event"; who: string; what: string });
+
+/**
+ * The task panel: the task named in the URL, its labels, checklist,
+ * sub-tasks and relations, one page of its timeline, its attachments (with
+ * signed URLs), its watchers.
+ */
 export interface TaskPanel {
   task: TaskDetail;
-  comments: TaskComment[];
-  /** how many comments this page reaches back over (all of them on the latest page) */
-  reached: number;
-  hasOlder: boolean;
+  labels: LabelChip[];
+  checklist: ChecklistItem[];
+  subtasks: SubTask[];
+  relations: TaskRelation[];
+  /** oldest first */
+  timeline: TimelineItem[];
+  hasEarlier: boolean;
+  commentCount: number;
+  watchers: number;
+  watching: boolean;
+  /** the team's members, for names in events and @mentions */
+  members: Mentionable[];
   attachments: AttachmentView[];
+}
+
+interface RawTimelineItem {
+  type: "comment" | "event";
+  id: string;
+  created_at: string;
+  actor_id: string | null;
+  actor: { display_name: string; avatar_path?: string | null } | null;
+  body: string | null;
+  edited_at: string | null;
+  kind: string | null;
+  data: Record<string, unknown> | null;
+}
+
+/** A comment comes with its text in pieces, mentions of members named (so the browser needs no parser). */
+function timelineItem(
+  raw: RawTimelineItem,
+  names: ReadonlyMap<string, string>,
+  members: readonly Mentionable[],
+): TimelineItem {
+  if (raw.type === "comment") {
+    return {
+      type: "comment",
+      id: raw.id,
+      body: raw.body ?? "",
+      segments: mentionSegments(raw.body ?? "", members),
+      created_at: raw.created_at,
+      edited_at: raw.edited_at,
+      author_id: raw.actor_id,
+      author: raw.actor,
+    };
+  }
+  const event = { kind: raw.kind ?? "", data: raw.data ?? {}, actor_id: raw.actor_id, actor: raw.actor };
+  return {
+    type: "event",
+    id: raw.id,
+    kind: event.kind,
+    created_at: raw.created_at,
+    who: actorName(event),
+    what: describeEvent(event, { names, subject: "this" }),
+  };
 }
 
 /**
@@ -50,14 +140,14 @@ export interface TaskPanel {
  * security decides), named by the URL's team slug, project key and number so
  * it needs no earlier read and runs beside the team lookup; one more only
  * when there are attachments to sign. A thrown 404 for a task the person
- * can't see. Comments: the latest page, or the page before `before`, newest
- * first by (created_at, id) — comments written in one transaction share
+ * can't see. The timeline: the latest page, or the page before `before`,
+ * newest first by (created_at, id) — rows written in one transaction share
  * created_at, so the id keeps the order total — shown oldest first.
  */
 export async function requireTaskPanel(
   supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string; number: number },
-  before: CommentCursor | null,
+  before: TimelineCursor | null,
 ): Promise<TaskPanel> {
   const [{ data, error }, repeats] = await Promise.all([
     supabase.rpc(
@@ -68,7 +158,7 @@ export async function requireTaskPanel(
         task_number: names.number,
         before_created_at: before?.createdAt,
         before_id: before?.id,
-        page_size: COMMENTS_PAGE_SIZE,
+        page_size: TIMELINE_PAGE_SIZE,
         // a read: GET, like the REST reads it replaces (and the request log shows which task)
       },
       { get: true },
@@ -77,20 +167,36 @@ export async function requireTaskPanel(
     readRepeats(supabase, names),
   ]);
   if (error || repeats.error) throw backendError(error ?? repeats.error);
-  const row = data as unknown as {
-    task: TaskDetail;
-    comments: TaskComment[];
-    reached: number;
-    attachments: AttachmentRow[];
-  } | null;
+  const row = data as unknown as
+    | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "watching"> & {
+        timeline: RawTimelineItem[];
+        comment_count: number;
+        watchers: number;
+        members: Array<{ id: string; username: string; display_name: string }>;
+        attachments: AttachmentRow[];
+      })
+    | null;
   if (!row) throw notFound();
-  const comments = [...row.comments].reverse();
-  const reached = Number(row.reached);
+  // the function reads one item more than a page: there are earlier ones when it came
+  const hasEarlier = row.timeline.length > TIMELINE_PAGE_SIZE;
+  const people = new Map(row.members.map((m) => [m.id, m.display_name]));
+  const members = row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name }));
+  const timeline = row.timeline
+    .slice(0, TIMELINE_PAGE_SIZE)
+    .map((raw) => timelineItem(raw, people, members))
+    .reverse();
   return {
     task: { ...row.task, recurrence: repeats.rules.get(row.task.id) ?? null },
-    comments,
-    reached,
-    hasOlder: reached > comments.length,
+    labels: row.labels,
+    checklist: row.checklist,
+    subtasks: row.subtasks,
+    relations: row.relations,
+    timeline,
+    hasEarlier,
+    commentCount: Number(row.comment_count),
+    watchers: Number(row.watchers),
+    watching: row.watching,
+    members,
     attachments: await signAttachments(supabase, row.attachments),
   };
 }
@@ -101,7 +207,6 @@ export interface TaskFields {
   priority: Priority;
   assignee: string | null;
   dueOn: string | null;
-  labels: string[];
   /** the repeat rule (lib/recurrence.ts), null when the task doesn't repeat */
   recurrence: string | null;
 }
@@ -113,7 +218,6 @@ function columnsOf(fields: TaskFields) {
     priority: fields.priority,
     assignee_id: fields.assignee,
     due_on: fields.dueOn,
-    labels: fields.labels,
     recurrence: fields.recurrence,
   };
 }
@@ -123,19 +227,29 @@ export async function stopRepeating(supabase: SupabaseClient, taskId: string) {
   return supabase.from("tasks").update({ recurrence: null }).eq("id", taskId).select("id").maybeSingle();
 }
 
-/** created_by, number and position come from the database (default and trigger). */
-export async function createTask(supabase: SupabaseClient, projectId: string, fields: TaskFields & { status: Status }) {
-  const row = { project_id: projectId, status: fields.status, ...columnsOf(fields) } satisfies Omit<
-    TablesInsert<"tasks">,
-    "number"
-  >;
+/**
+ * A new task (a sub-task when `parentId` is given; no status: the project's
+ * first backlog one). created_by, number and position come from the database
+ * (default and trigger).
+ */
+export async function createTask(
+  supabase: SupabaseClient,
+  projectId: string,
+  fields: TaskFields & { statusId: string | null; parentId?: string | null },
+) {
+  const row = {
+    project_id: projectId,
+    ...(fields.statusId ? { status_id: fields.statusId } : {}),
+    ...(fields.parentId ? { parent_id: fields.parentId } : {}),
+    ...columnsOf(fields),
+  } satisfies Omit<TablesInsert<"tasks">, "number" | "status_id">;
   return (
     supabase
       .from("tasks")
-      // the generated Insert type requires `number`, which the tasks_before_insert trigger fills in
+      // the generated Insert type requires `number` and `status_id`, which the tasks_before_insert trigger fills in
       .insert(row as TablesInsert<"tasks">)
-      .select("number")
-      .single<{ number: number }>()
+      .select("id, number")
+      .single<{ id: string; number: number }>()
   );
 }
 
@@ -143,11 +257,21 @@ export async function updateTask(supabase: SupabaseClient, taskId: string, field
   return supabase.from("tasks").update(columnsOf(fields)).eq("id", taskId).select("id").maybeSingle();
 }
 
-/** Status and place change only through the RPC (transition rules, dense positions). */
-export async function moveTask(supabase: SupabaseClient, taskId: string, status: Status, position: number | null) {
+/**
+ * A task's labels, by name, as one change (`set_task_labels`): the team's
+ * labels of those names (any capitals), new ones made for the team, the
+ * others taken off.
+ */
+export async function setTaskLabels(supabase: SupabaseClient, taskId: string, names: string[]) {
+  return supabase.rpc("set_task_labels", { task_id: taskId, names });
+}
+
+/** Status and place change only through the RPC (any status of the project; dense positions). */
+export async function moveTask(supabase: SupabaseClient, taskId: string, statusId: string, position: number | null) {
   // no position: the RPC's default (null) puts the task last
-  const args = position === null ? { task_id: taskId, status } : { task_id: taskId, status, position };
-  return supabase.rpc("move_task", args).single<{ id: string; status: Status; position: number }>();
+  const args =
+    position === null ? { task_id: taskId, status_id: statusId } : { task_id: taskId, status_id: statusId, position };
+  return supabase.rpc("move_task", args).single<{ id: string; status_id: string; position: number }>();
 }
 
 /** Deletes a task with its comments and attachment rows; the files follow through the cleanup queue. */
@@ -161,7 +285,8 @@ export interface SearchHit {
   id: string;
   number: number;
   title: string;
-  status: Status;
+  status_name: string;
+  status_color: PaletteColor;
   project_key: string;
   project_name: string;
   project_archived: boolean;
@@ -179,18 +304,21 @@ export const SEARCH_LIMIT = 50;
 export async function searchTasks(supabase: SupabaseClient, query: string) {
   const { data, error } = await supabase
     .rpc("search_tasks", { query, limit: SEARCH_LIMIT })
-    .select("id, number, title, status, project_key, project_name, project_archived, team_slug, team_name");
+    .select(
+      "id, number, title, status_name, status_color, project_key, project_name, project_archived, team_slug, team_name",
+    );
   const hits = (data ?? []) as unknown as SearchHit[];
   return { error, hits, capped: hits.length >= SEARCH_LIMIT };
 }
 
 export interface Overview {
-  counts: Record<Status, number>;
+  /** tasks of the team's active projects, per status category */
+  counts: Record<StatusCategory, number>;
   my_open_tasks: Array<{
     id: string;
     number: number;
     title: string;
-    status: Status;
+    status: StatusRef;
     priority: Priority;
     due_on: string | null;
     project_key: string;

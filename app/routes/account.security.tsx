@@ -6,16 +6,19 @@ import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
+import { redirect } from "~/lib/http.server";
 import {
+  checkPassword,
   enrolmentFromForm,
   failurePage,
   listTotpFactors,
+  needsPasswordToEnrol,
   removeFactor,
   startEnrolment,
   verifyTotp,
   type Enrolment,
 } from "~/lib/mfa.server";
-import { redirect } from "~/lib/http.server";
+import { makeRecoveryCodes, recoveryCodesLeft } from "~/lib/recovery-codes.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 
@@ -23,22 +26,30 @@ import { requestClient } from "~/lib/supabase.server";
  * /account/security: two-factor sign-in with an authenticator app. Adding
  * one takes two posts (start: the server asks the backend for a secret and
  * shows its QR code and the secret as text; confirm: a code from the app),
- * so it works without JavaScript. The page itself needs aal2 once an app is
- * confirmed, like every account page (requireUser).
+ * so it works without JavaScript. The first app needs the password again
+ * unless the session signed in minutes ago (needsPasswordToEnrol). Turning
+ * it on shows ten recovery codes, once; they can be made again here. The
+ * page itself needs aal2 once an app is confirmed, like every account page
+ * (requireUser).
  */
 export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const supabase = requestClient();
-  await requireUser(request);
+  const user = await requireUser(request);
   const factors = await listTotpFactors(supabase);
   if ("status" in factors) throw failurePage(factors);
-  return { factors: factors.verified };
+  const codesLeft = factors.verified.length > 0 ? await recoveryCodesLeft(supabase) : null;
+  return {
+    factors: factors.verified,
+    codesLeft,
+    passwordNeeded: needsPasswordToEnrol(user, factors.verified.length),
+  };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
-  await requireUser(request);
+  const user = await requireUser(request);
   const form = await request.formData();
   const parsed = parseIntent(SecurityActionSchema, form);
   if (!parsed) return formFailure({ errors: { form: "Unknown action." }, values: submittedValues(form) });
@@ -46,7 +57,15 @@ export async function action({ request }: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "enroll": {
       if (!parsed.success) return formFailure(parsed);
-      const enrolment = await startEnrolment(supabase, parsed.data.friendlyName);
+      const factors = await listTotpFactors(supabase);
+      if ("status" in factors) return authFailure(factors, parsed);
+      if (needsPasswordToEnrol(user, factors.verified.length)) {
+        const failure = parsed.data.password
+          ? await checkPassword(user.email, parsed.data.password)
+          : { status: 400 as const, field: "password", message: "Enter your password to turn this on.", code: "" };
+        if (failure) return authFailure(failure, parsed);
+      }
+      const enrolment = await startEnrolment(supabase, parsed.data.friendlyName, factors);
       if ("status" in enrolment) return authFailure(enrolment, { intent: parsed.intent, values: parsed.values });
       return data({ intent: parsed.intent, enrolment });
     }
@@ -58,11 +77,18 @@ export async function action({ request }: ActionFunctionArgs) {
       if (!parsed.success) return formFailure({ ...parsed, values, extra: { enrolment } });
       const failure = await verifyTotp(supabase, parsed.data.factorId, parsed.data.code);
       if (failure) return authFailure(failure, { intent: parsed.intent, values, extra: { enrolment } });
-      await setFlash({
-        kind: "success",
-        message: "Two-factor sign-in is on: signing in now asks for a code from your authenticator app.",
-      });
+      // the session is at aal2 now; an account without unused recovery codes gets ten, shown once
+      if ((await recoveryCodesLeft(supabase)) === 0) {
+        const made = await makeRecoveryCodes(supabase);
+        if ("codes" in made) return data({ intent: "confirm" as const, recoveryCodes: made.codes });
+      }
+      await setFlash({ kind: "success", message: TURNED_ON });
       throw redirect("/account/security");
+    }
+    case "codes": {
+      const made = await makeRecoveryCodes(supabase);
+      if ("failure" in made) return authFailure(made.failure, { intent: parsed.intent, values: {} });
+      return data({ intent: "codes" as const, recoveryCodes: made.codes });
     }
     case "remove": {
       if (!parsed.success) return formFailure(parsed);
@@ -74,12 +100,16 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
+const TURNED_ON = "Two-factor sign-in is on: signing in now asks for a code from your authenticator app.";
+
 export default function Security() {
-  const { factors } = useLoaderData<typeof loader>();
+  const { factors, codesLeft, passwordNeeded } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const recoveryCodes = result && "recoveryCodes" in result ? result.recoveryCodes : null;
   const enrolment: Enrolment | null =
     result && "enrolment" in result && result.enrolment ? (result.enrolment as Enrolment) : null;
   const removeError = result?.intent === "remove" && "errors" in result ? result.errors.form : undefined;
+  const codesError = result?.intent === "codes" && "errors" in result ? result.errors.form : undefined;
   return (
     <section className="card" aria-labelledby="security-title">
       <h1 id="security-title">Two-factor sign-in</h1>
@@ -116,6 +146,24 @@ export default function Security() {
       ) : (
         <p className="muted">Two-factor sign-in is off.</p>
       )}
+
+      {recoveryCodes ? <NewRecoveryCodes codes={recoveryCodes} turnedOn={result?.intent === "confirm"} /> : null}
+      {factors.length > 0 ? (
+        <div className="recovery-codes">
+          <h2>Recovery codes</h2>
+          {codesError ? <FormAlert autoFocus>{codesError}</FormAlert> : null}
+          <p>
+            {codesLeft === null ? "" : `${codesLeft} of 10 recovery codes left. `}
+            Each one signs you in once if you lose your phone. Making new ones replaces them all.
+          </p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="codes" />
+            <button type="submit" className="button button-secondary">
+              Make new recovery codes
+            </button>
+          </Form>
+        </div>
+      ) : null}
 
       {enrolment ? (
         <div className="enrolment">
@@ -164,12 +212,42 @@ export default function Security() {
             hint="To tell your apps apart, like “Work phone”."
             maxLength={60}
           />
+          {passwordNeeded ? (
+            <Field
+              name="password"
+              type="password"
+              label="Your password"
+              autoComplete="current-password"
+              hint="Turning this on changes how you sign in, so we ask again. No password (you sign in with a link or code)? Log out and sign in again, then add the app within 10 minutes."
+            />
+          ) : null}
           <SubmitButton className="button button-secondary" pendingText="Preparing…">
             Set up an authenticator app
           </SubmitButton>
         </ValidatedForm>
       )}
     </section>
+  );
+}
+
+/** The codes just made: shown this once (they are stored only as hashes). */
+function NewRecoveryCodes({ codes, turnedOn }: { codes: string[]; turnedOn: boolean }) {
+  return (
+    <div className="new-recovery-codes" role="status">
+      {turnedOn ? <p className="alert alert-success">{TURNED_ON}</p> : null}
+      <h2>Save your recovery codes</h2>
+      <p>
+        If you lose your phone, each of these signs you in once instead of a code from the app. Keep them somewhere
+        safe, like a password manager or on paper: this is the only time they are shown.
+      </p>
+      <ol className="code-list">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }
 

@@ -3,18 +3,23 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
 import { needsSecondFactor, requireUser } from "~/lib/auth.server";
+import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
 import { redirect } from "~/lib/http.server";
 import { failurePage, listTotpFactors, verifyTotp } from "~/lib/mfa.server";
+import { recoverWithCode } from "~/lib/recovery-codes.server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { MfaCodeSchema, parseForm } from "~/lib/schemas";
+import { MfaCodeSchema, parseForm, RecoveryCodeSchema } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 
 /**
  * GET/POST /login/mfa?next=…: the second step of signing in to an account
  * with an authenticator app. Any page that needs aal2 sends a session at
  * aal1 here (requireUser); the right code steps the session up and goes on
- * to `next`. (`login_`: a page of its own, not nested inside the log-in page.)
+ * to `next`. Without the phone, one of the account's recovery codes removes
+ * its authenticator apps and goes on to /account/security to set one up
+ * again (docs/decisions/0020). (`login_`: a page of its own, not nested
+ * inside the log-in page.)
  */
 export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
 
@@ -31,6 +36,22 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const next = safeRedirect(form.get("next"));
   if (!needsSecondFactor(user)) throw redirect(next);
+  if (form.get("intent") === "recover") {
+    const result = parseForm(RecoveryCodeSchema, form);
+    if (!result.success) return formFailure({ intent: "recover", ...result });
+    const outcome = await recoverWithCode(requestClient(), user.id, result.data.recoveryCode);
+    if (outcome === "wrong") {
+      const errors = { recoveryCode: "That isn't one of your unused recovery codes." };
+      return formFailure({ intent: "recover", errors, values: result.values });
+    }
+    if (outcome !== "recovered") return authFailure(outcome, { intent: "recover", values: result.values });
+    await setFlash({
+      kind: "info",
+      message:
+        "You signed in with a recovery code, so your authenticator app was removed and two-factor sign-in is off. Set up an app again below.",
+    });
+    throw redirect("/account/security");
+  }
   const result = parseForm(MfaCodeSchema, form);
   // a code is never sent back to the page
   const { code: _code, ...values } = result.values;
@@ -57,7 +78,8 @@ async function factorsOrContinue(next: string) {
 export default function SecondFactor() {
   const { next, email, factors } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const chosen = result?.values.factorId ?? factors[0]?.id;
+  const codeResult = result?.intent === "recover" ? undefined : result;
+  const chosen = codeResult?.values.factorId ?? factors[0]?.id;
   return (
     <div className="auth-page">
       <h1>Two-factor sign-in</h1>
@@ -66,7 +88,7 @@ export default function SecondFactor() {
         Teamboard.
       </p>
       <div className="card">
-        <ValidatedForm schema="MfaCodeSchema" result={result}>
+        <ValidatedForm schema="MfaCodeSchema" result={codeResult}>
           <HiddenNext next={next} />
           {factors.length > 1 ? (
             <div className="field">
@@ -96,6 +118,27 @@ export default function SecondFactor() {
             Continue
           </SubmitButton>
         </ValidatedForm>
+        <details className="recovery" open={result?.intent === "recover"}>
+          <summary>Lost your phone? Use a recovery code</summary>
+          <p className="muted">
+            One of the ten codes you saved when you turned on two-factor sign-in. It removes your authenticator app, so
+            you set one up again next.
+          </p>
+          <ValidatedForm schema="RecoveryCodeSchema" result={result} intent="recover">
+            <HiddenNext next={next} />
+            <Field
+              name="recoveryCode"
+              label="Recovery code"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={20}
+            />
+            <SubmitButton className="button button-secondary" pendingText="Checking…">
+              Use recovery code
+            </SubmitButton>
+          </ValidatedForm>
+        </details>
         <Form method="post" action="/logout" className="form-actions">
           <p className="muted">Not you, or no app at hand? Cancel, and you are logged out.</p>
           <button type="submit" className="button button-secondary">

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
-import { STATUS_LABELS, taskRef } from "~/lib/board";
+import { taskRef } from "~/lib/board";
 import { backendError } from "~/lib/http.server";
 import { requestClient } from "~/lib/supabase.server";
 import { searchTasks, type SearchHit } from "~/lib/tasks.server";
@@ -72,7 +72,11 @@ export default function Search() {
                   </Link>
                   <p className="muted small">
                     {hit.team_name} · {hit.project_name}
-                    {hit.project_archived ? " (archived)" : ""} · {STATUS_LABELS[hit.status]}
+                    {hit.project_archived ? " (archived)" : ""} ·{" "}
+                    <span className={`status-badge color-${hit.status_color}`}>
+                      <span className="swatch" aria-hidden="true" />
+                      {hit.status_name}
+                    </span>
                   </p>
                 </li>
               ))}

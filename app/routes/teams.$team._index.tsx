@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { PRIORITY_LABELS, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
+import { CATEGORIES, CATEGORY_LABELS, PRIORITY_LABELS, taskRef } from "~/lib/board";
 import { isOverdue } from "~/lib/calendar";
 import { backendError, notFound } from "~/lib/http.server";
 import { requireTeamContext } from "~/lib/team-context.server";
@@ -27,11 +27,12 @@ export default function TeamOverview() {
       <h1>{team.name}</h1>
       <section aria-labelledby="counts-title" className="card">
         <h2 id="counts-title">Tasks by status</h2>
+        {/* each project names its own statuses; across projects they add up by what they mean */}
         <dl className="status-counts">
-          {STATUSES.map((status) => (
-            <div key={status} className={`status-count status-${status}`}>
-              <dt>{STATUS_LABELS[status]}</dt>
-              <dd>{overview.counts?.[status] ?? 0}</dd>
+          {CATEGORIES.map((category) => (
+            <div key={category} className={`status-count category-${category}`}>
+              <dt>{CATEGORY_LABELS[category]}</dt>
+              <dd>{overview.counts?.[category] ?? 0}</dd>
             </div>
           ))}
         </dl>
@@ -48,7 +49,10 @@ export default function TeamOverview() {
                   <span className="task-ref">{taskRef(task.project_key, task.number)}</span> {task.title}
                 </Link>{" "}
                 <span className="muted small">
-                  {STATUS_LABELS[task.status]}
+                  <span className={`status-badge color-${task.status.color}`}>
+                    <span className="swatch" aria-hidden="true" />
+                    {task.status.name}
+                  </span>
                   {task.priority !== "none" ? ` · ${PRIORITY_LABELS[task.priority]}` : ""}
                   {task.due_on ? ` · due ${task.due_on}` : ""}
                 </span>

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useOutlet } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { TaskPanel } from "~/components/task/task-panel";
-import { STATUS_LABELS, taskRef } from "~/lib/board";
-import { parseCommentCursor } from "~/lib/comments";
+import { taskRef } from "~/lib/board";
+import { parseTimelineCursor } from "~/lib/comments";
 import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
@@ -23,7 +23,7 @@ import { TaskActionSchema } from "~/lib/tasks.schemas";
 import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
-import { deleteTask, moveTask, requireTaskPanel, stopRepeating, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, stopRepeating, updateTask } from "~/lib/tasks.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
@@ -34,33 +34,29 @@ export async function loader(args: LoaderFunctionArgs) {
   const [ctx, panel] = await Promise.all([requireProjectContext(args), readPanel(args)]);
   const { user, team, project, archived } = ctx;
   const number = requireTaskNumber(args.params);
-  const { task, comments, reached, hasOlder, attachments } = panel;
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
-    task,
+    ...panel,
+    earlierPage: before !== null,
+    now: new Date().toISOString(),
     // in words here, so the browser needn't carry the wording (docs/decisions/0021)
-    repeatWords: describeRule(task.recurrence),
-    repeat: fieldsFromRule(task.recurrence),
-    attachments,
-    comments,
-    commentsReached: reached,
-    hasOlderComments: hasOlder,
-    olderCommentsPage: before !== null,
+    repeatWords: describeRule(panel.task.recurrence),
+    repeat: fieldsFromRule(panel.task.recurrence),
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
   };
 }
 
-/** The task, its comments and attachments, named by the URL (a 404 for a malformed one). */
+/** The task, its timeline, attachments and watchers, named by the URL (a 404 for a malformed one). */
 async function readPanel(args: LoaderFunctionArgs) {
   // nobody signed in never reaches the backend (the same memoised check as the context's)
   await requireUser(args.request);
   const number = requireTaskNumber(args.params);
   const { team, key } = args.params;
   if (!team || !key) throw notFound();
-  const before = parseCommentCursor(new URL(args.request.url).searchParams);
+  const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return requireTaskPanel(requestClient(), { teamSlug: team, projectKey: key, number }, before);
 }
 
@@ -85,13 +81,16 @@ export async function action(args: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "update": {
       if (!parsed.success) return formFailure(parsed);
+      const { intent } = parsed;
       const recurrence = taskRecurrence(parsed.data);
-      if ("error" in recurrence)
-        return formFailure({ intent: parsed.intent, errors: { repeat: recurrence.error }, values });
+      if ("error" in recurrence) return formFailure({ intent, errors: { repeat: recurrence.error }, values });
+      // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
+      const labelled = await setTaskLabels(supabase, task.id, parsed.data.labels);
+      if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" });
       const { error } = await updateTask(supabase, task.id, { ...parsed.data, recurrence: recurrence.rule });
       if (error)
         return writeFailure(error, {
-          intent: parsed.intent,
+          intent,
           values,
           field: /assignee/i.test(error.message) ? "assignee" : "form",
         });
@@ -100,9 +99,12 @@ export async function action(args: ActionFunctionArgs) {
 
     case "move": {
       if (!parsed.success) return formFailure(parsed);
-      const { error } = await moveTask(supabase, task.id, parsed.data.status, parsed.data.position);
+      const [{ error }, { data: status }] = await Promise.all([
+        moveTask(supabase, task.id, parsed.data.status, parsed.data.position),
+        supabase.from("project_statuses").select("name").eq("id", parsed.data.status).maybeSingle(),
+      ]);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
-      return done(`${ref} is in ${STATUS_LABELS[parsed.data.status]}.`);
+      return done(status ? `${ref} is in ${status.name}.` : `${ref} is moved.`);
     }
 
     case "stop-repeating": {

@@ -4,17 +4,17 @@ import { ErrorPage } from "~/components/error-page";
 import { SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { TaskFields } from "~/components/task/task-forms";
 import { useBoardData } from "~/components/task/use-route-data";
-import { ARCHIVED_MESSAGE, boardSearch, STATUS_LABELS, STATUSES, taskRef } from "~/lib/board";
+import { ARCHIVED_MESSAGE, boardSearch, taskRef } from "~/lib/board";
 import { setFlash } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { writeFailure } from "~/lib/db-errors.server";
+import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
 import { redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
 import { CreateTaskSchema } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
-import { createTask } from "~/lib/tasks.server";
+import { createTask, setTaskLabels } from "~/lib/tasks.server";
 
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];
 
@@ -33,18 +33,24 @@ export async function action(args: ActionFunctionArgs) {
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
   const recurrence = taskRecurrence(result.data);
   if ("error" in recurrence) return formFailure({ errors: { repeat: recurrence.error }, values: result.values });
-  const { data: task, error } = await createTask(supabase, project.id, { ...result.data, recurrence: recurrence.rule });
+  const { data: task, error } = await createTask(supabase, project.id, {
+    ...result.data,
+    statusId: result.data.status,
+    recurrence: recurrence.rule,
+  });
   if (error)
     return writeFailure(error, { values: result.values, field: /assignee/i.test(error.message) ? "assignee" : "form" });
-  await setFlash({
-    kind: "success",
-    message: `${taskRef(project.key, task.number)} is created.`,
-  });
+  const ref = taskRef(project.key, task.number);
+  let message = `${ref} is created.`;
+  if (result.data.labels.length > 0) {
+    // a second step: the task is made whatever happens to its labels, and says so
+    const labelled = await setTaskLabels(supabase, task.id, result.data.labels);
+    if (labelled.error) message = `${ref} is created, without its labels: ${classifyDbError(labelled.error).message}`;
+  }
+  await setFlash({ kind: "success", message });
   const search = boardSearch(new URL(args.request.url).searchParams);
   throw redirect(`${boardPath(ctx)}/tasks/${task.number}${search}`);
 }
-
-const STATUS_OPTIONS = STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }));
 
 export default function NewTask() {
   const board = useBoardData();
@@ -52,6 +58,9 @@ export default function NewTask() {
   const location = useLocation();
   const { errors, values } = formState(actionData);
   const boardPath = location.pathname.replace(/\/tasks\/new\/?$/, "");
+  const statuses = board?.columns.map((c) => c.status) ?? [];
+  // the project's first backlog status, else its first unstarted one, as the database chooses when none is sent
+  const firstOpen = statuses.find((s) => s.category === "backlog") ?? statuses.find((s) => s.category === "unstarted");
   return (
     <section className="task-detail" aria-labelledby="new-task-title">
       <div className="task-panel-header">
@@ -66,12 +75,12 @@ export default function NewTask() {
         </Link>
       </div>
       <ValidatedForm schema="CreateTaskSchema" result={actionData} preventScrollReset aria-label="New task">
-        <TaskFields members={board?.members ?? []} result={actionData} />
+        <TaskFields members={board?.members ?? []} teamLabels={board?.labels ?? []} result={actionData} />
         <SelectField
           name="status"
           label="Status"
-          options={STATUS_OPTIONS}
-          value={values.status ?? "backlog"}
+          options={statuses.map((s) => ({ value: s.id, label: s.name }))}
+          value={values.status ?? firstOpen?.id ?? ""}
           error={errors.status}
         />
         <SubmitButton className="button button-small" pendingText="Creating…">

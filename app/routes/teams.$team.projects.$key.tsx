@@ -56,10 +56,11 @@ export async function loader(args: LoaderFunctionArgs) {
   const { project } = board;
   const archived = project.archived_at !== null;
   return {
-    team: { slug: team.slug, name: team.name },
+    team: { id: team.id, slug: team.slug, name: team.name },
     project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
     columns: board.columns,
     members: board.members,
+    labels: board.labels,
     filters,
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
@@ -132,7 +133,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function BoardLayout() {
-  const { team, project, columns, members, filters, can, userId } = useLoaderData<typeof loader>();
+  const { team, project, columns, members, labels, filters, can, userId } = useLoaderData<typeof loader>();
   const outlet = useOutlet();
   const params = useParams();
   const location = useLocation();
@@ -147,10 +148,21 @@ export default function BoardLayout() {
   const memberAvatars = Object.fromEntries(members.map((m) => [m.id, m.avatarPath]));
   const search = boardSearch(new URLSearchParams(location.search));
   const openNumber = params.number && /^\d+$/.test(params.number) ? Number(params.number) : null;
-  // others' changes to this project's tasks show without a reload
-  useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }], {
-    tasks: columns.flatMap((c) => c.tasks.map((t) => t.id)),
-  });
+  // others' changes to this project's tasks (their checklists, labels and relations write them too),
+  // its statuses and the team's labels show without a reload
+  useLiveData(
+    "board",
+    [
+      { table: "tasks", filter: `project_id=eq.${project.id}` },
+      { table: "project_statuses", filter: `project_id=eq.${project.id}` },
+      { table: "labels", filter: `team_id=eq.${team.id}` },
+    ],
+    {
+      tasks: columns.flatMap((c) => c.tasks.map((t) => t.id)),
+      project_statuses: columns.map((c) => c.status.id),
+      labels: labels.map((l) => l.id),
+    },
+  );
 
   return (
     <div className={`board-layout${outlet ? " with-panel" : ""}`}>
@@ -174,6 +186,11 @@ export default function BoardLayout() {
               </Link>
             ) : null}
             {can.manageProjects ? (
+              <Link to={`${basePath}/settings`} className="button button-small button-secondary">
+                Project settings
+              </Link>
+            ) : null}
+            {can.manageProjects ? (
               <Form method="post" className="inline-form">
                 <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
                 <button type="submit" className="button button-small button-secondary">
@@ -188,6 +205,7 @@ export default function BoardLayout() {
         <BoardFilters
           filters={filters}
           members={members}
+          labels={labels}
           userId={userId}
           basePath={basePath}
           formKey={location.search}

@@ -89,6 +89,7 @@ function placeName(pathname: string, base: string, projects: Array<{ key: string
   const [section, key] = pathname.slice(base.length).split("/").filter(Boolean);
   if (!section) return "Overview";
   if (section === "members") return "Members";
+  if (section === "labels") return "Labels";
   if (section === "settings") return "Settings";
   if (section === "projects" && !key) return "All projects";
   if (section === "projects" && key === "new") return "New project";
@@ -133,7 +134,13 @@ export default function TeamLayout() {
                 </NavLink>
               </li>
               <li>
+                <NavLink to={`${base}/activity`}>Activity</NavLink>
+              </li>
+              <li>
                 <NavLink to={`${base}/members`}>Members</NavLink>
+              </li>
+              <li>
+                <NavLink to={`${base}/labels`}>Labels</NavLink>
               </li>
               {can.renameTeam ? (
                 <li>

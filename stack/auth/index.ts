@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { API } from "./api.ts";
 import { AuthError, badRequest, errorResponse, OAuthStyleError } from "./errors.ts";
 import { FailureCounter, SlidingWindowLimiter, TokenBucketLimiter } from "./rate-limit.ts";
@@ -33,7 +33,7 @@ import { UsedSteps } from "./totp.ts";
  *   rate-limit.ts   in-memory limits per IP, per address, per challenge
  *   errors.ts       GoTrue's error shapes (both API versions) and its error codes (ErrorCode)
  */
-export function createAuthService(ctx: ServiceContext): Hono {
+export function createAuthService(ctx: ServiceContext): StackService {
   const app = new Hono();
   app.onError((error, c) => {
     // a character Postgres can't store that got past the body's checks (a NUL in a query parameter, say) is the client's error
@@ -50,7 +50,7 @@ export function createAuthService(ctx: ServiceContext): Hono {
     return errorResponse(c, error);
   });
   mountRoutes(app, authDeps(ctx), API);
-  return app;
+  return { name: "auth", http: { mount: "/auth/v1", app, access: "api", maxBodyBytes: ctx.config.maxBodyBytes } };
 }
 
 /** The limits and counters the service keeps in memory (the stack is one process). */

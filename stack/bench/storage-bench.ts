@@ -10,15 +10,14 @@
  * The stack runs as its own process (as `npm run stack` does) so its memory
  * is its own; the client streams from and to files on disk.
  */
-import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { readStoredKeys } from "../keys.ts";
+import { rssOf, startStackProcess } from "./stack-process.ts";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,20 +29,6 @@ const MB = 1024 * 1024;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (n: number) => n.toFixed(1).padStart(7);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function rssOf(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-  return m ? Number(m[1]) * 1024 : 0;
-}
 
 /** Samples a process's RSS every 5 ms while `fn` runs; returns the peak. */
 async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: T; peak: number }> {
@@ -58,29 +43,10 @@ async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ result: 
 }
 
 async function main() {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "storage-bench-"));
-  const dataDir = path.join(work, "data");
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "stack/cli.ts", "--port", String(port), "--data-dir", dataDir],
-    {
-      stdio: ["ignore", "ignore", "inherit"],
-      env: { ...process.env, FILE_SIZE_LIMIT: String(100 * MB) },
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const stack = await startStackProcess("storage-bench", { FILE_SIZE_LIMIT: String(100 * MB) });
+  const { base, child, work } = stack;
   try {
-    for (let i = 0; ; i++) {
-      if (i > 600) throw new Error("the stack did not start");
-      const up = await fetch(base).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const key = readStoredKeys(dataDir)!.serviceRoleKey;
+    const key = readStoredKeys(stack.dataDir)!.serviceRoleKey;
     const headers = { authorization: `Bearer ${key}`, apikey: key };
     await fetch(`${base}/storage/v1/bucket`, {
       method: "POST",
@@ -143,9 +109,7 @@ async function main() {
     }
     console.log(`\n${memory}`);
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
-    fs.rmSync(work, { recursive: true, force: true });
+    await stack.stop();
   }
 }
 

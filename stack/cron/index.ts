@@ -1,5 +1,4 @@
-import type { Hono } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { allowList } from "../net/allow-list.ts";
 import { NetWorker } from "../net/worker.ts";
 import { putStackSecrets } from "../vault/secrets.ts";
@@ -10,9 +9,9 @@ import { CronScheduler, type SchedulerOptions as CronSchedulerOptions } from "./
 /**
  * The database's background work, as a hosted project's extensions do it:
  * Supabase Cron's scheduler (stack/cron), pg_net's sender (stack/net), and
- * the stack's own Vault secrets (stack/vault). One service: `app` is mounted
- * at /_stack/cron; `start` once the API listens (the project URL is known),
- * `close` before the database closes.
+ * the stack's own Vault secrets (stack/vault). One service: its routes at
+ * /_stack/cron (this machine's own, like the rest of /_stack); `start` once
+ * the API answers (the project URL is known), `close` before the database closes.
  */
 export interface SchedulerServiceOptions {
   /** the scheduler's clock (tests move a ManualClock) */
@@ -25,13 +24,9 @@ export interface SchedulerServiceOptions {
   onRun?: CronSchedulerOptions["onRun"];
 }
 
-export interface SchedulerService {
-  name: "scheduler";
-  app: Hono;
+export interface SchedulerService extends StackService {
   cron: CronScheduler;
   net: NetWorker;
-  start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export function createSchedulerService(ctx: ServiceContext, options: SchedulerServiceOptions = {}): SchedulerService {
@@ -53,7 +48,13 @@ export function createSchedulerService(ctx: ServiceContext, options: SchedulerSe
   });
   return {
     name: "scheduler",
-    app: cronRoutes(db, ctx.keys, cron),
+    http: {
+      mount: "/_stack/cron",
+      app: cronRoutes(db, ctx.keys, cron),
+      access: "local",
+      maxBodyBytes: config.maxBodyBytes,
+      measured: false,
+    },
     cron,
     net,
     async start() {

@@ -254,6 +254,8 @@ create table if not exists _stack.mail_messages (
   read boolean not null default false
 );
 create index if not exists mail_messages_created_at_idx on _stack.mail_messages (created_at desc);
+-- the message as it was sent (RFC 5322 source): Mailpit's /raw and /headers read it
+alter table _stack.mail_messages add column if not exists raw bytea;
 
 -- auth: how each session was authenticated (the `amr` claim), as GoTrue keeps it
 create table if not exists auth.mfa_amr_claims (

@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Hono, type Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { bearerToken } from "../http/identity.ts";
+import { BodyTooLargeError, readBodyLimited } from "../http/limits.ts";
 import { findFunction, listFunctions, readEnvFile, type FunctionInfo } from "./project.ts";
 import { ImportMapError, prepareImportMap } from "./imports.ts";
 import { BootError, FunctionWorker, SECRET_HEADER } from "./worker.ts";
@@ -14,12 +15,10 @@ import { BootError, FunctionWorker, SECRET_HEADER } from "./worker.ts";
  * with its Authorization header, errors answered with the edge runtime's
  * status codes and bodies. See docs/decisions for what differs from hosted.
  */
-export interface FunctionsService {
-  app: Hono;
+export interface FunctionsService extends StackService {
   list(): FunctionInfo[];
   /** the last lines the functions logged, each prefixed with its function's name (newest last) */
   recentLogs(): string[];
-  close(): Promise<void>;
 }
 
 export interface FunctionsOptions {
@@ -144,26 +143,14 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
 
   async function readBody(c: Context): Promise<ArrayBuffer | null | "too large"> {
     if (c.req.method === "GET" || c.req.method === "HEAD") return null;
-    const limit = config.functions.maxBodyBytes;
-    const declared = Number(c.req.header("content-length") ?? 0);
-    if (declared > limit) return "too large";
-    const body = c.req.raw.body;
-    if (!body) return null;
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        return "too large";
-      }
-      chunks.push(value);
+    if (!c.req.raw.body) return null;
+    try {
+      const bytes = await readBodyLimited(c.req.raw, config.functions.maxBodyBytes);
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return "too large";
+      throw error;
     }
-    const joined = Buffer.concat(chunks);
-    return joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer;
   }
 
   async function serve(c: Context): Promise<Response> {
@@ -277,7 +264,9 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
   app.all("/:name/*", serve);
 
   return {
-    app,
+    name: "functions",
+    // a function answers CORS itself, its preflights included, as on hosted
+    http: { mount: "/functions/v1", app, access: "api", ownCors: true, maxBodyBytes: config.functions.maxBodyBytes },
     list: () => listFunctions(dir, configFile),
     recentLogs: () => [...logs],
     async close() {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   BodyTooLargeError,
+  boundBody,
   DEFAULT_LIMITS,
   bracketDepth,
+  checkFormField,
   checkQueryParam,
   jsonTextDepth,
   parseJsonWithLimits,
@@ -60,13 +62,17 @@ describe("JSON nesting is counted on the text", () => {
     expect(parseJsonWithLimits("{nope", DEFAULT_LIMITS)).toEqual({ ok: false, syntax: true });
   });
 
-  it("checks string lengths, array lengths and brackets nested inside strings and keys", () => {
+  it("checks string and array lengths, and never counts brackets inside strings or keys", () => {
     const limits = { ...DEFAULT_LIMITS, stringLength: 10, arrayLength: 3, bracketDepth: 2 };
     expect(parseJsonWithLimits(JSON.stringify({ a: "x".repeat(11) }), limits).ok).toBe(false);
     expect(parseJsonWithLimits(JSON.stringify({ a: [1, 2, 3, 4] }), limits).ok).toBe(false);
-    expect(parseJsonWithLimits(JSON.stringify({ a: "(((x)))" }), limits).ok).toBe(false);
-    expect(parseJsonWithLimits(JSON.stringify({ "[[[": 1 }), limits).ok).toBe(false);
-    expect(parseJsonWithLimits(JSON.stringify({ a: "((x))", b: [1, 2, 3] }), limits).ok).toBe(true);
+    expect(parseJsonWithLimits(JSON.stringify({ a: "(((x", "[[[": "{{{{" }), limits).ok).toBe(true);
+    // a description with 200 unclosed brackets of each kind is text
+    const text = `${"(".repeat(200)}${"[".repeat(200)}${"{".repeat(200)}`;
+    expect(parseJsonWithLimits(JSON.stringify({ description: text }), DEFAULT_LIMITS)).toEqual({
+      ok: true,
+      value: { description: text },
+    });
   });
 });
 
@@ -78,6 +84,15 @@ describe("query parameters", () => {
     );
     expect(checkQueryParam("title", `match.${"(".repeat(128)}`, DEFAULT_LIMITS)).toBeNull();
     expect(checkQueryParam("x".repeat(20_000), "eq.1", DEFAULT_LIMITS)?.message).toBe("A query parameter is too long");
+  });
+
+  it("bounds a form field's length and NULs, not its brackets (a form value is a string value)", () => {
+    expect(checkFormField("description", "(".repeat(10_000), DEFAULT_LIMITS)).toBeNull();
+    expect(checkFormField("description", "x".repeat(20_000), DEFAULT_LIMITS)).toBeNull();
+    expect(checkFormField("description", "x".repeat(DEFAULT_LIMITS.stringLength + 1), DEFAULT_LIMITS)?.message).toBe(
+      "A form field is too long",
+    );
+    expect(checkFormField("a\u0000", "1", DEFAULT_LIMITS)?.message).toBe("A form field contains a NUL character");
   });
 });
 
@@ -118,5 +133,37 @@ describe("reading a body stops at the limit", () => {
     const s = streamOf(1024 * 1024, 1000);
     const request = new Request("http://x/", { method: "POST", body: s.body, duplex: "half" } as RequestInit);
     expect((await readBodyLimited(request, 1024 * 1024)).byteLength).toBe(1024 * 1024);
+  });
+});
+
+describe("a body bounded by the gateway", () => {
+  const stream = (total: number) => {
+    let sent = 0;
+    return new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= total) return controller.close();
+        sent += 1000;
+        controller.enqueue(new Uint8Array(1000));
+      },
+    });
+  };
+  const post = (total: number, headers: Record<string, string> = {}) =>
+    new Request("http://x/", { method: "POST", body: stream(total), headers, duplex: "half" } as RequestInit);
+
+  it("can't be read past the limit, by any reader", async () => {
+    await expect(boundBody(post(10_000), 5_000).arrayBuffer()).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(boundBody(post(10_000, { "content-length": "10000" }), 5_000).text()).rejects.toBeInstanceOf(
+      BodyTooLargeError,
+    );
+    // a reader with a higher limit of its own still stops at the gateway's
+    await expect(readBodyLimited(boundBody(post(10_000), 5_000), 20_000)).rejects.toBeInstanceOf(BodyTooLargeError);
+  });
+
+  it("leaves a body within the limit, and requests without one, as they are", async () => {
+    const within = post(4_000, { "content-length": "4000" });
+    expect(boundBody(within, 5_000)).toBe(within);
+    expect((await boundBody(post(5_000), 5_000).arrayBuffer()).byteLength).toBe(5_000);
+    const get = new Request("http://x/");
+    expect(boundBody(get, 0)).toBe(get);
   });
 });

@@ -23,7 +23,12 @@ export interface InputLimits {
   arrayLength: number;
   /** longest string value (UTF-16 units) in a JSON body */
   stringLength: number;
-  /** deepest nesting of ( [ { inside one string (regex, tsquery, array or json literal) */
+  /**
+   * deepest nesting of ( [ { in one query parameter: the select, order and
+   * logic-tree grammar, and filter operands that Postgres parses recursively
+   * (regex, tsquery, array and json literals). Never counted in string values
+   * of a body, which are text, not syntax.
+   */
   bracketDepth: number;
   /** longest query-string value */
   queryValueLength: number;
@@ -95,16 +100,14 @@ function checkString(s: string, where: string, limits: InputLimits): LimitViolat
       details: `${where} has ${s.length} characters; at most ${limits.stringLength} are accepted`,
     };
   }
-  if (bracketDepth(s, limits.bracketDepth) > limits.bracketDepth) {
-    return {
-      message: "A string in the request body is nested too deeply",
-      details: `${where} nests brackets more than ${limits.bracketDepth} levels deep`,
-    };
-  }
   return null;
 }
 
-/** Checks a parsed JSON value (iteratively): array lengths, string lengths and bracket nesting in keys and strings. */
+/**
+ * Checks a parsed JSON value (iteratively): array lengths, key counts and
+ * string lengths. Brackets inside strings are text (a description may hold
+ * 200 unclosed `(`); their nesting is never counted.
+ */
 export function checkJsonValue(value: unknown, limits: InputLimits): LimitViolation | null {
   const stack: unknown[] = [value];
   while (stack.length) {
@@ -173,25 +176,43 @@ export function parseJsonWithLimits(text: string, limits: InputLimits): JsonPars
   return violation ? { ok: false, violation } : { ok: true, value };
 }
 
-/** Checks one query-string parameter (name and value). */
+/** Checks one query-string parameter (name and value): NUL, length and bracket nesting. */
 export function checkQueryParam(key: string, value: string, limits: InputLimits): LimitViolation | null {
-  for (const [s, what] of [
-    [key, `the query parameter name ${JSON.stringify(key.slice(0, 40))}`],
-    [value, `the value of ${JSON.stringify(key.slice(0, 40))}`],
+  return checkParam(key, value, limits, "query parameter", true);
+}
+
+/** Checks one field of a form body: NUL and length; its value is a string value, whose brackets are text. */
+export function checkFormField(key: string, value: string, limits: InputLimits): LimitViolation | null {
+  return checkParam(key, value, limits, "form field", false);
+}
+
+function checkParam(
+  key: string,
+  value: string,
+  limits: InputLimits,
+  kind: "query parameter" | "form field",
+  nesting: boolean,
+): LimitViolation | null {
+  const noun = `A ${kind}`;
+  const name = JSON.stringify(key.slice(0, 40));
+  // a form field's value is a string value, as long as one in a JSON body may be
+  const valueLength = kind === "form field" ? limits.stringLength : limits.queryValueLength;
+  for (const [s, what, longest] of [
+    [key, `the ${kind} name ${name}`, limits.queryValueLength],
+    [value, `the value of ${name}`, valueLength],
   ] as const) {
     // a NUL can't be sent to Postgres in a parameter, nor inside the SQL text of a quoted identifier (an alias or a column)
-    if (s.includes("\u0000")) {
-      return { message: "A query parameter contains a NUL character", details: `${what} contains \\u0000` };
-    }
-    if (s.length > limits.queryValueLength) {
+    if (s.includes("\u0000"))
+      return { message: `${noun} contains a NUL character`, details: `${what} contains \\u0000` };
+    if (s.length > longest) {
       return {
-        message: "A query parameter is too long",
-        details: `${what} has ${s.length} characters; at most ${limits.queryValueLength} are accepted`,
+        message: `${noun} is too long`,
+        details: `${what} has ${s.length} characters; at most ${longest} are accepted`,
       };
     }
-    if (bracketDepth(s, limits.bracketDepth) > limits.bracketDepth) {
+    if (nesting && bracketDepth(s, limits.bracketDepth) > limits.bracketDepth) {
       return {
-        message: "A query parameter is nested too deeply",
+        message: `${noun} is nested too deeply`,
         details: `${what} nests brackets more than ${limits.bracketDepth} levels deep`,
       };
     }
@@ -240,11 +261,34 @@ export async function readBodyLimited(request: Request, maxBytes: number): Promi
   return out;
 }
 
-/** Strict UTF-8 decoding: invalid bytes are a client error, not replacement characters in the database. */
-export function decodeUtf8(bytes: Uint8Array): string | null {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return null;
-  }
+/**
+ * The request with a body that no reader can take past `maxBytes` (as Go's
+ * http.MaxBytesReader wraps every body in supabase/auth): a body whose
+ * Content-Length is within the limit is left as it is (Node's parser never
+ * delivers more than declared); any other body fails its reader with
+ * BodyTooLargeError once it passes the limit. A declared length over the
+ * limit is refused by readBodyLimited before a byte is read.
+ */
+export function boundBody(request: Request, maxBytes: number): Request {
+  if (request.method === "GET" || request.method === "HEAD") return request;
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes) return request;
+  if (!request.body) return request;
+  let seen = 0;
+  const bounded = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new BodyTooLargeError(maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    body: bounded,
+    signal: request.signal,
+    duplex: "half",
+  } as RequestInit);
 }

@@ -1,7 +1,9 @@
 import { Hono, type Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
+import { BodyTooLargeError, readBodyLimited } from "../http/limits.ts";
 import { isSameOriginBrowserRequest } from "../http/same-origin.ts";
+import { listUnsubscribe, parseHeaders } from "./headers.ts";
 
 /**
  * The local inbox: a page for people (/inbox, /inbox/<id>) and Mailpit's
@@ -18,6 +20,8 @@ interface MailRow {
   text_body: string;
   html_body: string;
   read: boolean;
+  /** the source as sent; null for mail kept before the inbox kept sources */
+  raw: Buffer | null;
 }
 
 interface Address {
@@ -73,7 +77,7 @@ function message(r: MailRow) {
     ReplyTo: [],
     ReturnPath: parseAddress(r.from_address).Address,
     Subject: r.subject,
-    ListUnsubscribe: { Header: "", Links: [], Errors: "", HeaderPost: "" },
+    ListUnsubscribe: listUnsubscribe(r.raw ? parseHeaders(r.raw) : {}),
     Date: iso(r.created_at),
     Tags: [],
     Username: "",
@@ -138,14 +142,15 @@ function layout(title: string, body: string) {
 <body><header><a href="/inbox">Local inbox</a></header><main>${body}</main></body></html>`;
 }
 
-export function createInbox(ctx: ServiceContext): Hono {
+export function createInboxService(ctx: ServiceContext): StackService {
   const app = new Hono();
-  const COLUMNS = `id, message_id, to_json(created_at)#>>'{}' as created_at, from_address, to_addresses, subject, text_body, html_body, read`;
+  const SUMMARY = `id, message_id, to_json(created_at)#>>'{}' as created_at, from_address, to_addresses, subject, text_body, html_body, read`;
+  const COLUMNS = `${SUMMARY}, raw`;
 
   async function list(where: string[], params: unknown[], start: number, limit: number) {
     const cond = where.length ? `where ${where.join(" and ")}` : "";
     const { rows } = await ctx.db.query<MailRow>(
-      `select ${COLUMNS} from _stack.mail_messages ${cond} order by created_at desc, id desc limit ${limit} offset ${start}`,
+      `select ${SUMMARY}, null as raw from _stack.mail_messages ${cond} order by created_at desc, id desc limit ${limit} offset ${start}`,
       params,
     );
     const counts = await ctx.db.query<{ total: number; unread: number; matched: number }>(
@@ -186,7 +191,13 @@ export function createInbox(ctx: ServiceContext): Hono {
 
   app.delete("/api/v1/messages", async (c) => {
     if (!(await serviceRole(c))) return c.text("the service role key is required to delete mail", 401);
-    const text = await c.req.text();
+    let text: string;
+    try {
+      text = new TextDecoder().decode(await readBodyLimited(c.req.raw, ctx.config.maxBodyBytes));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return c.text("the request body is too large", 413);
+      throw error;
+    }
     let ids: string[] | null = null;
     if (text.trim()) {
       try {
@@ -225,7 +236,9 @@ export function createInbox(ctx: ServiceContext): Hono {
       : await ctx.db.query<MailRow>(
           `select ${COLUMNS} from _stack.mail_messages order by created_at desc, id desc limit 1`,
         );
-    return rows[0] ?? null;
+    const row = rows[0];
+    // bytea: a Buffer from pg, a Uint8Array from PGlite
+    return row ? { ...row, raw: row.raw ? Buffer.from(row.raw) : null } : null;
   }
 
   app.get("/api/v1/message/:id", async (c) => {
@@ -234,6 +247,19 @@ export function createInbox(ctx: ServiceContext): Hono {
     // Mailpit marks a message read when it is fetched.
     await ctx.db.query("update _stack.mail_messages set read = true where id = $1", [row.id]);
     return c.json(message({ ...row, read: true }));
+  });
+
+  // Mailpit's headers (as Go's mail.Header) and source; neither marks the message read
+  app.get("/api/v1/message/:id/headers", async (c) => {
+    const row = await byId(c.req.param("id"));
+    if (!row?.raw) return c.text("message not found", 404);
+    return c.json(parseHeaders(row.raw));
+  });
+  app.get("/api/v1/message/:id/raw", async (c) => {
+    const row = await byId(c.req.param("id"));
+    if (!row?.raw) return c.text("message not found", 404);
+    if (c.req.query("dl") === "1") c.header("content-disposition", `attachment; filename="${row.id}.eml"`);
+    return c.body(new Uint8Array(row.raw), 200, { "content-type": "text/plain; charset=utf-8" });
   });
 
   app.get("/", async (c) => {
@@ -255,7 +281,7 @@ export function createInbox(ctx: ServiceContext): Hono {
   });
 
   app.post("/clear", async (c) => {
-    if (!isSameOriginBrowserRequest(c) && !(await serviceRole(c)))
+    if (!isSameOriginBrowserRequest(c.req.raw) && !(await serviceRole(c)))
       return c.text("only the inbox page itself can clear the inbox", 403);
     await ctx.db.query("delete from _stack.mail_messages");
     return c.redirect("/inbox", 303);
@@ -279,5 +305,5 @@ export function createInbox(ctx: ServiceContext): Hono {
     return c.html(layout(row.subject, body));
   });
 
-  return app;
+  return { name: "inbox", http: { mount: "/inbox", app, access: "local", maxBodyBytes: ctx.config.maxBodyBytes } };
 }

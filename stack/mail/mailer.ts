@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import MailComposer from "nodemailer/lib/mail-composer/index.js";
 import type { StackConfig } from "../config.ts";
 import type { Database } from "../db/types.ts";
 
@@ -52,6 +53,8 @@ export interface InboxMessage {
   html: string;
   /** without angle brackets; a new one when absent */
   messageId?: string;
+  /** the message's source as it was sent (RFC 5322), which Mailpit's /raw and /headers serve */
+  raw: Buffer;
 }
 
 /** Puts a message into the local inbox (what the mailer and the SMTP listener both do). */
@@ -59,9 +62,9 @@ export async function storeInInbox(db: Database, mail: InboxMessage): Promise<St
   const id = crypto.randomBytes(11).toString("base64url");
   const messageId = mail.messageId || `${id}@teamboard.local`;
   const { rows } = await db.query<{ created_at: string }>(
-    `insert into _stack.mail_messages (id, message_id, from_address, to_addresses, subject, text_body, html_body)
-     values ($1, $2, $3, $4, $5, $6, $7) returning to_json(created_at)#>>'{}' as created_at`,
-    [id, messageId, mail.from, mail.to, mail.subject, mail.text, mail.html],
+    `insert into _stack.mail_messages (id, message_id, from_address, to_addresses, subject, text_body, html_body, raw)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) returning to_json(created_at)#>>'{}' as created_at`,
+    [id, messageId, mail.from, mail.to, mail.subject, mail.text, mail.html, mail.raw],
   );
   return {
     id,
@@ -87,7 +90,18 @@ export function createMailer(db: Database, config: StackConfig): Mailer {
   return {
     async send(mail) {
       const text = mail.text ?? htmlToText(mail.html);
-      const stored = await storeInInbox(db, { from, to: [mail.to], subject: mail.subject, text, html: mail.html });
+      const messageId = `${crypto.randomBytes(11).toString("base64url")}@teamboard.local`;
+      const message = { from, to: mail.to, subject: mail.subject, html: mail.html, text, messageId };
+      const raw = await new MailComposer(message).compile().build();
+      const stored = await storeInInbox(db, {
+        from,
+        to: [mail.to],
+        subject: mail.subject,
+        text,
+        html: mail.html,
+        messageId,
+        raw,
+      });
       if (config.auth.smtp) {
         if (!transport) {
           const nodemailer = await import("nodemailer");
@@ -99,14 +113,8 @@ export function createMailer(db: Database, config: StackConfig): Mailer {
             auth: smtp.user ? { user: smtp.user, pass: smtp.pass } : undefined,
           });
         }
-        await transport.sendMail({
-          from,
-          to: mail.to,
-          subject: mail.subject,
-          html: mail.html,
-          text,
-          messageId: stored.messageId,
-        });
+        // the same source the inbox kept
+        await transport.sendMail({ envelope: { from: config.auth.mailerSenderEmail, to: mail.to }, raw });
       }
       return stored;
     },

@@ -38,8 +38,20 @@ export async function startSmtpListener(
       callback(null, { user: "local" });
     },
     onData(stream, session, callback) {
-      simpleParser(stream)
-        .then(async (parsed) => {
+      // kept whole (the server refuses more than MAX_MESSAGE_BYTES): the inbox serves the source as it came
+      const chunks: Buffer[] = [];
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_MESSAGE_BYTES) chunks.push(chunk);
+      });
+      new Promise<Buffer>((resolve, reject) => {
+        stream.once("end", () => resolve(Buffer.concat(chunks)));
+        stream.once("error", reject);
+      })
+        .then(async (raw) => {
+          if (size > MAX_MESSAGE_BYTES) throw new Error("message too large");
+          const parsed = await simpleParser(raw);
           const envelopeTo = session.envelope.rcptTo.map((r) => r.address);
           const headerTo = addresses(parsed.to);
           const html = typeof parsed.html === "string" ? parsed.html : "";
@@ -53,6 +65,7 @@ export async function startSmtpListener(
             html:
               html || `<pre>${text.replace(/[&<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!)}</pre>`,
             messageId: parsed.messageId?.replace(/^<|>$/g, ""),
+            raw,
           });
           options.log(`SMTP: delivered "${parsed.subject ?? ""}" to ${envelopeTo.join(", ")}`);
           callback();

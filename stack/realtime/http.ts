@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
+import { BodyTooLargeError, jsonTextDepth, readBodyLimited } from "../http/limits.ts";
 import type { Keys } from "../keys.ts";
 import type { ChannelAuth } from "./auth.ts";
 import type { Policies } from "./channel.ts";
@@ -10,6 +11,9 @@ interface Deps {
   keys: Keys;
   hub: Hub;
   limits: RealtimeLimits;
+  /** the largest request body (the service's), and the deepest JSON nesting a body may have */
+  maxBodyBytes: number;
+  jsonDepth: number;
   channelAccess(subTopic: string, auth: ChannelAuth, presence: boolean): Promise<Policies>;
 }
 
@@ -29,6 +33,38 @@ interface Message {
 export function broadcastRoutes(deps: Deps): Hono {
   const app = new Hono();
 
+  /** Whether the caller may broadcast to a private topic; one Postgres can't hold as text (a NUL) has no policy letting it. */
+  async function mayWrite(topic: string, auth: ChannelAuth): Promise<boolean> {
+    try {
+      return (await deps.channelAccess(topic, auth, false)).broadcast.write;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === "22021" || code === "22P05") return false;
+      throw error;
+    }
+  }
+
+  /** The body, read no further than `limit`: null when it is longer (answered 413). */
+  async function bodyOf(c: Context, limit: number): Promise<Buffer | null> {
+    try {
+      return Buffer.from(await readBodyLimited(c.req.raw, limit));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return null;
+      throw error;
+    }
+  }
+
+  /** JSON whose nesting was bounded before parsing (payloads are stringified again to be sent). */
+  function parseJson(bytes: Buffer): { value: unknown } | null {
+    const text = bytes.toString("utf8");
+    if (jsonTextDepth(text, deps.jsonDepth) > deps.jsonDepth) return null;
+    try {
+      return { value: JSON.parse(text) as unknown };
+    } catch {
+      return null;
+    }
+  }
+
   async function send(c: Context, messages: Message[], binary?: Buffer) {
     const who = await resolveIdentity(c, deps.keys);
     if (isIdentityError(who)) return c.json({ message: who.message }, 401);
@@ -41,8 +77,7 @@ export function broadcastRoutes(deps: Deps): Hono {
     const allowed = new Map<string, boolean>();
     for (const m of messages) {
       if (m.private) {
-        if (!allowed.has(m.topic))
-          allowed.set(m.topic, (await deps.channelAccess(m.topic, auth, false)).broadcast.write);
+        if (!allowed.has(m.topic)) allowed.set(m.topic, await mayWrite(m.topic, auth));
         if (!allowed.get(m.topic)) continue;
       }
       const data = binary ?? Buffer.from(JSON.stringify(m.payload), "utf8");
@@ -56,13 +91,11 @@ export function broadcastRoutes(deps: Deps): Hono {
   }
 
   app.post("/api/broadcast", async (c) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ message: "Request body must be JSON" }, 400);
-    }
-    const list = (body as { messages?: unknown })?.messages;
+    const bytes = await bodyOf(c, deps.maxBodyBytes);
+    if (!bytes) return c.json({ message: "Request Entity Too Large" }, 413);
+    const parsed = parseJson(bytes);
+    if (!parsed) return c.json({ message: "Request body must be JSON" }, 400);
+    const list = (parsed.value as { messages?: unknown })?.messages;
     if (!Array.isArray(list)) return c.json({ errors: { messages: ["can't be blank"] } }, 422);
     const messages: Message[] = [];
     const errors: Record<string, string[]>[] = [];
@@ -93,17 +126,13 @@ export function broadcastRoutes(deps: Deps): Hono {
     const event = c.req.param("event");
     const isPrivate = c.req.query("private") === "true";
     const type = c.req.header("content-type") ?? "";
-    const bytes = Buffer.from(await c.req.arrayBuffer());
-    if (bytes.length > deps.limits.maxPayloadBytes) return c.json({ error: "Payload size exceeds tenant limit" }, 413);
+    const bytes = await bodyOf(c, deps.limits.maxPayloadBytes);
+    if (!bytes) return c.json({ error: "Payload size exceeds tenant limit" }, 413);
     if (type.startsWith("application/octet-stream"))
       return send(c, [{ topic, event, payload: null, private: isPrivate }], bytes);
-    let payload: unknown;
-    try {
-      payload = JSON.parse(bytes.toString("utf8"));
-    } catch {
-      return c.json({ error: "Request body must be JSON or application/octet-stream" }, 415);
-    }
-    return send(c, [{ topic, event, payload, private: isPrivate }]);
+    const parsed = parseJson(bytes);
+    if (!parsed) return c.json({ error: "Request body must be JSON or application/octet-stream" }, 415);
+    return send(c, [{ topic, event, payload: parsed.value, private: isPrivate }]);
   });
 
   return app;

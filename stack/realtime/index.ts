@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import { upgradeClientIp } from "../http/client-ip.ts";
 import type { ChannelAuth } from "./auth.ts";
 import { isAuthFailure, verifyChannelToken } from "./auth.ts";
@@ -16,11 +16,13 @@ import type { RealtimeCore } from "./types.ts";
 
 export const WEBSOCKET_PATH = "/realtime/v1/websocket";
 
-export interface RealtimeService {
-  /** the HTTP routes, to mount at /realtime/v1 */
-  app: ReturnType<typeof broadcastRoutes>;
+/** Plug.Parsers' default length, which hosted Realtime keeps for its REST endpoints */
+const MAX_BODY_BYTES = 8_000_000;
+/** a REST broadcast's JSON goes to JSON.stringify (which fails near 5,000 levels), never to SQL */
+const MAX_JSON_DEPTH = 1_000;
+
+export interface RealtimeService extends StackService {
   stats(): { connections: number; channels: number; subscriptions: number; delivered: number };
-  close(): Promise<void>;
 }
 
 /**
@@ -28,11 +30,10 @@ export interface RealtimeService {
  * channels: postgres_changes, broadcast, presence) on the stack's own HTTP
  * server, and its REST broadcast endpoints.
  */
-export async function createRealtimeService(ctx: ServiceContext, server: Server): Promise<RealtimeService> {
+export function createRealtimeService(ctx: ServiceContext): RealtimeService {
   const limits = ctx.config.realtime;
   const log = (message: string) => ctx.log("realtime", message);
   const changes = new ChangeFeed(ctx.db, log);
-  await changes.start();
   const hub = new Hub();
 
   async function channelAccess(subTopic: string, auth: ChannelAuth, presence: boolean): Promise<Policies> {
@@ -98,38 +99,56 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
       socket.destroy();
     });
   };
-  server.on("upgrade", upgradeListener);
-
-  // a client that stopped sending heartbeats is dropped
-  const sweeper = setInterval(
-    () => {
-      const cutoff = Date.now() - limits.heartbeatTimeoutMs;
-      for (const conn of connections) if (conn.lastSeen < cutoff) conn.drop(1000, "heartbeat timeout");
-    },
-    Math.max(250, Math.min(5000, limits.heartbeatTimeoutMs / 4)),
-  );
-  sweeper.unref();
-
-  // private channels' access is read again now and then: a person removed from a team stops
-  // receiving (and being seen in) its channels without waiting for a token refresh
-  // (a round still running when the next is due is not doubled up)
+  let server: Server | null = null;
+  let sweeper: NodeJS.Timeout | undefined;
+  let rechecker: NodeJS.Timeout | undefined;
   let rechecking = false;
-  const rechecker = setInterval(() => {
-    if (rechecking) return;
-    rechecking = true;
-    const checks = [...connections].flatMap((conn) =>
-      [...conn.channels.values()]
-        .filter((channel) => channel.isPrivate)
-        .map((channel) =>
-          channel.recheckAccess().catch((error) => log(`access re-check: ${(error as Error).message}`)),
-        ),
-    );
-    void Promise.all(checks).finally(() => (rechecking = false));
-  }, limits.accessRecheckMs);
-  rechecker.unref();
 
   return {
-    app: broadcastRoutes({ keys: ctx.keys, hub, limits, channelAccess }),
+    name: "realtime",
+    http: {
+      mount: "/realtime/v1",
+      app: broadcastRoutes({
+        keys: ctx.keys,
+        hub,
+        limits,
+        channelAccess,
+        maxBodyBytes: MAX_BODY_BYTES,
+        jsonDepth: MAX_JSON_DEPTH,
+      }),
+      access: "api",
+      maxBodyBytes: MAX_BODY_BYTES,
+    },
+    async start(listening) {
+      await changes.start();
+      server = listening;
+      server.on("upgrade", upgradeListener);
+      // a client that stopped sending heartbeats is dropped
+      sweeper = setInterval(
+        () => {
+          const cutoff = Date.now() - limits.heartbeatTimeoutMs;
+          for (const conn of connections) if (conn.lastSeen < cutoff) conn.drop(1000, "heartbeat timeout");
+        },
+        Math.max(250, Math.min(5000, limits.heartbeatTimeoutMs / 4)),
+      );
+      sweeper.unref();
+      // private channels' access is read again now and then: a person removed from a team stops
+      // receiving (and being seen in) its channels without waiting for a token refresh
+      // (a round still running when the next is due is not doubled up)
+      rechecker = setInterval(() => {
+        if (rechecking) return;
+        rechecking = true;
+        const checks = [...connections].flatMap((conn) =>
+          [...conn.channels.values()]
+            .filter((channel) => channel.isPrivate)
+            .map((channel) =>
+              channel.recheckAccess().catch((error) => log(`access re-check: ${(error as Error).message}`)),
+            ),
+        );
+        void Promise.all(checks).finally(() => (rechecking = false));
+      }, limits.accessRecheckMs);
+      rechecker.unref();
+    },
     stats: () => ({
       connections: connections.size,
       channels: [...connections].reduce((n, c) => n + c.channels.size, 0),
@@ -140,7 +159,7 @@ export async function createRealtimeService(ctx: ServiceContext, server: Server)
       clearInterval(sweeper);
       clearInterval(rechecker);
       clients.stop();
-      server.off("upgrade", upgradeListener);
+      server?.off("upgrade", upgradeListener);
       for (const conn of connections) conn.drop(1001, "server shutting down");
       await changes.close();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -6,7 +6,7 @@
  */
 import {
   BodyTooLargeError,
-  checkQueryParam,
+  checkFormField,
   parseJsonWithLimits,
   readBodyLimited,
   type InputLimits,
@@ -41,7 +41,7 @@ export async function readBody(
   } else if (ct.startsWith("application/x-www-form-urlencoded")) {
     const form = Object.fromEntries(new URLSearchParams(bodyText));
     for (const [k, v] of Object.entries(form)) {
-      const bad = checkQueryParam(k, v, limits);
+      const bad = checkFormField(k, v, limits);
       if (bad) throw limitError("PGRST102", bad);
     }
     body = form;

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import type { Database } from "../db/types.ts";
 import { errors } from "./errors.ts";
 import { handleRequest } from "./handler.ts";
@@ -58,9 +58,7 @@ function cacheHolder(ctx: ServiceContext): CacheHolder {
 }
 
 /** PostgREST-compatible service, mounted at /rest/v1. */
-export async function createRestService(
-  ctx: ServiceContext,
-): Promise<{ app: Hono; close?: () => Promise<void>; reload: () => Promise<void> }> {
+export async function createRestService(ctx: ServiceContext): Promise<StackService & { reload(): Promise<void> }> {
   const holder = cacheHolder(ctx);
   services.set(ctx.db, holder);
   await holder.get();
@@ -91,7 +89,8 @@ export async function createRestService(
   });
 
   return {
-    app,
+    name: "rest",
+    http: { mount: "/rest/v1", app, access: "api", maxBodyBytes: ctx.config.maxBodyBytes },
     reload: async () => {
       await holder.reload();
     },

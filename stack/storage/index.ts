@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import type { ServiceContext } from "../context.ts";
+import type { ServiceContext, StackService } from "../context.ts";
 import type { StorageEnv } from "./env.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { FileStore } from "./files.ts";
@@ -9,7 +9,7 @@ import { ROUTES } from "./routes.ts";
  * Supabase Storage-compatible service, mounted at /storage/v1: the routes
  * storage-js calls (routes.ts), answered in Storage's error shape.
  */
-export function createStorageService(ctx: ServiceContext): { app: Hono; store: FileStore; close(): void } {
+export function createStorageService(ctx: ServiceContext): StackService & { store: FileStore } {
   const store = FileStore.open(ctx.config.dataDir);
   store.sweepTemp();
   const env: StorageEnv = { ctx, store };
@@ -27,7 +27,14 @@ export function createStorageService(ctx: ServiceContext): { app: Hono; store: F
       return c.json(storageErrors.internal().body(), 500);
     }
   });
-  return { app, store, close: () => store.close() };
+  // an upload may carry a multipart envelope around a file of the largest size
+  const maxBodyBytes = ctx.config.storage.fileSizeLimit + 1024 * 1024;
+  return {
+    name: "storage",
+    http: { mount: "/storage/v1", app, access: "api", maxBodyBytes },
+    store,
+    close: () => store.close(),
+  };
 }
 
 /** The first route whose method and (raw, still encoded) path match. */

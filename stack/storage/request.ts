@@ -69,7 +69,8 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
     bytes = await readBodyLimited(c.req.raw, 1024 * 1024);
   } catch (error) {
     if (error instanceof BodyTooLargeError)
-      throw new StorageError(413, "EntityTooLarge", "Request body is too large", "Payload too large");
+      // Fastify's own error, which hosted answers with its status (413), not Storage's 400
+      throw new StorageError(413, "EntityTooLarge", "Request body is too large", "Payload too large", 413);
     throw error;
   }
   const text = new TextDecoder().decode(bytes);

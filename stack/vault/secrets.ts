@@ -20,7 +20,7 @@ export async function putStackSecrets(
   for (const [name, { value, description }] of Object.entries(secrets)) {
     const existing = await db.query<{ id: string }>("select id from vault.secrets where name = $1", [name]);
     if (existing.rows.length === 0) {
-      await db.query("select vault.create_secret($1, $2, $3)", [value, name, description]);
+      await encrypting(() => db.query("select vault.create_secret($1, $2, $3)", [value, name, description]), log);
       written.push(name);
       continue;
     }
@@ -31,9 +31,26 @@ export async function putStackSecrets(
       .then((r) => r.rows[0]?.value)
       .catch(() => null);
     if (current !== value) {
-      await db.query("select vault.update_secret($1, $2)", [id, value]);
+      await encrypting(() => db.query("select vault.update_secret($1, $2)", [id, value]), log);
       written.push(name);
     }
   }
   if (written.length > 0) log(`${written.join(" and ")} written to Vault`);
+}
+
+/**
+ * PGlite's pgcrypto now and then fails a fresh engine's first encryption with
+ * "Unsupported digest algorithm" (see LOST_DIGESTS in stack/db/pglite.ts,
+ * which replaces that engine). The stack's own start-up write is then tried
+ * once more, on the new engine, rather than failing the whole start; any
+ * other error, or a second failure, is thrown.
+ */
+async function encrypting<T>(write: () => Promise<T>, log: (message: string) => void): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!/Unsupported digest algorithm/.test(String((error as Error).message))) throw error;
+    log("pgcrypto could not find its digest on the first try (a PGlite quirk); writing the secret again");
+    return await write();
+  }
 }

@@ -39,6 +39,11 @@ on public.calendar_feeds for delete
 to authenticated
 using (user_id = (select auth.uid()));
 
+-- two-factor at the API (20261126000100_aal2_everywhere.sql): ANDed with the above
+create policy "two-factor accounts need aal2" on public.calendar_feeds
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
+
 -- random bytes as URL-safe text without padding (RFC 4648 §5)
 create function public.base64url(bytes bytea) returns text
 language sql
@@ -64,6 +69,7 @@ begin
   if me is null then
     raise exception 'Sign in first.' using errcode = '42501';
   end if;
+  perform public.require_aal();
   insert into public.calendar_feeds as f (user_id, selector, token_hash)
   values (me, selector, sha256(convert_to(verifier, 'UTF8')))
   on conflict (user_id) do update

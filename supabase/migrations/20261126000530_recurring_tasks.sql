@@ -9,10 +9,10 @@
 -- makes one successor; concurrent completions wait on the row's lock and the
 -- second sees the task already done. "Stop repeating" clears recurrence.
 --
--- Status knowledge sits in one place, tasks_repeat(): "completed" is the
--- status `done` and the project's first unstarted status is `todo` while the
--- fixed task_status enum stands (issue 24's statuses table replaces both with
--- categories: that trigger's first lines are the seam).
+-- "Completed" is entering a status of the `completed` category from one
+-- that isn't (project_statuses, issue 24); the successor starts in the
+-- project's first `unstarted` status (else its first not-closed one), with
+-- the task's team labels and its checklist, unticked.
 
 alter table public.tasks add column recurrence text;
 alter table public.tasks add column successor_id uuid references public.tasks (id) on delete set null;
@@ -40,21 +40,38 @@ as $$
 declare
   next_id uuid;
 begin
-  -- completed: entering `done` (a statuses table: a status of the completed category)
-  if new.status <> 'done' or old.status = 'done' or new.recurrence is null or new.successor_id is not null then
+  if new.recurrence is null or new.successor_id is not null
+     or new.status_id is not distinct from old.status_id then
     return new;
   end if;
-  insert into public.tasks (project_id, title, description, status, priority, assignee_id, due_on, labels, recurrence, created_by)
+  -- completed: entering a status of the completed category from one that isn't
+  if not exists (select 1 from public.project_statuses s where s.id = new.status_id and s.category = 'completed')
+     or exists (select 1 from public.project_statuses s where s.id = old.status_id and s.category = 'completed') then
+    return new;
+  end if;
+  insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, due_on, parent_id,
+                            recurrence, created_by)
   select new.project_id, new.title, new.description,
-         'todo', -- the project's first unstarted status
+         -- the project's first unstarted status (a project keeps one), else its first open one
+         (select s.id from public.project_statuses s
+          where s.project_id = new.project_id and s.category in ('unstarted', 'backlog', 'started')
+          order by s.category <> 'unstarted', s.position
+          limit 1),
          new.priority,
          -- the assignee, while they are still in the team
          (select m.user_id from public.projects p
           join public.team_members m on m.team_id = p.team_id and m.user_id = new.assignee_id
           where p.id = new.project_id),
-         public.next_due_date(new.recurrence, new.due_on), new.labels, new.recurrence,
+         public.next_due_date(new.recurrence, new.due_on), new.parent_id, new.recurrence,
          coalesce(auth.uid(), new.created_by)
   returning id into next_id;
+  -- its team labels (task_labels keeps label_ids) and its checklist, unticked, in the same order
+  insert into public.task_labels (task_id, label_id, project_id)
+  select next_id, tl.label_id, new.project_id from public.task_labels tl where tl.task_id = new.id;
+  insert into public.checklist_items (task_id, project_id, title, position)
+  select next_id, new.project_id, c.title, c.position
+  from public.checklist_items c where c.task_id = new.id
+  order by c.position;
   new.successor_id := next_id;
   return new;
 end;
@@ -63,5 +80,5 @@ $$;
 revoke execute on function public.tasks_repeat() from public, anon, authenticated;
 
 create trigger tasks_repeat
-before update of status on public.tasks
+before update of status_id on public.tasks
 for each row execute function public.tasks_repeat();

@@ -12,11 +12,13 @@
 -- Not for the person's own change: when the assignee set the due date
 -- themselves after that day's 08:00, they are not reminded of it that day.
 --
--- Delivery: due_reminders is the record and what a person reads (RLS: their
--- own). Notifications and email (issue 25's `notifications`, kind
--- 'due_date', emailed by send-notifications per the person's settings, and
--- watchers who turned due-date reminders on) plug in where the insert below
--- returns its rows; see the decision record.
+-- Watchers who chose due-date emails (notification_settings kind 'due_date'
+-- not 'never') are reminded too, at 08:00 in their own zone.
+--
+-- Delivery: due_reminders is the record (RLS: each person reads their own);
+-- each new reminder is also a notification of kind 'due_date' (the bell,
+-- /notifications), emailed by send-notifications unless the person's
+-- due-date setting is 'never' (the default for that kind).
 
 create table public.due_reminders (
   task_id uuid not null references public.tasks (id) on delete cascade,
@@ -40,6 +42,11 @@ create policy "people read their own reminders"
 on public.due_reminders for select
 to authenticated
 using (recipient_id = (select auth.uid()));
+
+-- two-factor at the API (20261126000100_aal2_everywhere.sql): ANDed with the above
+create policy "two-factor accounts need aal2" on public.due_reminders
+  as restrictive for all to authenticated
+  using ((select public.has_required_aal())) with check ((select public.has_required_aal()));
 
 -- Who set the due date last, and when (for "not for the person's own change").
 alter table public.tasks add column due_on_set_by uuid references public.profiles (id) on delete set null;
@@ -78,26 +85,48 @@ language sql
 security definer
 set search_path = ''
 as $$
-  with due as (
-    select t.id as task_id, t.assignee_id as person, t.due_on,
-           case when t.due_on = l.day then 'due' else 'before' end as day
+  with candidate as (
+    -- the assignees of open tasks due in the window ...
+    select t.id as task_id, t.project_id, t.assignee_id as person, t.due_on, t.due_on_set_by, t.due_on_set_at
     from public.tasks t
-    join public.profiles p on p.id = t.assignee_id
+    where t.assignee_id is not null
+      and t.completed_at is null
+      and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
+    union
+    -- ... and their watchers who asked for due-date emails
+    select t.id, t.project_id, w.user_id, t.due_on, t.due_on_set_by, t.due_on_set_at
+    from public.task_watchers w
+    join public.tasks t on t.id = w.task_id
+    where t.completed_at is null
+      and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
+      and public.email_setting(w.user_id, 'due_date') <> 'never'
+  ), due as (
+    select c.task_id, c.project_id, c.person, c.due_on,
+           case when c.due_on = l.day then 'due' else 'before' end as day
+    from candidate c
+    join public.profiles p on p.id = c.person
     cross join lateral (select ($1 at time zone p.time_zone)::date as day,
                                ($1 at time zone p.time_zone)::time as clock) l
-    where t.assignee_id is not null
-      and t.status not in ('done', 'canceled')
-      and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
-      and t.due_on - l.day in (0, 1)
+    where c.due_on - l.day in (0, 1)
       and l.clock >= time '08:00'
       -- not for the person's own change made after this reminder's 08:00
-      and not (t.due_on_set_by is not distinct from t.assignee_id
-               and t.due_on_set_at > (l.day + time '08:00') at time zone p.time_zone)
+      and not (c.due_on_set_by is not distinct from c.person
+               and c.due_on_set_at > (l.day + time '08:00') at time zone p.time_zone)
   ), made as (
     insert into public.due_reminders (task_id, recipient_id, due_on, day, created_at)
     select task_id, person, due_on, day, $1 from due
     on conflict do nothing
     returning task_id, recipient_id
+  ), notified as (
+    -- each new reminder in the bell, and by email unless the person turned due-date emails off
+    insert into public.notifications (recipient_id, team_id, task_id, kind, email, created_at)
+    select m.recipient_id, pr.team_id, m.task_id, 'due_date',
+           case when public.email_setting(m.recipient_id, 'due_date') = 'never' then 'none' else 'pending' end,
+           $1
+    from made m
+    join public.tasks t on t.id = m.task_id
+    join public.projects pr on pr.id = t.project_id
+    returning 1
   )
   select count(*)::integer from made
 $$;

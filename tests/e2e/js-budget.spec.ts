@@ -10,12 +10,12 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
  * the production server — Brotli, the build's quality-11 copies
  * (scripts/precompress.mjs). 124 KiB is what Supabase's own React Router auth
  * example loads (gzip) on its login page. Every page keeps to it as sent, and
- * every page but the live ones (board, task page, new task) also in the gzip
- * copies that browsers without Brotli get. The live pages carry Realtime
- * (~14.4 KiB) beside Remix, React and the app's shell (~72.4 KiB, one file with
- * entry.client: scripts/chunks-by-route.ts) and the auth client every page
- * runs for the auth events (~19 KiB), so each has its own gzip budget, a
- * little above what it loads now.
+ * the signed-out pages also in the gzip copies that browsers without Brotli
+ * get. Signed-in pages carry Realtime (~14.4 KiB: the bell's live count, and
+ * the board's and task page's live data) beside Remix, React and the app's
+ * shell (~72.4 KiB, one file with entry.client: scripts/chunks-by-route.ts)
+ * and the auth client every page runs for the auth events (~19 KiB), so they
+ * have gzip budgets of their own, a little above what they load now.
  */
 const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
@@ -26,6 +26,12 @@ const LIVE_GZIP_BUDGETS = {
   "project calendar": 134 * KiB,
   "/calendar": 134 * KiB,
 } as const;
+/**
+ * Every signed-in page carries Realtime for the header's bell (PRODUCT.md §10:
+ * the unread count changes live on every page), so the signed-in pages that
+ * were within 124 KiB as gzip too now have a gzip budget of their own.
+ */
+const SIGNED_IN_GZIP_BUDGET = 134 * KiB;
 const WATCH_MS = 5_000;
 /**
  * Scripts per page, the same window: each is a request (a round trip on a
@@ -110,6 +116,8 @@ test.describe("signed-in pages", () => {
     { name: "/teams/:team", url: () => `/teams/${team.slug}` },
     { name: "/teams/:team/members", url: () => `/teams/${team.slug}/members` },
     { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings` },
+    { name: "/teams/:team/labels", url: () => `/teams/${team.slug}/labels` },
+    { name: "/teams/:team/projects/:key/settings", url: () => `/teams/${team.slug}/projects/WEB/settings` },
     { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
     { name: "/search", url: () => "/search?q=budget" },
     { name: "/account", url: () => "/account" },
@@ -118,10 +126,18 @@ test.describe("signed-in pages", () => {
   ];
   for (const { name, url } of pages) {
     const budget = PAGE_BUDGET;
-    test(`${name} loads at most ${budget / KiB} KiB of JavaScript, without Realtime`, async ({ browser, backend }) => {
+    test(`${name} loads at most ${budget / KiB} KiB of JavaScript (${SIGNED_IN_GZIP_BUDGET / KiB} as gzip), Realtime for the bell included`, async ({
+      browser,
+      backend,
+    }) => {
       const js = await measure(browser, backend, url);
-      expectWithin(js, budget, name);
-      expect(fetched(js, "realtime.client"), name).toBe(false);
+      expectWithin(js, budget, name, SIGNED_IN_GZIP_BUDGET);
+      expect(fetched(js, "realtime.client"), name).toBe(true);
+      // the bell alone: no live page's subscriptions
+      expect(
+        chunks(js).filter((n) => /^(live|live-refresh)$/.test(n)),
+        name,
+      ).toEqual([]);
     });
   }
 

@@ -1,6 +1,6 @@
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { expect, MODES, test, uniqueEmail } from "./fixtures";
-import { addComments, inviteByEmail, seedTeam } from "./product-fixtures";
+import { addComments, inviteByEmail, seedTeam, STATUS_NAME, type SeedStatus } from "./product-fixtures";
 import {
   invitationRoute,
   LAYOUT_TASKS,
@@ -24,7 +24,9 @@ const PHONES = [
 ] as const;
 
 /** One of the board's columns. */
-const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
+const column = (page: Page, status: SeedStatus) => page.locator(`section[data-status-name="${STATUS_NAME[status]}"]`);
+/** A column's status id: what its heading's anchor (#column-<id>) names. */
+const statusIdOf = async (page: Page, status: SeedStatus) => (await column(page, status).getAttribute("data-status"))!;
 
 /** Whether the element lies across the screen's width (inside the board's scroller: the column shown). */
 async function acrossTheScreen(page: Page, target: Locator) {
@@ -170,11 +172,11 @@ for (const phone of PHONES) {
         await expect(title).toBeInViewport({ ratio: 1 });
 
         const panel = page.getByRole("complementary", { name: "Task" });
-        await panel.getByLabel("Status", { exact: true }).selectOption("todo");
+        await panel.getByLabel("Status", { exact: true }).selectOption({ label: "To do" });
         await panel.getByLabel("Place in column", { exact: true }).fill("1");
         await panel.getByRole("button", { name: "Move", exact: true }).click();
         await expect(page.getByText("WEB-1 is in To do.")).toBeVisible();
-        await expect(panel.getByLabel("Status", { exact: true })).toHaveValue("todo");
+        await expect(panel.getByLabel("Status", { exact: true }).locator("option:checked")).toHaveText("To do (now)");
 
         await panel.getByLabel("Add a comment").fill("Checked from my phone.");
         await panel.getByRole("button", { name: "Post comment" }).click();
@@ -186,7 +188,7 @@ for (const phone of PHONES) {
         const back = page.getByRole("link", { name: "Back to the board" });
         await expect(back).toBeVisible();
         await back.click();
-        await expect(page).toHaveURL(new RegExp(`${board}#column-todo$`));
+        await expect(page).toHaveURL(new RegExp(`${board}#column-${await statusIdOf(page, "todo")}$`));
         const moved = column(page, "todo").locator("li[data-task-id]").first();
         await expect(moved).toContainText("Reconcile quarterly invoices");
         await expect.poll(() => acrossTheScreen(page, column(page, "todo"))).toBe(true);
@@ -225,9 +227,39 @@ for (const phone of PHONES) {
           await expect(switcher, `${name}: the switcher stays on screen`).toBeInViewport();
           // with JavaScript the entry of the column on screen is marked; without, the address points at it
           if (mode.js) await expect(link).toHaveAttribute("aria-current", "true");
-          else await expect(page).toHaveURL(new RegExp(`#column-${status}$`));
+          else await expect(page).toHaveURL(new RegExp(`#column-${await statusIdOf(page, status)}$`));
           expect(await sidewaysOverflow(page)).toBe(0);
         }
+      });
+
+      test("a board of 12 columns fits the phone too: its switcher scrolls within itself", async ({
+        page,
+        backend,
+        login,
+      }) => {
+        const team = await seedTeam(backend, { tasks: LAYOUT_TASKS });
+        await backend
+          .admin()
+          .from("project_statuses")
+          .insert(
+            Array.from({ length: 7 }, (_, i) => ({
+              project_id: team.project.id,
+              name: `Step ${i + 1} of a long process`,
+              category: "started",
+              color: "teal",
+            })) as never,
+          );
+        await login(team.users.member);
+        await page.goto(`/teams/${team.slug}/projects/WEB`);
+        const switcher = page.getByRole("navigation", { name: "Columns" });
+        await expect(switcher.getByRole("link")).toHaveCount(12);
+        expect(await sidewaysOverflow(page)).toBe(0);
+        const last = switcher.getByRole("link", { name: /^Step 7 of a long process/ });
+        await last.click();
+        await expect
+          .poll(() => acrossTheScreen(page, page.locator('section[data-status-name="Step 7 of a long process"]')))
+          .toBe(true);
+        expect(await sidewaysOverflow(page)).toBe(0);
       });
 
       test("the board's filters fold behind a button; the task's way back keeps them", async ({
@@ -264,7 +296,9 @@ for (const phone of PHONES) {
         const back = page.getByRole("link", { name: "Back to the board" });
         await expect(back).toBeInViewport({ ratio: 1 });
         await back.click();
-        await expect(page).toHaveURL(new RegExp(`${board}\\?label=finance#column-backlog$`));
+        await expect(page).toHaveURL(
+          new RegExp(`${board}\\?label=finance#column-${await statusIdOf(page, "backlog")}$`),
+        );
         await expect(filters).toHaveText(/^Filters\s*1 on$/);
         await expect(column(page, "backlog").locator("li[data-task-id]")).toHaveCount(1);
         expect(await sidewaysOverflow(page)).toBe(0);
@@ -289,8 +323,8 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
     await expect(handle).toHaveAttribute("aria-expanded", "true");
     await expect(handle).toHaveAttribute("aria-pressed", "false"); // not picked up for the arrow keys
     const menu = page.getByRole("group", { name: "Move WEB-1" });
-    // from the backlog: to do or canceled; it is alone in its column, so no up or down
-    await expect(menu.getByRole("button")).toHaveText(["To do", "Canceled", "Cancel"]);
+    // from the backlog: any other column, in the board's order; it is alone in its column, so no up or down
+    await expect(menu.getByRole("button")).toHaveText(["To do", "In progress", "Done", "Canceled", "Cancel"]);
     await menu.getByRole("button", { name: "To do" }).tap();
     await expect(page.locator("[data-board-announcer]")).toHaveText("Moved WEB-1 to To do.");
     await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
@@ -304,7 +338,14 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
     ).toHaveAttribute("aria-current", "true");
 
     await handle.tap();
-    await expect(menu.getByRole("button")).toHaveText(["In progress", "Canceled", "Down one place", "Cancel"]);
+    await expect(menu.getByRole("button")).toHaveText([
+      "Backlog",
+      "In progress",
+      "Done",
+      "Canceled",
+      "Down one place",
+      "Cancel",
+    ]);
     await menu.getByRole("button", { name: "Down one place" }).tap();
     await expect(column(page, "todo").locator("li[data-task-id]")).toHaveText([
       /Draft the onboarding checklist/,
@@ -317,7 +358,7 @@ test.describe("phone 390 px with JavaScript, by touch", () => {
 
     // A drag that starts from a finger is refused (the board scrolls instead); one from a mouse isn't.
     const dragRefused = (pointerType: string) =>
-      page.locator('section[data-status="in_progress"] li[data-task-id]').evaluate((card, type) => {
+      page.locator('section[data-status-name="In progress"] li[data-task-id]').evaluate((card, type) => {
         card.dispatchEvent(new PointerEvent("pointerdown", { pointerType: type, bubbles: true }));
         const drag = new DragEvent("dragstart", { bubbles: true, cancelable: true, dataTransfer: new DataTransfer() });
         card.dispatchEvent(drag);

@@ -23,10 +23,21 @@ export interface SeededTeam {
   tasks: Array<{ id: string; number: number; title: string; status: string }>;
 }
 
+/** A new project's five statuses, by a short key (their names are what the board shows). */
+export const STATUS_NAME = {
+  backlog: "Backlog",
+  todo: "To do",
+  in_progress: "In progress",
+  done: "Done",
+  canceled: "Canceled",
+} as const;
+export type SeedStatus = keyof typeof STATUS_NAME;
+
 export interface SeedTask {
   title: string;
   description?: string;
-  status?: "backlog" | "todo" | "in_progress" | "done" | "canceled";
+  status?: SeedStatus;
+  /** team labels, by name (made when new) */
   labels?: string[];
   assignee?: "owner" | TeamRole;
 }
@@ -87,9 +98,14 @@ export async function seedTeam(
     "project",
   );
   const ids: Record<string, string> = { owner: owner.id, admin: admin.id, member: member.id, viewer: viewer.id };
+  const statuses = must(
+    await ownerClient.from("project_statuses").select("id, name").eq("project_id", project.id),
+    "statuses",
+  );
+  const statusId = (key: SeedStatus) => statuses.find((s) => s.name === STATUS_NAME[key])!.id;
   let created: SeededTeam["tasks"] = [];
   if (tasks.length > 0) {
-    created = must(
+    const rows = must(
       await ownerClient
         .from("tasks")
         .insert(
@@ -97,15 +113,19 @@ export async function seedTeam(
             project_id: project.id,
             title: t.title,
             description: t.description ?? "",
-            status: t.status ?? "backlog",
-            labels: t.labels ?? [],
+            status_id: statusId(t.status ?? "backlog"),
             assignee_id: t.assignee ? ids[t.assignee] : null,
-          })),
+          })) as never,
         )
-        .select("id, number, title, status")
+        .select("id, number, title")
         .order("number"),
       "tasks",
-    );
+    ) as Array<{ id: string; number: number; title: string }>;
+    created = rows.map((row, i) => ({ ...row, status: tasks[i].status ?? "backlog" }));
+    for (const [i, t] of tasks.entries()) {
+      if (t.labels?.length)
+        must(await ownerClient.rpc("set_task_labels", { task_id: created[i].id, names: t.labels }), "labels");
+    }
   }
   return { slug, name, id: team.id, owner, users: { admin, member, viewer }, outsider, project, tasks: created };
 }

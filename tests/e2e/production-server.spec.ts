@@ -91,7 +91,8 @@ test("SIGTERM: the app answers the request it is handling, takes no new ones, th
 
 test("over its limit of requests in flight, the server sheds the next one at once: 503, the form keeps what was typed", async () => {
   test.setTimeout(120_000);
-  const backend = await startBackend({ jwtExpiry: 3600, siteUrl: "http://127.0.0.1" });
+  // every backend request takes a second, so a sign-in holds its slot that long
+  const backend = await startBackend({ jwtExpiry: 3600, siteUrl: "http://127.0.0.1", latency: "1000ms" });
   try {
     const app = await startApp(backend, {
       sessionSecret: newSessionSecret(),
@@ -107,21 +108,8 @@ test("over its limit of requests in flight, the server sheds the next one at onc
         body: form(email),
       });
 
-    // the one slot is taken by a form post whose body is still on its way
-    const heldBody = form("held@example.com");
-    const held = http.request(`${app.url}/login`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "content-length": String(Buffer.byteLength(heldBody)),
-        origin: app.url,
-      },
-    });
-    const heldAnswer = new Promise<number>((resolve, reject) => {
-      held.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0)));
-      held.on("error", reject);
-    });
-    held.write(heldBody.slice(0, 10));
+    // the one slot is taken by a sign-in waiting for the slow backend
+    const heldAnswer = post("held@example.com").then(async (r) => (await r.text(), r.status));
 
     // once the server has taken the held post in, the next request is answered 503 at once (never, without shedding)
     let shed: Response | null = null;
@@ -148,7 +136,6 @@ test("over its limit of requests in flight, the server sheds the next one at onc
     expect(await view.text()).toContain("Your changes were not saved");
 
     // the held post is answered as usual, and its slot is free again
-    held.end(heldBody.slice(10));
     expect(await heldAnswer).toBe(400);
     // The slot is given back when the server has closed the held response,
     // which can come a moment after the client has read its status line.
@@ -157,6 +144,64 @@ test("over its limit of requests in flight, the server sheds the next one at onc
       .toBe(400);
     expect(app.output()).toMatch(/\[req \w{8}\] POST \/login 503 [\d.]+ ms \(shed\)/);
     expect(app.output()).toMatch(/\[req \w{8}\] GET \/teams 503 [\d.]+ ms \(shed\)/);
+    await app.stop();
+  } finally {
+    await backend.stop();
+  }
+});
+
+test("a post whose body trickles in holds no slot: slow posts from one address leave the site up, and are cut after REQUEST_TIMEOUT_MS", async () => {
+  test.setTimeout(120_000);
+  const backend = await startBackend({ jwtExpiry: 3600, siteUrl: "http://127.0.0.1" });
+  try {
+    const app = await startApp(backend, {
+      sessionSecret: newSessionSecret(),
+      env: { MAX_CONCURRENT_REQUESTS: "4", QUEUE_TIMEOUT_MS: "0", REQUEST_TIMEOUT_MS: "3000" },
+    });
+    // 16 sign-in posts from one address (X-Forwarded-For, which the server believes from this machine):
+    // each announces 100,000 bytes and sends one
+    const slow = Array.from({ length: 16 }, () => {
+      const req = http.request(`${app.url}/login`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "content-length": "100000",
+          origin: app.url,
+          "x-forwarded-for": "203.0.113.7",
+        },
+      });
+      const answer = new Promise<number>((resolve) => {
+        req.on("response", (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+        // the server may close the socket as it answers
+        req.on("error", () => resolve(0));
+      });
+      req.write("i");
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // meanwhile pages and other people's form posts are served, not shed
+    for (let i = 0; i < 3; i++) {
+      const view = await fetch(`${app.url}/login`);
+      expect(view.status, "a page view while 16 bodies trickle in").toBe(200);
+      await view.text();
+    }
+    const other = await fetch(`${app.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: app.url,
+        "x-forwarded-for": "198.51.100.9",
+      },
+      body: new URLSearchParams({ intent: "password", email: "ada@example.com", password: "not-the-password-1" }),
+    });
+    expect(other.status, "another person's sign-in: wrong password, not shed").toBe(400);
+    // what never arrives whole is answered 408 once the request timeout has passed
+    const started = performance.now();
+    const answers = await Promise.all(slow);
+    expect(answers.every((status) => status === 408 || status === 0)).toBe(true);
+    expect(answers).toContain(408);
+    expect(performance.now() - started).toBeLessThan(15_000);
     await app.stop();
   } finally {
     await backend.stop();

@@ -1,14 +1,14 @@
 import type { Page, WebSocketRoute } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { seedTeam, signedInClient } from "./product-fixtures";
+import { seedTeam, signedInClient, STATUS_NAME, type SeedStatus } from "./product-fixtures";
 
 /**
  * PRODUCT.md §7: two people on one board, each in their own browser: what one
  * does shows on the other's screen without a reload (Realtime through the
  * stack), presence on the task panel, and signing out closes the socket.
  */
-const column = (page: Page, status: string) => page.locator(`section[data-status="${status}"]`);
-const card = (page: Page, status: string, title: string) =>
+const column = (page: Page, status: SeedStatus) => page.locator(`section[data-status-name="${STATUS_NAME[status]}"]`);
+const card = (page: Page, status: SeedStatus, title: string) =>
   column(page, status).locator("li[data-task-id]", { hasText: title });
 
 const initials = (name: string) => {
@@ -58,7 +58,7 @@ test("a move, a title edit and a comment by one person show on another's board w
   // Mia moves the card with the task panel's form
   await page.goto(`${board}/tasks/1`);
   const panel = page.getByRole("complementary", { name: "Task" });
-  await panel.getByLabel("Status", { exact: true }).selectOption("in_progress");
+  await panel.getByLabel("Status", { exact: true }).selectOption({ label: "In progress" });
   await page.getByRole("button", { name: "Move", exact: true }).click();
   await expect(page.getByText("WEB-1 is in In progress.")).toBeVisible();
   await expect(card(adamPage, "in_progress", "Ship the live board")).toBeVisible();

@@ -77,7 +77,8 @@ test("sign out everywhere signs out a second browser", async ({ page, browser, s
   await expect(second.getByRole("heading", { name: "Sessions" })).toBeVisible();
 
   await page.goto("/account/sessions");
-  await page.getByRole("button", { name: "Sign out everywhere" }).click();
+  await page.getByLabel("Every session, this one too").check();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText("You're logged out on every device.")).toBeVisible();
 
@@ -100,7 +101,8 @@ test("sign out other sessions keeps this one", async ({ page, browser, signUp, l
   const second = await secondContext.newPage();
 
   await page.goto("/account/sessions");
-  await page.getByRole("button", { name: "Sign out other sessions" }).click();
+  await expect(page.getByLabel("Every other session (this one stays signed in)")).toBeChecked();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByText("Your other sessions are signed out.")).toBeVisible();
 
   await expect(async () => {

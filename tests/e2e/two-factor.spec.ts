@@ -45,6 +45,48 @@ for (const mode of MODES) {
       await expect(page.getByText("Two-factor sign-in is off.")).toBeVisible();
     });
 
+    test("the recovery codes shown once when the app is turned on sign in without the phone", async ({
+      page,
+      browser,
+      backend,
+      signUp,
+      login,
+    }) => {
+      const user = await signUp();
+      await login(user);
+      await page.goto("/account/security");
+      await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+      const secret = (await page.locator(".totp-secret").textContent())?.trim() ?? "";
+      await page.getByLabel("Code from the app").fill(totp(secret));
+      await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+      await expect(page.getByRole("heading", { name: "Save your recovery codes" })).toBeVisible();
+      const codes = await page.locator(".code-list code").allTextContents();
+      expect(codes).toHaveLength(10);
+      // shown once: the page opened again counts them but doesn't show them
+      await page.goto("/account/security");
+      await expect(page.getByText("10 of 10 recovery codes left.")).toBeVisible();
+      await expect(page.locator(".code-list")).toHaveCount(0);
+
+      // another browser, password only, phone lost
+      const other = await browser.newContext({ javaScriptEnabled: mode.js, baseURL: backend.env.appUrl });
+      await login(user, other);
+      const lost = await other.newPage();
+      await lost.goto("/teams");
+      await expect(lost).toHaveURL(/\/login\/mfa\?next=%2Fteams$/);
+      await lost.getByText("Lost your phone? Use a recovery code").click();
+      await lost.getByLabel("Recovery code").fill("zzzzz-zzzzz");
+      await lost.getByRole("button", { name: "Use recovery code" }).click();
+      await expect(lost.getByText("That isn't one of your unused recovery codes.")).toBeVisible();
+      await lost.getByLabel("Recovery code").fill(codes[0].toUpperCase());
+      await lost.getByRole("button", { name: "Use recovery code" }).click();
+      await expect(lost).toHaveURL(/\/account\/security$/);
+      await expect(lost.getByText("You signed in with a recovery code")).toBeVisible();
+      await expect(lost.getByText("Two-factor sign-in is off.", { exact: true })).toBeVisible();
+      await lost.goto("/teams");
+      await expect(lost).toHaveURL(/\/teams$/);
+      await other.close();
+    });
+
     test("signing in asks for the code: a wrong one says so and stays, the right one lands on next", async ({
       page,
       browser,
@@ -62,13 +104,13 @@ for (const mode of MODES) {
       await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount%2Femail$/);
       await expect(page.getByRole("heading", { name: "Two-factor sign-in" })).toBeVisible();
 
-      await page.getByLabel("Code").fill(wrongTotp(secret));
+      await page.getByLabel("Code", { exact: true }).fill(wrongTotp(secret));
       await page.getByRole("button", { name: "Continue" }).click();
       await expect(page.getByText(WRONG_CODE)).toBeVisible();
       await expect(page).toHaveURL(/\/login\/mfa/);
 
       // enrolling used the code the app shows now: a code works once, so the next one
-      await page.getByLabel("Code").fill(nextTotp(secret));
+      await page.getByLabel("Code", { exact: true }).fill(nextTotp(secret));
       await page.getByRole("button", { name: "Continue" }).click();
       await expect(page).toHaveURL(/\/account\/email$/);
       await expect(page.getByRole("heading", { name: "Email", exact: true })).toBeVisible();
@@ -98,7 +140,7 @@ for (const mode of MODES) {
       const mail = await mailbox(user.email).next(/magic|sign/i);
       await page.goto(mail.link);
       await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount%2Fsessions$/);
-      await page.getByLabel("Code").fill(nextTotp(secret));
+      await page.getByLabel("Code", { exact: true }).fill(nextTotp(secret));
       await page.getByRole("button", { name: "Continue" }).click();
       await expect(page).toHaveURL(/\/account\/sessions$/);
     });

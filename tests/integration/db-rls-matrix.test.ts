@@ -9,6 +9,11 @@
  *   invite, change roles (up to admin), remove members                   ✓     ✓
  *   rename team                                                          ✓     ✓
  *   transfer ownership, delete team                                            ✓
+ *   §11 (issue 24): see statuses, labels, checklists, relations    ✓    ✓     ✓     ✓
+ *   tick / edit checklists, relate tasks, make sub-tasks,
+ *   create labels and put them on tasks                                 ✓     ✓     ✓
+ *   manage statuses (add, rename, reorder, WIP, remove),
+ *   rename / recolour / delete labels                                         ✓     ✓
  *   A non-member sees nothing of a team; profiles are visible to people who
  *   share a team; anyone can leave a team except its owner.
  *
@@ -94,6 +99,8 @@ const MATRIX: Row[] = [
                                                                                     (_a, w) => ["select exists (select 1 from invitations where token_hash = $1)", [sha256(`boss-${w.n}`)]]],
   ["invitations",  "revoke an invitation",                           "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("invitations").update({ revoked_at: new Date().toISOString() }).eq("id", w.invitation),
                                                                                     (_a, w) => ["select revoked_at is not null from invitations where id = $1", [w.invitation]]],
+  ["invitations",  "reopen a withdrawn invitation",                  ALL,           (c, _a, w) => c.from("invitations").update({ revoked_at: null }).eq("id", w.revokedInvitation),
+                                                                                    (_a, w) => ["select revoked_at is null from invitations where id = $1", [w.revokedInvitation]]],
   ["invitations",  "delete an invitation",                           ALL,           (c, _a, w) => c.from("invitations").delete().eq("id", w.invitation),
                                                                                     (_a, w) => ["select not exists (select 1 from invitations where id = $1)", [w.invitation]]],
 
@@ -111,10 +118,16 @@ const MATRIX: Row[] = [
   ["tasks",        "see tasks of an archived project",               "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("tasks").select("id").eq("id", w.archivedTask), "rows"],
   ["tasks",        "create a task",                                  "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").insert({ project_id: w.project, title: "A new task" }),
                                                                                     (_a, w) => ["select exists (select 1 from tasks where project_id = $1 and title = 'A new task')", [w.project]]],
-  ["tasks",        "edit a task",                                    "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").update({ title: "Edited", labels: ["edited"] }).eq("id", w.task),
+  ["tasks",        "edit a task",                                    "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").update({ title: "Edited" }).eq("id", w.task),
                                                                                     (_a, w) => ["select title = 'Edited' from tasks where id = $1", [w.task]]],
-  ["tasks",        "set status directly (move_task() only)",         ALL,           (c, _a, w) => c.from("tasks").update({ status: "in_progress" }).eq("id", w.task),
-                                                                                    (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.task]]],
+  ["tasks",        "set status directly (move_task() only)",         ALL,           (c, _a, w) => c.from("tasks").update({ status_id: w.statuses.doing }).eq("id", w.task),
+                                                                                    (_a, w) => ["select status_id = $2 from tasks where id = $1", [w.task, w.statuses.doing]]],
+  ["tasks",        "set completed_at directly",                      ALL,           (c, _a, w) => c.from("tasks").update({ completed_at: new Date().toISOString() }).eq("id", w.task),
+                                                                                    (_a, w) => ["select completed_at is not null from tasks where id = $1", [w.task]]],
+  ["tasks",        "create a sub-task",                              "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").insert({ project_id: w.project, title: "A sub-task", parent_id: w.task }),
+                                                                                    (_a, w) => ["select exists (select 1 from tasks where parent_id = $1 and title = 'A sub-task')", [w.task]]],
+  ["tasks",        "change a task's parent",                         ALL,           (c, _a, w) => c.from("tasks").update({ parent_id: w.task }).eq("id", w.otherTask),
+                                                                                    (_a, w) => ["select parent_id = $2 from tasks where id = $1", [w.otherTask, w.task]]],
   ["tasks",        "delete a task",                                  "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("tasks").delete().eq("id", w.task),
                                                                                     (_a, w) => ["select not exists (select 1 from tasks where id = $1)", [w.task]]],
   ["tasks",        "create a task in an archived project",           ALL,           (c, _a, w) => c.from("tasks").insert({ project_id: w.archivedProject, title: "Too late" }),
@@ -148,15 +161,77 @@ const MATRIX: Row[] = [
   ["attachments",  "edit an attachment record",                      ALL,           (c, a, w) => c.from("attachments").update({ file_name: "renamed.txt" }).eq("id", ownOf(a, w.attachments)),
                                                                                     (a, w) => ["select file_name = 'renamed.txt' from attachments where id = $1", [ownOf(a, w.attachments)]]],
 
+  ["project_statuses", "see the project's statuses",                 "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("project_statuses").select("id").eq("id", w.statuses.doing), "rows"],
+  ["project_statuses", "add a status",                               "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("project_statuses").insert({ project_id: w.project, name: "Review", category: "started", color: "purple", wip_limit: 3 }),
+                                                                                    (_a, w) => ["select exists (select 1 from project_statuses where project_id = $1 and name = 'Review')", [w.project]]],
+  ["project_statuses", "rename, recolour, set a WIP limit",          "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("project_statuses").update({ name: "Doing", color: "teal", wip_limit: 5 }).eq("id", w.statuses.doing),
+                                                                                    (_a, w) => ["select name = 'Doing' and wip_limit = 5 from project_statuses where id = $1", [w.statuses.doing]]],
+  ["project_statuses", "change a status's category",                 ALL,           (c, _a, w) => c.from("project_statuses").update({ category: "completed" }).eq("id", w.statuses.doing),
+                                                                                    (_a, w) => ["select category = 'completed' from project_statuses where id = $1", [w.statuses.doing]]],
+  ["project_statuses", "delete a status directly (remove_status() only)", ALL,      (c, _a, w) => c.from("project_statuses").delete().eq("id", w.statuses.backlog),
+                                                                                    (_a, w) => ["select not exists (select 1 from project_statuses where id = $1)", [w.statuses.backlog]]],
+  ["project_statuses", "add a status in an archived project",        ALL,           (c, _a, w) => c.from("project_statuses").insert({ project_id: w.archivedProject, name: "Late", category: "started" }),
+                                                                                    (_a, w) => ["select exists (select 1 from project_statuses where project_id = $1 and name = 'Late')", [w.archivedProject]]],
+
+  ["labels",       "see the team's labels",                          "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("labels").select("id").eq("id", w.label), "rows"],
+  ["labels",       "create a label",                                 "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("labels").insert({ team_id: w.team, name: "Fresh", color: "green" }),
+                                                                                    (_a, w) => ["select exists (select 1 from labels where team_id = $1 and name = 'Fresh')", [w.team]]],
+  ["labels",       "create a label in someone else's name",          ALL,           (c, _a, w) => c.from("labels").insert({ team_id: w.team, name: "Forged", created_by: w.users.owner }),
+                                                                                    (_a, w) => ["select exists (select 1 from labels where team_id = $1 and name = 'Forged')", [w.team]]],
+  ["labels",       "rename and recolour a label",                    "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("labels").update({ name: "Defect", color: "orange" }).eq("id", w.label),
+                                                                                    (_a, w) => ["select name = 'Defect' from labels where id = $1", [w.label]]],
+  ["labels",       "delete a label",                                 "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("labels").delete().eq("id", w.label),
+                                                                                    (_a, w) => ["select not exists (select 1 from labels where id = $1)", [w.label]]],
+
+  ["task_labels",  "see a task's labels",                            "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("task_labels").select("label_id").eq("task_id", w.task), "rows"],
+  ["task_labels",  "put a label on a task",                          "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("task_labels").insert({ task_id: w.otherTask, label_id: w.label }),
+                                                                                    (_a, w) => ["select exists (select 1 from task_labels where task_id = $1 and label_id = $2)", [w.otherTask, w.label]]],
+  ["task_labels",  "take a label off a task",                        "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("task_labels").delete().eq("task_id", w.task).eq("label_id", w.label),
+                                                                                    (_a, w) => ["select not exists (select 1 from task_labels where task_id = $1 and label_id = $2)", [w.task, w.label]]],
+  ["task_labels",  "label a task in an archived project",            ALL,           (c, _a, w) => c.from("task_labels").insert({ task_id: w.archivedTask, label_id: w.label }),
+                                                                                    (_a, w) => ["select exists (select 1 from task_labels where task_id = $1)", [w.archivedTask]]],
+
+  ["checklist_items", "see a checklist",                             "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("checklist_items").select("id").eq("id", w.checklistItem), "rows"],
+  ["checklist_items", "add a checklist item",                        "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("checklist_items").insert({ task_id: w.task, title: "Another step" }),
+                                                                                    (_a, w) => ["select exists (select 1 from checklist_items where task_id = $1 and title = 'Another step')", [w.task]]],
+  ["checklist_items", "tick an item",                                "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("checklist_items").update({ done: true }).eq("id", w.checklistItem),
+                                                                                    (_a, w) => ["select done from checklist_items where id = $1", [w.checklistItem]]],
+  ["checklist_items", "tick an item in someone else's name",         ALL,           (c, _a, w) => c.from("checklist_items").update({ done: true, ticked_by: w.users.owner }).eq("id", w.checklistItem),
+                                                                                    (_a, w) => ["select done from checklist_items where id = $1", [w.checklistItem]]],
+  ["checklist_items", "remove an item",                              "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("checklist_items").delete().eq("id", w.checklistItem),
+                                                                                    (_a, w) => ["select not exists (select 1 from checklist_items where id = $1)", [w.checklistItem]]],
+  ["checklist_items", "tick an item in an archived project",         ALL,           (c, _a, w) => c.from("checklist_items").update({ done: true }).eq("id", w.archivedChecklistItem),
+                                                                                    (_a, w) => ["select done from checklist_items where id = $1", [w.archivedChecklistItem]]],
+
+  ["task_relations", "see a task's relations",                       "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.from("task_relations").select("id").eq("id", w.relation), "rows"],
+  ["task_relations", "relate two tasks",                             "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("task_relations").insert({ from_task_id: w.task, to_task_id: w.otherTask, kind: "blocks" }),
+                                                                                    (_a, w) => ["select exists (select 1 from task_relations where from_task_id = $1 and kind = 'blocks')", [w.task]]],
+  ["task_relations", "relate two tasks in someone else's name",      ALL,           (c, _a, w) => c.from("task_relations").insert({ from_task_id: w.task, to_task_id: w.otherTask, kind: "duplicates", created_by: w.users.owner }),
+                                                                                    (_a, w) => ["select exists (select 1 from task_relations where from_task_id = $1 and kind = 'duplicates')", [w.task]]],
+  ["task_relations", "remove a relation",                            "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.from("task_relations").delete().eq("id", w.relation),
+                                                                                    (_a, w) => ["select not exists (select 1 from task_relations where id = $1)", [w.relation]]],
+
   ["rpc",          "create_team(name, slug)",                        "✓ ✓ ✓ ✓ ✓ ✗", (c, _a, w) => c.rpc("create_team", { name: "Fresh", slug: `fresh-${w.n}` }),
                                                                                     (_a, w) => ["select exists (select 1 from teams where slug = $1)", [`fresh-${w.n}`]]],
-  ["rpc",          "move_task (todo → in_progress)",                 "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.rpc("move_task", { task_id: w.task, status: "in_progress", position: 0 }),
-                                                                                    (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.task]]],
-  ["rpc",          "move_task in an archived project",               ALL,           (c, _a, w) => c.rpc("move_task", { task_id: w.archivedTask, status: "in_progress", position: 0 }),
-                                                                                    (_a, w) => ["select status = 'in_progress' from tasks where id = $1", [w.archivedTask]]],
+  ["rpc",          "move_task (To do → In progress)",                "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.rpc("move_task", { task_id: w.task, status_id: w.statuses.doing, position: 0 }),
+                                                                                    (_a, w) => ["select status_id = $2 from tasks where id = $1", [w.task, w.statuses.doing]]],
+  ["rpc",          "move_task in an archived project",               ALL,           (c, _a, w) => c.rpc("move_task", { task_id: w.archivedTask, status_id: w.statuses.archivedDoing, position: 0 }),
+                                                                                    (_a, w) => ["select status_id = $2 from tasks where id = $1", [w.archivedTask, w.statuses.archivedDoing]]],
+  ["rpc",          "move_status(status, 0)",                         "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.rpc("move_status", { status_id: w.statuses.doing, position: 0 }),
+                                                                                    (_a, w) => ["select position = 0 from project_statuses where id = $1", [w.statuses.doing]]],
+  ["rpc",          "remove_status(status, move_to)",                 "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.rpc("remove_status", { status_id: w.statuses.backlog, move_to: w.statuses.todo }),
+                                                                                    (_a, w) => ["select not exists (select 1 from project_statuses where id = $1) and exists (select 1 from tasks where id = $2 and status_id = $3)", [w.statuses.backlog, w.otherTask, w.statuses.todo]]],
+  ["rpc",          "remove_status in an archived project",           ALL,           (c, _a, w) => c.rpc("remove_status", { status_id: w.statuses.archivedDoing }),
+                                                                                    (_a, w) => ["select not exists (select 1 from project_statuses where id = $1)", [w.statuses.archivedDoing]]],
+  ["rpc",          "set_task_labels(task, names)",                   "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.rpc("set_task_labels", { task_id: w.task, names: ["Brand new"] }),
+                                                                                    (_a, w) => ["select exists (select 1 from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = $1 and l.name = 'Brand new')", [w.task]]],
+  ["rpc",          "move_checklist_item(item, 1)",                   "✓ ✓ ✓ ✗ ✗ ✗", (c, _a, w) => c.rpc("move_checklist_item", { item_id: w.checklistItem, position: 1 }),
+                                                                                    (_a, w) => ["select position = 1 from checklist_items where id = $1", [w.checklistItem]]],
+  ["rpc",          "board_view(team, project)",                      "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("board_view", { team_slug: `acme-${w.n}`, project_key: "WEB" }), "rows"],
+  ["rpc",          "task_panel(team, project, number)",              "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("task_panel", { team_slug: `acme-${w.n}`, project_key: "WEB", task_number: 1 }), "rows"],
   ["rpc",          "search_tasks finds the team's task",             "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("search_tasks", { query: "quarterly rotation" }).eq("id", w.task), "rows"],
   ["rpc",          "team_overview(team)",                            "✓ ✓ ✓ ✓ ✗ ✗", (c, _a, w) => c.rpc("team_overview", { team_id: w.team }), "rows"],
-  ["rpc",          "accept_invitation(token)",                       "✓ ✓ ✓ ✓ ✓ ✗", (c) => c.rpc("accept_invitation", { token: "matrix-token" }),
+  ["rpc",          "accept_invitation(token), sent to the outsider", "✗ ✗ ✗ ✗ ✓ ✗", (c) => c.rpc("accept_invitation", { token: "matrix-token" }),
                                                                                     (_a, w) => ["select accepted_at is not null from invitations where id = $1", [w.openInvitation]]],
   ["rpc",          "transfer_ownership(team, another member)",               "✓ ✗ ✗ ✗ ✗ ✗", (c, a, w) => c.rpc("transfer_ownership", { team_id: w.team, new_owner_id: other(a, w, "member", "admin") }),
                                                                                     (a, w) => ["select role = 'owner' from team_members where team_id = $1 and user_id = $2", [w.team, other(a, w, "member", "admin")]]],
@@ -201,14 +276,47 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
       "insert into projects (team_id, key, name) values ($1, 'OLD', 'Old site') returning id",
       [team],
     );
+    const status = (projectId: string, name: string) =>
+      one("select id from project_statuses where project_id = $1 and name = $2", [projectId, name]);
+    const statuses = {
+      backlog: await status(project, "Backlog"),
+      todo: await status(project, "To do"),
+      doing: await status(project, "In progress"),
+      archivedDoing: await status(archivedProject, "In progress"),
+    };
     const task = await one(
-      `insert into tasks (project_id, title, description, status, assignee_id, created_by)
-       values ($1, 'Rotate the credentials', 'Quarterly rotation of the database password', 'todo', $2, $3) returning id`,
-      [project, users.member, users.owner],
+      `insert into tasks (project_id, title, description, status_id, assignee_id, created_by)
+       values ($1, 'Rotate the credentials', 'Quarterly rotation of the database password', $2, $3, $4) returning id`,
+      [project, statuses.todo, users.member, users.owner],
+    );
+    const otherTask = await one(
+      "insert into tasks (project_id, title, status_id, created_by) values ($1, 'Another', $2, $3) returning id",
+      [project, statuses.backlog, users.owner],
     );
     const archivedTask = await one(
-      "insert into tasks (project_id, title, status, created_by) values ($1, 'Old work', 'todo', $2) returning id",
+      "insert into tasks (project_id, title, created_by) values ($1, 'Old work', $2) returning id",
       [archivedProject, users.owner],
+    );
+    const label = await one(
+      "insert into labels (team_id, name, color, created_by) values ($1, 'Bug', 'red', $2) returning id",
+      [team, users.owner],
+    );
+    await tx.query("insert into task_labels (task_id, label_id) values ($1, $2)", [task, label]);
+    const checklistItem = await one(
+      "insert into checklist_items (task_id, title, created_by) values ($1, 'First step', $2) returning id",
+      [task, users.owner],
+    );
+    await tx.query("insert into checklist_items (task_id, title, created_by) values ($1, 'Second step', $2)", [
+      task,
+      users.owner,
+    ]);
+    const archivedChecklistItem = await one(
+      "insert into checklist_items (task_id, title, created_by) values ($1, 'Old step', $2) returning id",
+      [archivedTask, users.owner],
+    );
+    const relation = await one(
+      "insert into task_relations (from_task_id, to_task_id, kind, created_by) values ($1, $2, 'relates', $3) returning id",
+      [otherTask, task, users.owner],
     );
     // authors and uploaders include the viewer and the outsider (as if they had
     // been members once): having written something gives no right to change it
@@ -235,14 +343,16 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
       "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'invitee@example.com', 'member', $2, $3) returning id",
       [team, sha256(`pending-${n}`), users.owner],
     );
-    // the one invitation whose token the matrix holds ("matrix-token"): only this world's is pending
-    await tx.query("update invitations set token_hash = $1 where token_hash = $2", [
-      sha256(`old-matrix-${n}`),
-      sha256("matrix-token"),
-    ]);
+    // the one invitation whose token the matrix holds ("matrix-token"): only this world's
+    // (an ended invitation can't be changed, so the last world's goes)
+    await tx.query("delete from invitations where token_hash = $1", [sha256("matrix-token")]);
     const openInvitation = await one(
-      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'anyone@example.com', 'viewer', $2, $3) returning id",
+      "insert into invitations (team_id, email, role, token_hash, invited_by) values ($1, 'Outsider@Matrix.test', 'viewer', $2, $3) returning id",
       [team, sha256("matrix-token"), users.admin],
+    );
+    const revokedInvitation = await one(
+      "insert into invitations (team_id, email, role, token_hash, invited_by, revoked_at) values ($1, 'gone@example.com', 'member', $2, $3, now()) returning id",
+      [team, sha256(`revoked-${n}`), users.owner],
     );
     return {
       n,
@@ -252,12 +362,19 @@ async function buildWorld(stack: TestStack, users: Record<Person, string>, spare
       project,
       archivedProject,
       task,
+      otherTask,
       archivedTask,
+      statuses,
+      label,
+      checklistItem,
+      archivedChecklistItem,
+      relation,
       comments,
       attachments,
       archivedComment,
       invitation,
       openInvitation,
+      revokedInvitation,
     };
   });
 }

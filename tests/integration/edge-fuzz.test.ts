@@ -1,9 +1,13 @@
 /**
  * A fuzz suite for the stack's HTTP edge (issue 8, "Also"): seeded random
  * hostile bodies, headers, encodings, nesting and sizes across auth, REST,
- * storage and functions. Every answer must be below 500 and arrive within a
- * bound, the process's memory must stay bounded, and an ordinary request
- * after each batch must still work. 2,000 cases take about 40 s on a busy
+ * storage (uploads and its JSON endpoints), Realtime's REST broadcast and
+ * functions, and other spellings of the paths (escapes, dot segments, double
+ * slashes, case). Every answer must be below 500 and arrive within a bound,
+ * the process's memory must stay bounded, and an ordinary request after each
+ * batch must still work. Some cases also say what their answer must not be:
+ * a cross-site request to any spelling of the inbox or /_stack is never
+ * served, and brackets inside a string value are never "nested too deeply". 2,000 cases take about 40 s on a busy
  * 2-core machine. FUZZ_SEED=<n> runs another sequence.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,11 +32,19 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
+interface Answer {
+  status: number;
+  acao: string | null;
+  body: string;
+}
+
 interface Case {
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: string | Uint8Array;
+  /** what is wrong with the answer, beyond a 5xx; null when nothing */
+  wrong?: (answer: Answer) => string | null;
 }
 
 function generator(random: () => number) {
@@ -75,7 +87,8 @@ function generator(random: () => number) {
         return "x".repeat(pick([1, 100, 20_000, 200_000]));
       case 3: {
         const n = pick([10, 200, 5_000]);
-        return "(".repeat(n) + "a" + ")".repeat(n);
+        // balanced, or opened and never closed (pasted code, a long smiley)
+        return int(2) ? "(".repeat(n) + "a" + ")".repeat(n) : pick(["(", "[", "{"]).repeat(n);
       }
       case 4:
         return String.fromCharCode(...Array.from({ length: 1 + int(20) }, () => int(0x10000)));
@@ -152,6 +165,33 @@ function generator(random: () => number) {
       () =>
         `${enc(pick(["select", "order", "limit", "offset", "title", "id", "or", "and", str().slice(0, 30)]))}=${enc(str().slice(0, int(2) ? 40 : 20_000))}`,
     ).join("&");
+  // another spelling of a path: escaped unreserved characters, dot segments, doubled slashes, other case
+  const respell = (path: string): string => {
+    const escaped = [...path]
+      .map((ch) => (/[A-Za-z0-9_.~-]/.test(ch) && int(3) === 0 ? `%${ch.charCodeAt(0).toString(16)}` : ch))
+      .join("");
+    switch (int(6)) {
+      case 0:
+        return `/x/..${escaped}`;
+      case 1:
+        return `/.${escaped}`;
+      case 2:
+        return `/${escaped}`;
+      case 3:
+        return escaped.toUpperCase();
+      case 4:
+        return escaped.replace("/", "/%2e/");
+      default:
+        return escaped;
+    }
+  };
+  const crossSite = { origin: "https://evil.example", "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors" };
+  // refused as the inbox is (403, no CORS), or no route at all (404): never served, nor asked for a key
+  const notServedCrossSite = (a: Answer) =>
+    (a.status === 403 && a.acao === null) || a.status === 404 ? null : `served cross-site: ${a.status}, CORS ${a.acao}`;
+  const bracketsAreText = (a: Answer) =>
+    a.body.includes("nested too deeply") ? `brackets in a string refused: ${a.body.slice(0, 120)}` : null;
+  const unclosed = () => pick(["(", "[", "{"]).repeat(pick([129, 200, 1_000])) + str().slice(0, 20);
   const targets: (() => Case)[] = [
     () => ({
       method: "POST",
@@ -195,6 +235,62 @@ function generator(random: () => number) {
       body: body(),
     }),
     () => ({
+      method: pick(["POST", "PUT", "DELETE"]),
+      path: `/storage/v1/${pick(["object/move", "object/copy", "object/list/avatars", "object/sign/attachments", "object/sign/avatars/a.png", "bucket", "bucket/avatars", "object/avatars"])}`,
+      headers: headers(),
+      body: int(4) ? JSON.stringify(json()) : body(),
+    }),
+    () => ({
+      method: "POST",
+      path: pick([
+        "/realtime/v1/api/broadcast",
+        `/realtime/v1/api/broadcast/${enc(str().slice(0, 30)) || "t"}/events/${enc(str().slice(0, 10)) || "e"}${int(2) ? "?private=true" : ""}`,
+      ]),
+      headers: headers(),
+      body: int(3)
+        ? JSON.stringify({
+            messages: Array.from({ length: int(4) }, () => ({
+              topic: str().slice(0, 30),
+              event: str().slice(0, 10),
+              payload: int(4) ? { body: json() } : json(),
+              private: int(2) === 0,
+            })),
+          })
+        : body(),
+    }),
+    () => ({
+      method: pick(["GET", "POST", "DELETE"]),
+      path: respell(
+        pick([
+          "/inbox",
+          "/inbox/api/v1/messages",
+          "/inbox/api/v1/message/latest",
+          "/inbox/clear",
+          "/_stack/requests",
+          "/_stack/requests/tally",
+        ]),
+      ),
+      headers: { ...headers(), ...crossSite, authorization: `Bearer ${stack.serviceRoleKey}` },
+      wrong: notServedCrossSite,
+    }),
+    () => ({
+      method: pick(["GET", "HEAD"]),
+      path: respell(`/rest/v1/${pick(["tasks", "projects"])}`) + `?${q()}`,
+      headers: headers(),
+    }),
+    () => ({
+      method: "POST",
+      path: pick(["/rest/v1/tasks", "/rest/v1/rpc/search_tasks", "/auth/v1/signup"]),
+      headers: { ...headers(), "content-type": "application/json" },
+      body: JSON.stringify({
+        query: unclosed(),
+        title: unclosed(),
+        description: unclosed(),
+        data: { bio: unclosed() },
+      }),
+      wrong: bracketsAreText,
+    }),
+    () => ({
       method: "POST",
       path: `/functions/v1/${pick(["send-invitation", "export-project", "nope", enc(str().slice(0, 20))])}`,
       headers: { ...headers(), authorization: pick(["", "Bearer x", "Bearer a.b.c"]) },
@@ -213,15 +309,15 @@ function enc(s: string): string {
   }
 }
 
-async function send(c: Case): Promise<number> {
+async function send(c: Case): Promise<Answer> {
   const res = await fetch(`${stack.url}${c.path}`, {
     method: c.method,
     headers: c.headers,
     body: c.method === "GET" || c.method === "HEAD" ? undefined : (c.body as BodyInit | undefined),
     signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
   });
-  await res.arrayBuffer().catch(() => {});
-  return res.status;
+  const body = await res.text().catch(() => "");
+  return { status: res.status, acao: res.headers.get("access-control-allow-origin"), body };
 }
 
 describe(`the HTTP edge under fuzzing (seed ${SEED})`, () => {
@@ -237,8 +333,9 @@ describe(`the HTTP edge under fuzzing (seed ${SEED})`, () => {
           while (at < batch.length) {
             const c = batch[at++];
             try {
-              const status = await send(c);
-              if (status >= 500) failures.push(`${status} ${c.method} ${c.path.slice(0, 200)}`);
+              const answer = await send(c);
+              const wrong = answer.status >= 500 ? String(answer.status) : c.wrong?.(answer);
+              if (wrong) failures.push(`${wrong} ${c.method} ${c.path.slice(0, 200)}`);
             } catch (error) {
               // the transport's own reason (a reset, a closed socket) says which side gave up
               const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;

@@ -64,21 +64,39 @@ beforeAll(async () => {
     )
   ).rows[0].id;
   for (const [i, title] of AWKWARD.entries()) {
-    await stack.db.query(
-      `insert into tasks (project_id, number, title, status, priority, assignee_id, due_on, labels, position, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z')`,
+    const { rows: made } = await stack.db.query<{ id: string }>(
+      `insert into tasks (project_id, number, title, status_id, priority, assignee_id, due_on, position, created_at, updated_at)
+       select $1, $2, $3, s.id, $5, $6, $7, $8, '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z'
+       from project_statuses s where s.project_id = $1 and s.name = $4
+       returning id`,
       [
         projectId,
         i + 1,
         title,
-        i === 0 ? "done" : "todo",
+        i === 0 ? "Done" : "To do",
         i === 0 ? "urgent" : "none",
         i === 0 ? owner.id : null,
         i === 0 ? "2026-02-01" : null,
-        i === 0 ? ["ui", "=bad"] : [],
         i,
       ],
     );
+    if (i === 0) {
+      for (const name of ["ui", "=bad"]) {
+        await stack.db.query(
+          `with l as (insert into labels (team_id, name) values ($1, $2) returning id)
+           insert into task_labels (task_id, label_id) select $3, id from l`,
+          [team.id, name, made[0].id],
+        );
+      }
+      // fixed times for the file to show (the triggers would write now())
+      await stack.db.transaction(async (tx) => {
+        await tx.query("set local session_replication_role = replica");
+        await tx.query(
+          "update tasks set updated_at = '2026-01-03T00:00:00Z', completed_at = '2026-01-03T00:00:00Z' where id = $1",
+          [made[0].id],
+        );
+      });
+    }
   }
 });
 afterAll(() => stack?.close());
@@ -142,18 +160,22 @@ describe("export-project", () => {
       "labels",
       "created_at",
       "updated_at",
+      "completed_at",
     ]);
+    // the status by the name the board shows; the team's labels by name (a spreadsheet formula neutralised)
     expect(rows[1]).toEqual([
       "EXP-1",
       "Plain title",
-      "done",
+      "Done",
       "urgent",
       'Olive, "the" Owner',
       "2026-02-01",
-      "ui, =bad",
+      "'=bad, ui",
       "2026-01-02T03:04:05.000Z",
       "2026-01-03T00:00:00.000Z",
+      "2026-01-03T00:00:00.000Z",
     ]);
+    expect(rows[2].slice(2, 3).concat(rows[2].slice(9))).toEqual(["To do", ""]);
     expect(rows.slice(1).map((r) => r[1])).toEqual([
       "Plain title",
       "Commas, everywhere, here",
@@ -166,7 +188,7 @@ describe("export-project", () => {
       "Ünïcödé ✓",
     ]);
     expect(text).toContain('"She said ""ship it"""');
-    expect(rows.every((r) => r.length === 9)).toBe(true);
+    expect(rows.every((r) => r.length === 10)).toBe(true);
   });
 
   it("through functions.invoke too", async () => {
@@ -178,7 +200,7 @@ describe("export-project", () => {
   it("an empty project gives the header line only", async () => {
     expect(await exportAs(owner.client, emptyProjectId)).toEqual({
       status: 200,
-      body: "number,title,status,priority,assignee,due_date,labels,created_at,updated_at\r\n",
+      body: "number,title,status,priority,assignee,due_date,labels,created_at,updated_at,completed_at\r\n",
     });
   });
 

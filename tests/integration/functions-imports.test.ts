@@ -107,24 +107,33 @@ describe("imports", () => {
     }
   });
 
-  it("starts again from the cache with the module's server gone, and offline mode loads only what is cached", async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  it("starts again from the cache with the module's server gone", async () => {
+    // close the keep-alive connections Deno holds now, or close() waits out their idle timeout
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
+    await closed;
     requests = [];
-    for (const offline of [false, true]) {
-      const stack = await stackWith(offline);
-      try {
-        expect(await call(stack, "remote")).toEqual({ status: 200, text: "HELLO REMOTE" });
-        expect(await call(stack, "mapped")).toEqual({ status: 200, text: "HELLO MAPPED!" });
-        if (offline) {
-          const refused = await call(stack, "uncached");
-          expect(refused.status).toBe(503);
-          expect(JSON.parse(refused.text)).toMatchObject({ code: "BOOT_ERROR" });
-          expect(stack.functions.recentLogs().join("\n")).toMatch(/uncached.*(cached-only|not found in cache|cache)/is);
-        }
-      } finally {
-        await stack.close();
-      }
+    const stack = await stackWith(false);
+    try {
+      expect(await call(stack, "remote")).toEqual({ status: 200, text: "HELLO REMOTE" });
+      expect(await call(stack, "mapped")).toEqual({ status: 200, text: "HELLO MAPPED!" });
+    } finally {
+      await stack.close();
+    }
+    expect(requests).toEqual([]);
+  });
+
+  it("offline mode loads only what is cached", async () => {
+    const stack = await stackWith(true);
+    try {
+      expect(await call(stack, "remote")).toEqual({ status: 200, text: "HELLO REMOTE" });
+      expect(await call(stack, "mapped")).toEqual({ status: 200, text: "HELLO MAPPED!" });
+      const refused = await call(stack, "uncached");
+      expect(refused.status).toBe(503);
+      expect(JSON.parse(refused.text)).toMatchObject({ code: "BOOT_ERROR" });
+      expect(stack.functions.recentLogs().join("\n")).toMatch(/uncached.*(cached-only|not found in cache|cache)/is);
+    } finally {
+      await stack.close();
     }
     expect(requests).toEqual([]);
     // the server is started again for afterAll's close

@@ -30,7 +30,7 @@ describe("send-notifications", () => {
       method: "POST",
       url: `${stack.url}/functions/v1/send-notifications`,
       status_code: 200,
-      content: JSON.stringify({ sent: 0 }),
+      content: JSON.stringify({ sent: 0, failed: 0 }),
       error_msg: null,
     });
   });

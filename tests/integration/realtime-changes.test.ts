@@ -16,6 +16,7 @@ describe("Realtime postgres_changes", () => {
   let owner: Person, member: Person, viewer: Person, outsider: Person;
   let anon: SupabaseClient;
   let project: string;
+  let team: string;
   const clients: SupabaseClient[] = [];
 
   beforeAll(async () => {
@@ -23,7 +24,7 @@ describe("Realtime postgres_changes", () => {
     [owner, member, viewer, outsider] = await Promise.all(
       ["owner", "member", "viewer", "outsider"].map((n) => makePerson(stack, n)),
     );
-    ({ project } = await makeTeam(stack, [
+    ({ project, team } = await makeTeam(stack, [
       [owner, "owner"],
       [member, "member"],
       [viewer, "viewer"],
@@ -65,7 +66,7 @@ describe("Realtime postgres_changes", () => {
   it("delivers INSERT, UPDATE and DELETE made through REST with the payload shape realtime-js expects", async () => {
     const { inbox, ready } = listen(owner.client, "all", { event: "*" });
     await ready;
-    const task = await addTask(member, "Write the release notes", { labels: ["docs", "release"] });
+    const task = await addTask(member, "Write the release notes", { priority: "high" });
     await inbox.until(1);
     await member.client.from("tasks").update({ title: "Write the 2.0 release notes" }).eq("id", task.id);
     await inbox.until(2);
@@ -85,7 +86,7 @@ describe("Realtime postgres_changes", () => {
       id: task.id,
       title: "Write the release notes",
       project_id: project,
-      labels: ["docs", "release"],
+      priority: "high",
       number: task.number,
     });
     expect(insert.commit_timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -212,5 +213,53 @@ describe("Realtime postgres_changes", () => {
     const [e2] = await errors2.until(1);
     expect(e2.status).toBe("error");
     expect(e2.message).toContain("invalid column for filter nope");
+  });
+
+  it("a task's checklist, labels and relations reach its project's subscribers as a change of the task (issue 24)", async () => {
+    const board = listen(viewer.client, "board", { event: "UPDATE", filter: `project_id=eq.${project}` });
+    await board.ready;
+    const task = await addTask(member, "Break it down");
+    const other = await addTask(member, "Related work");
+    const changesOf = (id: string) => (items: Change[]) => items.filter((i) => (i.new as { id?: string }).id === id);
+    const { data: item } = await member.client
+      .from("checklist_items")
+      .insert({ task_id: task.id, title: "First step" } as never)
+      .select("id")
+      .single<{ id: string }>();
+    await board.inbox.until((items) => changesOf(task.id)(items).length >= 1);
+    await member.client.from("checklist_items").update({ done: true }).eq("id", item!.id);
+    await board.inbox.until((items) => changesOf(task.id)(items).length >= 2);
+    // a delete, whose old record Realtime can't filter by project, still reaches the board through the task
+    await member.client.from("checklist_items").delete().eq("id", item!.id);
+    await board.inbox.until((items) => changesOf(task.id)(items).length >= 3);
+    await member.client.rpc("set_task_labels", { task_id: task.id, names: ["live"] });
+    await board.inbox.until((items) => changesOf(task.id)(items).length >= 4);
+    await member.client
+      .from("task_relations")
+      .insert({ from_task_id: other.id, to_task_id: task.id, kind: "blocks" } as never);
+    await board.inbox.until((items) => changesOf(task.id)(items).length >= 5 && changesOf(other.id)(items).length >= 1);
+  });
+
+  it("a project's statuses and its team's labels reach the board's subscribers, removals included", async () => {
+    const statuses = listen(viewer.client, "statuses", {
+      event: "*",
+      table: "project_statuses",
+      filter: `project_id=eq.${project}`,
+    });
+    const labels = listen(viewer.client, "labels", { event: "*", table: "labels", filter: `team_id=eq.${team}` });
+    await Promise.all([statuses.ready, labels.ready]);
+    const { data: added, error } = await owner.client
+      .from("project_statuses")
+      .insert({ project_id: project, name: "Review", category: "started", color: "purple" } as never)
+      .select("id")
+      .single<{ id: string }>();
+    expect(error).toBeNull();
+    await statuses.inbox.until((items) => items.some((i) => i.eventType === "INSERT"));
+    const before = statuses.inbox.items.length;
+    // the last status removed: no neighbour moves, the renumbering still writes every remaining one
+    await owner.client.rpc("remove_status", { status_id: added!.id });
+    await statuses.inbox.until((items) => items.length > before);
+    await owner.client.from("labels").insert({ team_id: team, name: "Fresh", color: "green" } as never);
+    await labels.inbox.until(1);
   });
 });

@@ -11,6 +11,7 @@ import { startTestStack, type TestStack } from "../support/stack.ts";
 
 const APP = "http://localhost:5173";
 const EVIL = "https://evil.example";
+const NO_ROUTE = { message: "no Route matched with those values" };
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({ auth: { siteUrl: APP } });
@@ -23,6 +24,23 @@ function raw(path: string, headers: Record<string, string>, method = "GET") {
     const req = http.request(`${stack.url}${path}`, { method, headers }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** The status, CORS header and body of a request whose path goes out exactly as written. */
+function rawAnswer(path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; acao: string | null; body: string }>((resolve, reject) => {
+    const req = http.request(`${stack.url}/`, { method: "GET", path, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => {
+        const acao = res.headers["access-control-allow-origin"];
+        resolve({ status: res.statusCode ?? 0, acao: typeof acao === "string" ? acao : null, body });
+      });
     });
     req.on("error", reject);
     req.end();
@@ -84,6 +102,64 @@ describe("the inbox and /_stack refuse other sites", () => {
     expect(await raw("/inbox/api/v1/messages", { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors" })).toBe(
       403,
     );
+  });
+
+  it("refuses every spelling of an inbox or /_stack path, not only the plain one", async () => {
+    const email = uniqueEmail("spelled");
+    await stack.anonClient().auth.signInWithOtp({ email });
+    // what a browser's fetch() from another site can put in the request line (fetch keeps %-escapes and //)
+    const spellings = [
+      "/%69nbox/api/v1/messages",
+      "/%69%6E%62%6F%78/api/v1/messages",
+      "/%69nbox",
+      "/%69nbox/api/v1/message/latest",
+      "/inbox/api/v1/%6dessage/latest",
+      "/inbox/%61pi/v1/messages",
+      "//inbox/api/v1/messages",
+      "/./inbox/api/v1/messages",
+      "/x/../inbox/api/v1/messages",
+      "/%2e/inbox/api/v1/messages",
+      "/x/%2E%2E/inbox/api/v1/messages",
+      "/INBOX/api/v1/messages",
+      "/Inbox/api/v1/messages",
+      "/inbox%2Fapi%2Fv1%2Fmessages",
+      "/inbox%2fapi/v1/messages",
+      "/inbox/api/v1//messages",
+      "/%5fstack/requests",
+      "/_st%61ck/requests",
+      "//_stack/requests",
+      "/_stack%2Frequests",
+      "/auth/v1/../../inbox/api/v1/messages",
+      "/rest/v1/%2e%2e/%2e%2e/inbox/api/v1/messages",
+    ];
+    for (const path of spellings) {
+      const r = await rawAnswer(path, { ...crossSite, authorization: `Bearer ${stack.serviceRoleKey}` });
+      expect(r.body, path).not.toContain(email);
+      expect(r.body, path).not.toContain('"method"');
+      // refused as the inbox is, or no route at all (which names nothing and may be read by anyone)
+      if (r.status === 403) expect(r.acao, path).toBeNull();
+      else expect({ status: r.status, body: JSON.parse(r.body) }, path).toEqual({ status: 404, body: NO_ROUTE });
+    }
+    // the same spellings from this machine's own tools reach the inbox or nothing, never something else
+    const tool = await rawAnswer("/%69nbox/api/v1/messages", {});
+    expect(tool.status).toBe(200);
+    expect(tool.body).toContain(email);
+  });
+
+  it("guards the admin API under every spelling of its path", async () => {
+    const headers = { apikey: stack.anonKey, authorization: `Bearer ${stack.anonKey}` };
+    const plain = await rawAnswer("/auth/v1/admin/users", headers);
+    expect(plain.status).toBe(403);
+    for (const path of [
+      "/auth/v1/%61dmin/users",
+      "/auth/v1/%61%64%6D%69%6E/users",
+      "/auth/v1/x/../admin/users",
+      "/auth/v1/./admin/users",
+      "/rest/v1/../../auth/v1/admin/users",
+    ]) {
+      const r = await rawAnswer(path, headers);
+      expect({ status: r.status, body: r.body }, path).toEqual({ status: plain.status, body: plain.body });
+    }
   });
 
   it("refuses a DNS-rebinding Host", async () => {

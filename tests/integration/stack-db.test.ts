@@ -73,6 +73,20 @@ describe("the database as every request sees it", () => {
     const { rows } = await stack.db.query<{ extname: string }>("select extname from pg_extension order by 1");
     expect(rows.map((r) => r.extname)).toEqual(expect.arrayContaining(["citext", "pg_trgm", "pgcrypto", "uuid-ossp"]));
   });
+
+  it("replaces an embedded engine whose pgcrypto says it lost its digests, and answers on the next call", async () => {
+    // an unknown digest name is the one way to make pgcrypto say it on demand (LOST_DIGESTS in stack/db/pglite.ts)
+    const recoveries = () =>
+      stack.db.kind === "pglite" ? (stack.db as unknown as { recoveries: number }).recoveries : 0;
+    const before = recoveries();
+    const error = await stack.db
+      .query("select extensions.pgp_sym_encrypt('x', 'k', 's2k-digest-algo=none-such')")
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe("Unsupported digest algorithm");
+    const { rows } = await stack.db.query<{ n: number }>("select count(*)::int as n from notes");
+    expect(rows).toEqual([{ n: 1 }]);
+    expect(recoveries()).toBe(stack.db.kind === "pglite" ? before + 1 : 0);
+  });
 });
 
 describe("migrations", () => {

@@ -113,6 +113,73 @@ describe("limits at the REST edge", () => {
   });
 });
 
+describe("string values are text, whatever brackets they hold", () => {
+  const unclosed = `Paste: ${"(".repeat(200)} ${"[".repeat(200)} ${"{".repeat(200)} and nothing closed`;
+
+  it("stores a task description with 200 unclosed brackets of each kind, as JSON and as a form", async () => {
+    const email = `brackets-${Date.now()}@example.com`;
+    const admin = stack.adminClient();
+    expect(
+      (await admin.auth.admin.createUser({ email, password: "brackets-pass-1", email_confirm: true })).error,
+    ).toBeNull();
+    const user = stack.anonClient();
+    const { data: session } = await user.auth.signInWithPassword({ email, password: "brackets-pass-1" });
+    const token = session.session!.access_token;
+    const { data: team, error: teamError } = await user.rpc("create_team", {
+      name: "Brackets",
+      slug: `brackets-${Date.now()}`,
+    });
+    expect(teamError).toBeNull();
+    const { data: project } = await user
+      .from("projects")
+      .insert({ team_id: (team as { id: string }).id, key: "BRA", name: "Brackets" })
+      .select("id")
+      .single();
+    const { data: task, error } = await user
+      .from("tasks")
+      .insert({ project_id: project!.id, title: "((( unclosed", description: unclosed })
+      .select("description")
+      .single();
+    expect(error).toBeNull();
+    expect(task!.description).toBe(unclosed);
+
+    const form = await fetch(`${stack.url}/rest/v1/tasks`, {
+      method: "POST",
+      headers: {
+        apikey: stack.anonKey,
+        authorization: `Bearer ${token}`,
+        "content-type": "application/x-www-form-urlencoded",
+        prefer: "return=representation",
+      },
+      body: new URLSearchParams({ project_id: project!.id, title: "[[[ form", description: unclosed }),
+    });
+    expect(form.status).toBe(201);
+    expect(((await form.json()) as { description: string }[])[0].description).toBe(unclosed);
+
+    // a search for such text, and account data holding it
+    const search = await user.rpc("search_tasks", { query: unclosed });
+    expect(search.error).toBeNull();
+    const update = await user.auth.updateUser({ data: { bio: unclosed } });
+    expect(update.error).toBeNull();
+    expect(update.data.user?.user_metadata.bio).toBe(unclosed);
+  });
+
+  it("still bounds nesting where it is nesting: JSON structure and the query grammar", async () => {
+    const deepJson = await rest(stack, "/rpc/search_tasks", {
+      method: "POST",
+      body: `{"query":"x","extra":${nested(65, "[", "]", "1")}}`,
+    });
+    expect(deepJson.status).toBe(400);
+    expect(await deepJson.json()).toMatchObject({ message: "The request body is nested too deeply" });
+    const deepSelect = await rest(
+      stack,
+      `/tasks?select=id&or=${encodeURIComponent(nested(129, "or(", ")", "id.eq.1"))}`,
+    );
+    expect(deepSelect.status).toBe(400);
+    expect(await deepSelect.json()).toMatchObject({ message: "A query parameter is nested too deeply" });
+  });
+});
+
 describe("a database that is never left wedged", () => {
   let open: TestStack;
   beforeAll(async () => {
@@ -191,23 +258,38 @@ describe("statement_timeout per request", () => {
 });
 
 describe("oversized bodies", () => {
-  /** Streams up to `total` bytes as a chunked upload; resolves with the answer and how much was sent by then. */
-  function upload(url: string, total: number, extraHeaders: Record<string, string> = {}) {
-    return new Promise<{ status: number; sent: number; ms: number }>((resolve, reject) => {
+  /**
+   * Streams up to `total` bytes (chunked, or with Content-Length when `declared`); resolves with the
+   * answer and how much had been sent by then.
+   */
+  function upload(
+    url: string,
+    total: number,
+    extraHeaders: Record<string, string> = {},
+    { method = "POST", declared = false } = {},
+  ) {
+    return new Promise<{ status: number; sent: number; ms: number; error?: string }>((resolve) => {
       const started = performance.now();
       let sent = 0;
       let done = false;
       const req = http.request(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...extraHeaders },
+        method,
+        headers: {
+          "content-type": "application/json",
+          // set, not left to Node: its client frames only POST, PUT and PATCH bodies as chunked by default
+          ...(declared ? { "content-length": String(total) } : { "transfer-encoding": "chunked" }),
+          ...extraHeaders,
+        },
       });
       const chunk = Buffer.alloc(256 * 1024, 0x20);
+      // one chunk per turn of the event loop, so an early answer is read before the next write can fail
+      // on a socket the server has closed by then (EPIPE)
       const pump = () => {
-        while (!done && sent < total) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
-        }
-        if (!done) req.end();
+        if (done) return;
+        if (sent >= total) return void req.end();
+        sent += chunk.length;
+        if (req.write(chunk)) setImmediate(pump);
+        else req.once("drain", pump);
       };
       req.on("response", (res) => {
         done = true;
@@ -215,16 +297,79 @@ describe("oversized bodies", () => {
         resolve({ status: res.statusCode ?? 0, sent, ms: performance.now() - started });
         req.destroy();
       });
-      req.on("error", (e) => (done ? undefined : reject(e)));
+      // the stack closes the connection after an early answer; a client still sending may see the reset first
+      req.on("error", (e: NodeJS.ErrnoException) => {
+        if (done) return;
+        done = true;
+        resolve({ status: 0, sent, ms: performance.now() - started, error: e.code ?? e.message });
+      });
       pump();
     });
   }
 
+  /**
+   * The stack's answer to an upload, from its own request log (the client reads the same answer,
+   * unless the connection was reset under it while it was still sending), and what had been sent by then.
+   */
+  async function refused(
+    method: string,
+    path: string,
+    total: number,
+    headers: Record<string, string>,
+    declared = false,
+  ) {
+    // the stack logs a request before its answer goes out
+    const seen = stack.requests.list().length;
+    const r = await upload(`${stack.url}${path}`, total, headers, { method, declared });
+    const logged = stack.requests.list().slice(seen);
+    const what = `${method} ${path} (${declared ? "Content-Length" : "chunked"})`;
+    expect(
+      logged.map((e) => e.status),
+      what,
+    ).toEqual([413]);
+    if (r.status) expect(r.status, what).toBe(413);
+    else expect(r.error, what).toMatch(/^(EPIPE|ECONNRESET)$/);
+    return r;
+  }
+
+  it("refuses a 300 MB body on every endpoint that reads one, declared or chunked, without reading it", async () => {
+    const MB = 1024 * 1024;
+    const mailCount = async () =>
+      (await stack.db.query<{ n: number }>("select count(*)::int as n from _stack.mail_messages")).rows[0].n;
+    await stack.anonClient().auth.signInWithOtp({ email: "kept-mail@example.com" });
+    const mail = await mailCount();
+    expect(mail).toBeGreaterThan(0);
+    const anon = { apikey: stack.anonKey, authorization: `Bearer ${stack.anonKey}` };
+    const endpoints: [string, string, Record<string, string>][] = [
+      ["POST", "/storage/v1/object/list/avatars", anon],
+      ["POST", "/storage/v1/object/sign/avatars", anon],
+      ["POST", "/storage/v1/object/move", anon],
+      ["POST", "/storage/v1/object/copy", anon],
+      ["DELETE", "/storage/v1/object/avatars", anon],
+      ["POST", "/storage/v1/bucket", anon],
+      ["POST", "/realtime/v1/api/broadcast", anon],
+      ["POST", "/realtime/v1/api/broadcast/room/events/e", anon],
+      ["POST", "/functions/v1/send-invitation", anon],
+      ["DELETE", "/inbox/api/v1/messages", { authorization: `Bearer ${stack.serviceRoleKey}` }],
+      ["POST", "/auth/v1/signup", anon],
+      ["POST", "/rest/v1/rpc/search_tasks", anon],
+    ];
+    for (const [method, path, headers] of endpoints) {
+      for (const declared of [true, false]) {
+        const r = await refused(method, path, 300 * MB, headers, declared);
+        // the largest limit here is 10 MB (functions); past it, only what sat in socket buffers
+        expect(r.sent, `${method} ${path}`).toBeLessThan(64 * MB);
+      }
+    }
+    // a refused DELETE deleted nothing (an unread body of spaces used to mean "delete every message")
+    expect(await mailCount()).toBe(mail);
+    await expectSqlErrorAnswered(stack);
+  });
+
   it("answers an endless chunked upload with 413 at the limit, not after reading it all", async () => {
     const before = process.memoryUsage().rss;
     for (const path of ["/auth/v1/signup", "/rest/v1/tasks"]) {
-      const r = await upload(`${stack.url}${path}`, 800 * 1024 * 1024, { apikey: stack.anonKey });
-      expect(r.status).toBe(413);
+      const r = await refused("POST", path, 800 * 1024 * 1024, { apikey: stack.anonKey });
       // the limit is 1 MiB; what was sent past it sat in socket buffers when the answer came
       expect(r.sent).toBeLessThan(64 * 1024 * 1024);
     }

@@ -19,6 +19,20 @@ beforeAll(async () => {
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
   newTask = await import("~/routes/teams.$team.projects.$key.tasks.new");
+  const { rows } = await stack.db.query<{ name: string; id: string }>(
+    "select name, id from project_statuses where project_id = $1",
+    [team.projectId],
+  );
+  S = Object.fromEntries(rows.map((r) => [r.name, r.id]));
+  const ops = await stack.db.query<{ id: string }>(
+    "insert into projects (team_id, key, name) values ($1, 'OPS', 'Ops') returning id",
+    [team.id],
+  );
+  elsewhere = (
+    await stack.db.query<{ id: string }>("select id from project_statuses where project_id = $1 and name = 'Done'", [
+      ops.rows[0].id,
+    ])
+  ).rows[0].id;
 });
 afterAll(() => stack?.close());
 
@@ -26,65 +40,86 @@ const boardUrl = () => `/teams/${team.slug}/projects/WEB`;
 const params = (extra: Record<string, string> = {}) => ({ team: team.slug, key: "WEB", ...extra });
 const errorsOf = (data: unknown) => (data as { errors: Record<string, string> }).errors;
 const valuesOf = (data: unknown) => (data as { values: Record<string, string> }).values;
-const statusOf = async (id: string) =>
-  (
-    await stack
-      .adminClient()
-      .from("tasks")
-      .select("status, title")
-      .eq("id", id)
-      .single<{ status: string; title: string }>()
-  ).data;
+/** The task's status (by name) and title, or null once it's gone. */
+const statusOf = async (id: string) => {
+  const { rows } = await stack.db.query<{ status: string; title: string }>(
+    "select s.name as status, t.title from tasks t join project_statuses s on s.id = t.status_id where t.id = $1",
+    [id],
+  );
+  return rows[0] ?? null;
+};
+/** The project's status ids by name: Backlog, To do, In progress, Done, Canceled. */
+let S: Record<string, string>;
+/** a status of another project of the team */
+let elsewhere: string;
 
 describe("the board", () => {
   it("loads for a member with its columns and what the role may do; 404 for an outsider; a redirect to log in for nobody", async () => {
     const seen = await call(board.loader, { url: boardUrl(), user: team.viewer, params: params() });
     expect(seen.status).toBe(200);
     const data = seen.data as {
-      columns: Array<{ status: string; tasks: Array<{ title: string }> }>;
+      columns: Array<{ status: { name: string }; tasks: Array<{ title: string }> }>;
       can: Record<string, boolean>;
     };
-    expect(data.columns.find((c) => c.status === "todo")?.tasks.map((t) => t.title)).toEqual(["Book the room"]);
+    expect(data.columns.map((c) => c.status.name)).toEqual(["Backlog", "To do", "In progress", "Done", "Canceled"]);
+    expect(data.columns.find((c) => c.status.name === "To do")?.tasks.map((t) => t.title)).toEqual(["Book the room"]);
     expect(data.can).toMatchObject({ editTasks: false, manageProjects: false });
     expect((await call(board.loader, { url: boardUrl(), user: team.outsider, params: params() })).status).toBe(404);
     const anonymous = await call(board.loader, { url: boardUrl(), user: null, params: params() });
     expect(anonymous.location).toBe(`/login?next=${encodeURIComponent(boardUrl())}`);
   });
 
-  it("moves a card (the drag and drop's fetcher): done, refused for a viewer, an illegal transition, a bad place, an unknown intent", async () => {
+  it("moves a card (the drag and drop's fetcher): to any status, refused for a viewer, another project's status, a bad place, an unknown intent", async () => {
     const [first] = team.taskIds;
     const moved = await call(board.action, {
       url: boardUrl(),
       user: team.member,
       params: params(),
-      form: { intent: "move", taskId: first, status: "todo", position: "0" },
+      form: { intent: "move", taskId: first, status: S.Done, position: "0" },
     });
     expect(moved).toMatchObject({ status: 200, data: { intent: "move", ok: true } });
-    expect((await statusOf(first))?.status).toBe("todo");
+    expect((await statusOf(first))?.status).toBe("Done");
+    // back from done to the backlog: every move between statuses is allowed (§4)
+    const back = await call(board.action, {
+      url: boardUrl(),
+      user: team.member,
+      params: params(),
+      form: { intent: "move", taskId: first, status: S.Backlog, position: "0" },
+    });
+    expect(back).toMatchObject({ status: 200, data: { intent: "move", ok: true } });
+    await call(board.action, {
+      url: boardUrl(),
+      user: team.member,
+      params: params(),
+      form: { intent: "move", taskId: first, status: S["To do"], position: "0" },
+    });
 
     const viewer = await call(board.action, {
       url: boardUrl(),
       user: team.viewer,
       params: params(),
-      form: { intent: "move", taskId: first, status: "backlog", position: "0" },
+      form: { intent: "move", taskId: first, status: S.Backlog, position: "0" },
     });
     expect(viewer.status).toBe(403);
     expect(errorsOf(viewer.data).form).toBe(FORBIDDEN);
 
-    const illegal = await call(board.action, {
+    // the database refuses it; the person reads the app's words, not the database's
+    const foreign = await call(board.action, {
       url: boardUrl(),
       user: team.member,
       params: params(),
-      form: { intent: "move", taskId: first, status: "done", position: "0" },
+      form: { intent: "move", taskId: first, status: elsewhere, position: "0" },
     });
-    expect(illegal.status).toBe(400);
-    expect(errorsOf(illegal.data).form).toBe("A task can't move from todo to done.");
+    expect(foreign.status).toBe(400);
+    expect(errorsOf(foreign.data).form).toBe(
+      "That status isn't one of this project's. Reload the page to see its statuses.",
+    );
 
     const badPlace = await call(board.action, {
       url: boardUrl(),
       user: team.member,
       params: params(),
-      form: { intent: "move", taskId: first, status: "todo", position: "-3" },
+      form: { intent: "move", taskId: first, status: S["To do"], position: "-3" },
     });
     expect(badPlace.status).toBe(400);
     expect(errorsOf(badPlace.data).position).toBeTruthy();
@@ -93,7 +128,7 @@ describe("the board", () => {
       (await call(board.action, { url: boardUrl(), user: team.member, params: params(), form: { intent: "explode" } }))
         .status,
     ).toBe(404);
-    expect((await statusOf(first))?.status).toBe("todo");
+    expect((await statusOf(first))?.status).toBe("To do");
   });
 
   it("archives and unarchives for an admin, refuses a member, and an archived project refuses moves and new tasks", async () => {
@@ -117,7 +152,7 @@ describe("the board", () => {
       url: boardUrl(),
       user: team.member,
       params: params(),
-      form: { intent: "move", taskId: team.taskIds[1], status: "todo", position: "0" },
+      form: { intent: "move", taskId: team.taskIds[1], status: S["To do"], position: "0" },
     });
     expect(move.status).toBe(400);
     expect(errorsOf(move.data).form).toBe(ARCHIVED);
@@ -151,10 +186,17 @@ describe("a new task", () => {
       url,
       user: team.member,
       params: params(),
-      form: { title: "Write the launch post", labels: "launch, copy", status: "todo" },
+      form: { title: "Write the launch post", labels: "launch, Copy", status: S["To do"] },
     });
     expect(created.status).toBe(302);
     expect(created.location).toMatch(new RegExp(`^${boardUrl()}/tasks/\\d+\\?assignee=me$`));
+    // its labels became the team's labels, and it went to the column asked for
+    const { rows } = await stack.db.query<{ status: string; labels: string[] }>(
+      `select s.name as status, array(select l.name from task_labels tl join labels l on l.id = tl.label_id
+                                      where tl.task_id = t.id order by l.name) as labels
+       from tasks t join project_statuses s on s.id = t.status_id where t.title = 'Write the launch post'`,
+    );
+    expect(rows).toEqual([{ status: "To do", labels: ["Copy", "launch"] }]);
 
     const invalid = await call(newTask.action, {
       url,
@@ -224,26 +266,62 @@ describe("the task panel", () => {
     expect(errorsOf(outsiderAssignee.data).assignee).toBeTruthy();
   });
 
-  it("moves with the plain form (places count from 1), and refuses an illegal transition", async () => {
+  it("moves with the plain form to any status (places count from 1); another project's status is refused in the app's words", async () => {
     const moved = await call(task.action, {
       url: taskUrl(),
       user: team.member,
       params: params({ number: "2" }),
-      form: { intent: "move", status: "in_progress", position: "1" },
+      form: { intent: "move", status: S["In progress"], position: "1" },
     });
     expect(moved.status).toBe(302);
-    expect((await statusOf(team.taskIds[1]))?.status).toBe("in_progress");
-    const illegal = await call(task.action, {
+    expect((await statusOf(team.taskIds[1]))?.status).toBe("In progress");
+    const back = await call(task.action, {
       url: taskUrl(),
       user: team.member,
       params: params({ number: "2" }),
-      form: { intent: "move", status: "backlog", position: "" },
+      form: { intent: "move", status: S.Backlog, position: "" },
     });
-    expect(illegal.status).toBe(400);
-    expect(illegal.data).toMatchObject({
+    expect(back.status).toBe(302);
+    expect((await statusOf(team.taskIds[1]))?.status).toBe("Backlog");
+    const foreign = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: { intent: "move", status: elsewhere, position: "" },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.data).toMatchObject({
       intent: "move",
-      errors: { status: "A task can't move from in_progress to backlog." },
+      errors: { status: "That status isn't one of this project's. Reload the page to see its statuses." },
+      values: { status: elsewhere },
     });
+  });
+
+  it("saves labels by name: the team's own whatever their capitals, new ones made; more than 10 is refused beside the field", async () => {
+    const saved = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: { intent: "update", title: "Book the big room", labels: "LAUNCH, venue" },
+    });
+    expect(saved.status).toBe(302);
+    const { rows } = await stack.db.query<{ name: string }>(
+      `select l.name from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = $1 order by l.name`,
+      [team.taskIds[1]],
+    );
+    expect(rows.map((r) => r.name)).toEqual(["launch", "venue"]);
+    const tooMany = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: {
+        intent: "update",
+        title: "Book the big room",
+        labels: Array.from({ length: 11 }, (_, i) => `l${i}`).join(", "),
+      },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(errorsOf(tooMany.data).labels).toBe("A task has at most 10 labels.");
   });
 
   it("refuses a viewer any write (403 with the values) and a member the delete; an admin deletes and goes back to the board", async () => {
@@ -317,13 +395,13 @@ describe("comments (their own route)", () => {
 
     const cursor = "2025-01-01T00:00:00Z_00000000-0000-4000-8000-000000000001";
     const edited = await call(comments.action, {
-      url: url(`?comments.before=${cursor}`),
+      url: url(`?timeline.before=${cursor}`),
       user: team.member,
       params: p(),
       form: { intent: "edit-comment", commentId: comment.id, body: "Draft is in the shared doc." },
     });
     expect(edited.status).toBe(302);
-    expect(edited.location).toBe(`${boardUrl()}/tasks/1?${new URLSearchParams({ "comments.before": cursor })}`);
+    expect(edited.location).toBe(`${boardUrl()}/tasks/1?${new URLSearchParams({ "timeline.before": cursor })}`);
     expect((await commentsOn())[0].body).toBe("Draft is in the shared doc.");
 
     const deleted = await call(comments.action, {

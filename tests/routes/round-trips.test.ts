@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sequentialDepth } from "../../stack/request-log.ts";
 import type { TestStack } from "../support/stack.ts";
-import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
+import { call, callTogether, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
 
 /**
  * Deployed, every backend request is a network round trip; what a page costs
@@ -21,6 +21,10 @@ let board: typeof import("~/routes/teams.$team.projects.$key");
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
 let members: typeof import("~/routes/teams.$team.members");
+let root: typeof import("~/root");
+let activity: typeof import("~/routes/teams.$team.activity");
+let notifications: typeof import("~/routes/notifications._index");
+let doneId: string;
 
 beforeAll(async () => {
   stack = await startRouteStack();
@@ -31,23 +35,44 @@ beforeAll(async () => {
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
   members = await import("~/routes/teams.$team.members");
+  root = await import("~/root");
+  activity = await import("~/routes/teams.$team.activity");
+  notifications = await import("~/routes/notifications._index");
   // labels, assignees and a long column for the board's filters
+  await stack.db.query(`update public.tasks set assignee_id = $2 where project_id = $1 and number = 1`, [
+    team.projectId,
+    team.member.id,
+  ]);
   await stack.db.query(
-    `update public.tasks set labels = '{design}', assignee_id = $2 where project_id = $1 and number = 1`,
-    [team.projectId, team.member.id],
+    `with l as (insert into public.labels (team_id, name, color) values ($1, 'Design', 'purple') returning id)
+     insert into public.task_labels (task_id, label_id)
+     select t.id, l.id from l, public.tasks t where t.project_id = $2 and t.number = 1`,
+    [team.id, team.projectId],
   );
   await stack.db.query(
-    `insert into public.tasks (project_id, number, title, status, position, created_by)
-     select $1, 100 + n, 'Filler ' || n, 'done', n, $2 from generate_series(1, 201) n`,
+    `insert into public.tasks (project_id, title, status_id, created_by)
+     select $1, 'Filler ' || n, (select id from public.project_statuses where project_id = $1 and name = 'Done'), $2
+     from generate_series(1, 201) n`,
     [team.projectId, team.owner.id],
   );
+  doneId = (
+    await stack.db.query<{ id: string }>(
+      "select id from public.project_statuses where project_id = $1 and name = 'Done'",
+      [team.projectId],
+    )
+  ).rows[0].id;
 });
 afterAll(() => stack?.close());
 
 const boardUrl = () => `/teams/${team.slug}/projects/WEB`;
 const params = (extra: Record<string, string> = {}) => ({ team: team.slug, key: "WEB", ...extra });
 type Board = {
-  columns: Array<{ status: string; tasks: Array<{ title: string }>; hasMore: boolean; limit: number }>;
+  columns: Array<{
+    status: { id: string; name: string };
+    tasks: Array<{ title: string }>;
+    hasMore: boolean;
+    limit: number;
+  }>;
   members: Array<{ id: string; name: string }>;
   project: { key: string; archived: boolean };
 };
@@ -68,7 +93,7 @@ async function measure(run: () => Promise<unknown>) {
 }
 
 describe("one round trip per loader", () => {
-  it("the board reads the project, its five columns and the team's members in one request, beside the team (and which tasks repeat)", async () => {
+  it("the board reads the project, its columns and the team's members in one request, beside the team (and which tasks repeat)", async () => {
     // warm: the signing keys (getClaims checks the token locally with them)
     await call(board.loader, { url: boardUrl(), user: team.member, params: params() });
     let status = 0;
@@ -77,6 +102,32 @@ describe("one round trip per loader", () => {
     });
     expect(status).toBe(200);
     // the repeat rules are a read of their own beside board_view, which predates them (lib/recurrence.server.ts)
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/tasks", "/rest/v1/team_members"]);
+    expect(depth).toBe(1);
+  });
+
+  it("a board of 12 statuses is still one request beside the team (issue 24)", async () => {
+    const { rows } = await stack.db.query<{ id: string }>(
+      "insert into public.projects (team_id, key, name) values ($1, 'WIDE', 'Twelve columns') returning id",
+      [team.id],
+    );
+    await stack.db.query(
+      `insert into public.project_statuses (project_id, name, category, wip_limit)
+       select $1, 'Step ' || n, 'started', n from generate_series(1, 7) n`,
+      [rows[0].id],
+    );
+    await stack.db.query(
+      `insert into public.tasks (project_id, title, status_id, created_by)
+       select s.project_id, 'Card ' || n || ' of ' || s.name, s.id, $2
+       from public.project_statuses s, generate_series(1, 3) n where s.project_id = $1`,
+      [rows[0].id, team.owner.id],
+    );
+    const url = `/teams/${team.slug}/projects/WIDE`;
+    let data: unknown;
+    const { requests, depth } = await measure(async () => {
+      ({ data } = await call(board.loader, { url, user: team.member, params: params({ key: "WIDE" }) }));
+    });
+    expect((data as Board).columns).toHaveLength(12);
     expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/tasks", "/rest/v1/team_members"]);
     expect(depth).toBe(1);
   });
@@ -142,6 +193,46 @@ describe("one round trip per loader", () => {
   });
 });
 
+describe("the bell and the pages of issue 25", () => {
+  it("a whole task page (root with the bell's count, team, board, task) is one round trip deep", async () => {
+    const url = `${boardUrl()}/tasks/2`;
+    const loaders = [root.loader, layout.loader, board.loader, task.loader];
+    const args = { url, user: team.member, params: params({ number: "2" }) };
+    await callTogether(loaders, args);
+    let answers: Array<{ status: number }> = [];
+    const { requests, depth } = await measure(async () => {
+      answers = await callTogether(loaders, args);
+    });
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(requests).toContain("/rest/v1/rpc/unread_notification_count");
+    expect(depth).toBe(1);
+  });
+
+  it("the activity page reads its events, people and projects beside the team; /notifications in one request", async () => {
+    let status = 0;
+    const page = await measure(async () => {
+      ({ status } = await call(activity.loader, {
+        url: `/teams/${team.slug}/activity`,
+        user: team.member,
+        params: { team: team.slug },
+      }));
+    });
+    expect(status).toBe(200);
+    expect(page.requests.sort()).toEqual([
+      "/rest/v1/projects",
+      "/rest/v1/task_events",
+      "/rest/v1/team_members",
+      "/rest/v1/team_members",
+    ]);
+    expect(page.depth).toBe(1);
+    const list = await measure(() =>
+      call(notifications.loader, { url: "/notifications", user: team.member, params: {} }),
+    );
+    expect(list.requests).toEqual(["/rest/v1/notifications"]);
+    expect(list.depth).toBe(1);
+  });
+});
+
 describe("the board's filters, applied by board_view", () => {
   const load = (search: string, user = team.member) =>
     call(board.loader, { url: `${boardUrl()}${search}`, user, params: params() });
@@ -154,19 +245,22 @@ describe("the board's filters, applied by board_view", () => {
     expect(titles((await load("?assignee=me", team.viewer)).data)).toEqual([]);
     expect(titles((await load("?assignee=none")).data)).toEqual(["Book the room"]);
     expect(titles((await load(`?assignee=${team.member.id}`, team.owner)).data)).toEqual(["Plan the sprint"]);
+    // a label by its name, whatever its capitals
     expect(titles((await load("?label=design")).data)).toEqual(["Plan the sprint"]);
+    expect(titles((await load("?label=DESIGN")).data)).toEqual(["Plan the sprint"]);
     expect(titles((await load("?label=design&q=room")).data)).toEqual([]);
+    expect(titles((await load("?label=nonsense")).data)).toEqual([]);
   });
 
   it("shows 200 cards a column and says there are more; ?limit. widens one column; members come by name", async () => {
     const first = (await load("")).data as Board;
-    const done = first.columns.find((c) => c.status === "done")!;
+    const done = first.columns.find((c) => c.status.id === doneId)!;
     expect(done).toMatchObject({ hasMore: true, limit: 200 });
     expect(done.tasks).toHaveLength(200);
     expect(done.tasks[0].title).toBe("Filler 1");
-    const wider = (await load("?limit.done=400")).data as Board;
-    expect(wider.columns.find((c) => c.status === "done")).toMatchObject({ hasMore: false, limit: 400 });
-    expect(wider.columns.find((c) => c.status === "done")!.tasks).toHaveLength(201);
+    const wider = (await load(`?limit.${doneId}=400`)).data as Board;
+    expect(wider.columns.find((c) => c.status.id === doneId)).toMatchObject({ hasMore: false, limit: 400 });
+    expect(wider.columns.find((c) => c.status.id === doneId)!.tasks).toHaveLength(201);
     const names = first.members.map((m) => m.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
     expect(names).toHaveLength(4);

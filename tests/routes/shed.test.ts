@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "~/lib/messages";
+import { RequestScope, runInRequestScope } from "~/lib/request-scope.server";
 import type { TestStack } from "../support/stack.ts";
 import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
 
@@ -87,5 +88,38 @@ describe("a shed request", () => {
     const page = await call(root.loader, { url: "/login", user: null, params: {}, shed: true });
     expect(page.status).toBe(200);
     expect((page.data as { user: unknown }).user).toBeNull();
+  });
+});
+
+describe("a shed form post of a signed-in person, without JavaScript (issue 22 L12)", () => {
+  it("answers a page that says it wasn't sent and holds what was typed, to send again", async () => {
+    const { default: handleRequest } = await import("~/entry.server");
+    const body = new URLSearchParams({
+      intent: "comment",
+      body: 'Ship it on Friday <b>"really"</b>',
+      password: "never-shown-1",
+    });
+    const url = `http://app.test/teams/${team.slug}/projects/WEB/tasks/1/comments?index`;
+    const request = new Request(url, {
+      method: "POST",
+      headers: { Cookie: team.member.cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      body,
+    });
+    // as Remix calls it, in the request's scope, for a document whose action and loaders answered 503 (shed)
+    const scope = new RequestScope({ cookie: request.headers.get("Cookie"), shed: true });
+    const answer = await runInRequestScope(scope, () =>
+      handleRequest(request, 503, new Headers(), {} as never, {} as never),
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("1");
+    expect(answer.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const page = await answer.text();
+    expect(page).toContain(MESSAGES.backendDown.replace(/'/g, "&#39;"));
+    expect(page).toContain(`<form method="post" action="/teams/${team.slug}/projects/WEB/tasks/1/comments?index">`);
+    expect(page).toContain('name="body" value="Ship it on Friday &lt;b&gt;&quot;really&quot;&lt;/b&gt;"');
+    expect(page).toContain('name="intent" value="comment"');
+    expect(page).not.toContain("never-shown-1");
+    expect(page).toContain("Passwords, codes and files are not kept");
+    expect(page).toContain("Send again");
   });
 });

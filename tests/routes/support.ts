@@ -156,6 +156,13 @@ export interface RouteTeam {
 
 /** A team with one person per role and an outsider, project WEB with two tasks. */
 export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
+  const statusIdOf = async (projectId: string, name: string) =>
+    (
+      await stack.db.query<{ id: string }>("select id from project_statuses where project_id = $1 and name = $2", [
+        projectId,
+        name,
+      ])
+    ).rows[0].id;
   const tag = crypto.randomBytes(3).toString("hex");
   const [owner, admin, member, viewer, outsider] = await Promise.all(
     ["Olive Owner", "Adam Admin", "Mia Member", "Vic Viewer", "Otto Outsider"].map((name) =>
@@ -183,9 +190,9 @@ export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
   const tasks = await ownerClient
     .from("tasks")
     .insert([
-      { project_id: project.data.id, title: "Plan the sprint", status: "backlog" },
-      { project_id: project.data.id, title: "Book the room", status: "todo" },
-    ])
+      { project_id: project.data.id, title: "Plan the sprint" },
+      { project_id: project.data.id, title: "Book the room", status_id: await statusIdOf(project.data.id, "To do") },
+    ] as never)
     .select("id, number")
     .order("number");
   if (tasks.error) throw tasks.error;
@@ -201,4 +208,30 @@ export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
     projectId: project.data.id,
     taskIds: [ids[0], ids[1]],
   };
+}
+
+/**
+ * The loaders of one page called together in one request scope, as Remix
+ * runs a document request's matched routes (root, layouts, the page); what
+ * each returned (data, or the status of what it threw).
+ */
+export async function callTogether(
+  fns: RouteFn[],
+  { url, user, params }: { url: string; user: RouteUser; params: Record<string, string> },
+): Promise<Array<{ status: number; data: unknown }>> {
+  const request = new Request(`http://app.test${url}`, { headers: { Cookie: user.cookie } });
+  const scope = new RequestScope({ cookie: user.cookie, shed: false });
+  return runInRequestScope(scope, () =>
+    Promise.all(
+      fns.map(async (fn) => {
+        try {
+          const answer = await fn({ request, params, context: {} as AppLoadContext });
+          return { status: 200, data: answer };
+        } catch (thrown) {
+          if (thrown instanceof Response) return { status: thrown.status, data: undefined };
+          throw thrown;
+        }
+      }),
+    ),
+  );
 }

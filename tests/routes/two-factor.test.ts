@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestStack } from "../support/stack.ts";
 import { hotpAt, nextTotp, totp, wrongTotp } from "../support/totp.ts";
-import { afterCookies, call, createUser, signIn, startRouteStack, type RouteUser } from "./support.ts";
+import { afterCookies, call, createUser, signIn, startRouteStack } from "./support.ts";
+import { claimsOf, enrolThroughPage, type Enrolment } from "./two-factor-support.ts";
 
 /**
  * Two-factor sign-in (issue 12 §4): enrolling on /account/security, the aal
@@ -26,23 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-interface Enrolment {
-  factorId: string;
-  qrCode: string;
-  secret: string;
-}
-
-/** The claims of the session in a cookie jar (the app's chunked base64 cookie). */
-function claimsOf(user: RouteUser): Record<string, unknown> {
-  const pairs = user.cookie.split("; ").filter((p) => /^sb-.+-auth-token(\.\d+)?=/.test(p));
-  pairs.sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-  const raw = pairs.map((p) => p.slice(p.indexOf("=") + 1)).join("");
-  const session = JSON.parse(Buffer.from(raw.replace(/^base64-/, ""), "base64url").toString("utf8")) as {
-    access_token: string;
-  };
-  return JSON.parse(Buffer.from(session.access_token.split(".")[1], "base64url").toString("utf8"));
-}
-
 /** Backend requests served while `work` ran, as "METHOD /path" lines. */
 async function backendRequests(work: () => Promise<unknown>): Promise<string[]> {
   const headers = { apikey: stack.serviceRoleKey, authorization: `Bearer ${stack.serviceRoleKey}` };
@@ -53,27 +37,6 @@ async function backendRequests(work: () => Promise<unknown>): Promise<string[]> 
     path: string;
   }>;
   return served.map((r) => `${r.method} ${r.path}`);
-}
-
-/** Enrols an authenticator app through /account/security and returns the browser (now at aal2) and the secret. */
-async function enrol(user: RouteUser): Promise<{ user: RouteUser; secret: string; factorId: string }> {
-  const started = await call(security.action, {
-    url: "/account/security",
-    user,
-    params: {},
-    form: { intent: "enroll", friendlyName: "Work phone" },
-  });
-  expect(started.status).toBe(200);
-  const { enrolment } = started.data as { enrolment: Enrolment };
-  const confirmed = await call(security.action, {
-    url: "/account/security",
-    user,
-    params: {},
-    form: { intent: "confirm", ...enrolment, code: totp(enrolment.secret) },
-  });
-  expect(confirmed.status).toBe(302);
-  expect(confirmed.location).toBe("/account/security");
-  return { user: afterCookies(user, confirmed), secret: enrolment.secret, factorId: enrolment.factorId };
 }
 
 describe("the TOTP helper the tests use", () => {
@@ -134,11 +97,15 @@ describe("two-factor sign-in", () => {
       params: {},
       form: { intent: "confirm", ...enrolment, code: totp(enrolment.secret) },
     });
-    expect(right.status).toBe(302);
+    expect(right.status).toBe(200);
     const stepped = afterCookies(first, right);
     expect(claimsOf(stepped)).toMatchObject({ aal: "aal2", app_metadata: { mfa_enrolled: true } });
     const listed = await call(security.loader, { url: "/account/security", user: stepped, params: {} });
-    expect(listed.data).toMatchObject({ factors: [{ id: enrolment.factorId, name: "Authenticator app" }] });
+    expect(listed.data).toMatchObject({
+      factors: [{ id: enrolment.factorId, name: "Authenticator app" }],
+      codesLeft: 10,
+      passwordNeeded: false,
+    });
 
     // a new sign-in is at aal1: account and team pages send it to /login/mfa
     const again = await signIn(first);
@@ -182,7 +149,7 @@ describe("two-factor sign-in", () => {
 
   it("removing the last app turns it off for new sessions", async () => {
     const person = await createUser(stack, "Rita Remove");
-    const { user, factorId } = await enrol(person);
+    const { user, factorId } = await enrolThroughPage(security, person);
     const removed = await call(security.action, {
       url: "/account/security",
       user,
@@ -197,7 +164,7 @@ describe("two-factor sign-in", () => {
 
   it("an aal1 session can't remove a verified app", async () => {
     const person = await createUser(stack, "Ari Aal1");
-    const { factorId } = await enrol(person);
+    const { factorId } = await enrolThroughPage(security, person);
     const aal1 = await signIn(person);
     const attempt = await call(security.action, {
       url: "/account/security",
@@ -210,7 +177,7 @@ describe("two-factor sign-in", () => {
 
   it("decides aal from the token: a page makes the same backend requests with or without two factors", async () => {
     const plain = await createUser(stack, "Pat Plain");
-    const { user: enrolled } = await enrol(await createUser(stack, "Eve Enrolled"));
+    const { user: enrolled } = await enrolThroughPage(security, await createUser(stack, "Eve Enrolled"));
     const plainCalls = await backendRequests(() => call(account.loader, { url: "/account", user: plain, params: {} }));
     const enrolledCalls = await backendRequests(async () => {
       const page = await call(account.loader, { url: "/account", user: enrolled, params: {} });
@@ -237,7 +204,7 @@ describe("two-factor sign-in", () => {
     expect(claimsOf(fresh).app_metadata).not.toMatchObject({ mfa_enrolled: true });
     expect((await call(account.loader, { url: "/account", user: fresh, params: {} })).status).toBe(200);
     const page = await call(security.loader, { url: "/account/security", user: fresh, params: {} });
-    expect(page.data).toEqual({ factors: [] });
+    expect(page.data).toEqual({ factors: [], codesLeft: null, passwordNeeded: false });
   });
 
   it("sends a session that needs no code straight on from /login/mfa", async () => {

@@ -1,17 +1,19 @@
 import { Link } from "@remix-run/react";
-import { showMoreSearch, STATUS_LABELS, type Status } from "~/lib/board";
+import { isClosed, overWipLimit, showMoreSearch } from "~/lib/board";
 import type { Card } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
+import { columnAnchor } from "./column-switcher";
 import { TaskCard } from "./task-card";
 import type { BoardMove } from "./use-board-move";
 
 /**
- * A status's column: its heading with how many cards it holds, its cards (as
- * the board shows them, moves in flight included), a drop target for
- * dragged cards, and "show more" when the server stopped at the column's limit.
+ * A status's column, in its colour: its heading with how many cards it shows
+ * and, when it has a WIP limit, how many it holds against the limit (a
+ * warning when over it), its cards (as the board shows them, moves in
+ * flight included), a drop target for dragged cards, and "show more" when
+ * the server stopped at the column's limit.
  */
 export function BoardColumn({
-  status,
   column,
   tasks,
   projectKey,
@@ -22,8 +24,7 @@ export function BoardColumn({
   searchParams,
   move,
 }: {
-  status: Status;
-  /** the server's column: its count and limit */
+  /** the server's column: its status, count and limit */
   column: Column;
   tasks: Card[];
   projectKey: string;
@@ -34,17 +35,21 @@ export function BoardColumn({
   searchParams: URLSearchParams;
   move: BoardMove | null;
 }) {
-  const headingId = `column-${status}`;
+  const { status } = column;
+  const headingId = columnAnchor(status.id);
+  const over = overWipLimit(status);
   return (
     <section
-      className={`board-column status-${status}${move?.dragging ? " drop-ready" : ""}`}
+      className={`board-column color-${status.color}${over ? " over-wip" : ""}${move?.dragging ? " drop-ready" : ""}`}
       aria-labelledby={headingId}
-      data-status={status}
+      data-status={status.id}
+      data-status-name={status.name}
       onDragOver={move ? (event) => event.preventDefault() : undefined}
-      onDrop={move ? (event) => move.onDrop(event, status) : undefined}
+      onDrop={move ? (event) => move.onDrop(event, status.id) : undefined}
     >
       <h2 id={headingId} className="column-heading">
-        {STATUS_LABELS[status]}{" "}
+        <span className="column-swatch" aria-hidden="true" />
+        <span className="column-name">{status.name}</span>{" "}
         <span
           className="column-count"
           aria-label={column.hasMore ? `${column.tasks.length} shown, more below` : `${column.tasks.length} tasks`}
@@ -53,6 +58,20 @@ export function BoardColumn({
           {column.hasMore ? "+" : ""}
         </span>
       </h2>
+      {status.wip_limit !== null ? (
+        <p className={`wip${over ? " wip-over" : ""}`} role={over ? "status" : undefined}>
+          {over ? (
+            <>
+              <span aria-hidden="true">⚠ </span>
+              {status.count} of {status.wip_limit}: over the WIP limit
+            </>
+          ) : (
+            <>
+              {status.count} of {status.wip_limit} (WIP limit)
+            </>
+          )}
+        </p>
+      ) : null}
       <ol className="card-list">
         {tasks.map((task) => (
           <TaskCard
@@ -63,14 +82,15 @@ export function BoardColumn({
             assignee={task.assignee_id ? memberNames[task.assignee_id] : undefined}
             avatarPath={task.assignee_id ? memberAvatars[task.assignee_id] : null}
             open={task.number === openNumber}
+            closed={isClosed(status.category)}
             move={move}
           />
         ))}
       </ol>
       {column.hasMore ? (
         <p className="show-more">
-          <Link to={showMoreSearch(searchParams, status, column.limit)} preventScrollReset>
-            Show more {STATUS_LABELS[status].toLowerCase()} tasks
+          <Link to={showMoreSearch(searchParams, status.id, column.limit)} preventScrollReset>
+            Show more tasks in {status.name}
           </Link>
         </p>
       ) : null}

@@ -10,12 +10,15 @@ import { hasFilters, type BoardFilters as Filters } from "~/lib/board";
 export function BoardFilters({
   filters,
   members,
+  labels,
   userId,
   basePath,
   formKey,
 }: {
   filters: Filters;
   members: Array<{ id: string; name: string }>;
+  /** the team's labels, offered as the label filter's suggestions */
+  labels: Array<{ id: string; name: string }>;
   userId: string;
   basePath: string;
   /** re-mounts the form when the URL changes, so its fields show the URL's filters */
@@ -50,7 +53,20 @@ export function BoardFilters({
         </div>
         <div className="field">
           <label htmlFor="filter-label">Label</label>
-          <input id="filter-label" name="label" type="text" defaultValue={filters.label ?? ""} maxLength={24} />
+          <input
+            id="filter-label"
+            name="label"
+            type="text"
+            list="filter-label-names"
+            defaultValue={filters.label ?? ""}
+            maxLength={24}
+            autoComplete="off"
+          />
+          <datalist id="filter-label-names">
+            {labels.map((label) => (
+              <option key={label.id} value={label.name} />
+            ))}
+          </datalist>
         </div>
         <div className="form-actions">
           <button type="submit" className="button button-small">

@@ -1,6 +1,6 @@
 import { useSearchParams } from "@remix-run/react";
-import { useMemo, useRef } from "react";
-import { boardSearch, STATUSES, type Status } from "~/lib/board";
+import { useRef } from "react";
+import { boardSearch } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
 import { BoardColumn } from "./board-column";
 import { ColumnSwitcher } from "./column-switcher";
@@ -21,7 +21,7 @@ interface BoardProps {
 }
 
 /**
- * The board: a column per status (on a phone one at a time, with a switcher
+ * The board: a column per status of the project, in its order (on a phone one at a time, with a switcher
  * listing them all). With JavaScript, cards can be dragged with a mouse,
  * moved from their move button's menu (a tap), or picked up with that button
  * and carried with the arrow keys (see useBoardMove). Without JavaScript, the
@@ -42,10 +42,6 @@ export function Board({
   const linkSearch = boardSearch(searchParams);
   const boardRef = useRef<HTMLDivElement>(null);
   const move = useBoardMove({ columns, projectKey, boardRef });
-  const totals = useMemo(
-    () => Object.fromEntries(columns.map((c) => [c.status, c])) as Record<Status, Column>,
-    [columns],
-  );
 
   return (
     <div className="board-wrap">
@@ -67,14 +63,13 @@ export function Board({
           Enter, move it with the arrow keys and press Enter again.
         </p>
       ) : null}
-      <ColumnSwitcher columns={totals} boardRef={boardRef} />
+      <ColumnSwitcher columns={columns} boardRef={boardRef} />
       <div className="board" data-board data-can-move={canMove || undefined} ref={boardRef}>
-        {STATUSES.map((status) => (
+        {columns.map((column) => (
           <BoardColumn
-            key={status}
-            status={status}
-            column={totals[status]}
-            tasks={move.shown[status]}
+            key={column.status.id}
+            column={column}
+            tasks={move.shown[column.status.id] ?? []}
             projectKey={projectKey}
             cardHref={(task) => `${basePath}/tasks/${task.number}${linkSearch}`}
             memberNames={memberNames}

@@ -1,16 +1,16 @@
 import { useEffect, useState, type MouseEvent, type RefObject } from "react";
-import { STATUS_LABELS, STATUSES, type Status } from "~/lib/board";
+import { overWipLimit } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
 
 /** The id of a column's heading: what the switcher's links point at. */
-export const columnAnchor = (status: Status) => `column-${status}`;
+export const columnAnchor = (statusId: string) => `column-${statusId}`;
 
 /**
  * Brings a column into view inside the board's own sideways scroller (on a
  * phone, one column at a time), without scrolling the page up or down.
  */
-export function showColumn(board: HTMLElement | null, status: Status) {
-  const section = board?.querySelector<HTMLElement>(`[data-status="${status}"]`);
+export function showColumn(board: HTMLElement | null, statusId: string) {
+  const section = board?.querySelector<HTMLElement>(`[data-status="${statusId}"]`);
   if (!board || !section) return;
   const left = board.scrollLeft + section.getBoundingClientRect().left - board.getBoundingClientRect().left;
   const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -25,34 +25,28 @@ export function showColumn(board: HTMLElement | null, status: Status) {
  * sideways only, and the entry of the column on screen is marked current.
  * Hidden from 48rem up, where every column is on screen.
  */
-export function ColumnSwitcher({
-  columns,
-  boardRef,
-}: {
-  columns: Record<Status, Column>;
-  boardRef: RefObject<HTMLElement>;
-}) {
+export function ColumnSwitcher({ columns, boardRef }: { columns: Column[]; boardRef: RefObject<HTMLElement> }) {
   const current = useColumnOnScreen(boardRef);
-  function onClick(event: MouseEvent<HTMLAnchorElement>, status: Status) {
+  function onClick(event: MouseEvent<HTMLAnchorElement>, statusId: string) {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    showColumn(boardRef.current, status);
+    showColumn(boardRef.current, statusId);
   }
   return (
     <nav className="column-switcher" aria-label="Columns" data-live={current ? "" : undefined}>
       <ul>
-        {STATUSES.map((status) => {
-          const column = columns[status];
+        {columns.map((column) => {
+          const { status } = column;
           return (
-            <li key={status}>
+            <li key={status.id}>
               <a
-                href={`#${columnAnchor(status)}`}
-                className={`column-switch status-${status}`}
-                aria-current={current === status ? "true" : undefined}
-                data-column-link={status}
-                onClick={(event) => onClick(event, status)}
+                href={`#${columnAnchor(status.id)}`}
+                className={`column-switch color-${status.color}${overWipLimit(status) ? " over-wip" : ""}`}
+                aria-current={current === status.id ? "true" : undefined}
+                data-column-link={status.id}
+                onClick={(event) => onClick(event, status.id)}
               >
-                <span className="column-switch-label">{STATUS_LABELS[status]}</span>{" "}
+                <span className="column-switch-label">{status.name}</span>{" "}
                 <span className="column-switch-count">
                   {column.tasks.length}
                   {column.hasMore ? "+" : ""}
@@ -74,8 +68,8 @@ export function ColumnSwitcher({
  * nearest the scroller's), followed as it scrolls. Null before hydration:
  * without JavaScript CSS marks the column the URL's #fragment points at.
  */
-function useColumnOnScreen(boardRef: RefObject<HTMLElement>): Status | null {
-  const [current, setCurrent] = useState<Status | null>(null);
+function useColumnOnScreen(boardRef: RefObject<HTMLElement>): string | null {
+  const [current, setCurrent] = useState<string | null>(null);
   useEffect(() => {
     const board = boardRef.current;
     if (!board) return;
@@ -84,13 +78,13 @@ function useColumnOnScreen(boardRef: RefObject<HTMLElement>): Status | null {
       frame = 0;
       if (!board) return;
       const edge = board.getBoundingClientRect().left;
-      let best: Status | null = null;
+      let best: string | null = null;
       let bestDistance = Infinity;
       for (const section of board.querySelectorAll<HTMLElement>("[data-status]")) {
         const distance = Math.abs(section.getBoundingClientRect().left - edge);
         if (distance < bestDistance) {
           bestDistance = distance;
-          best = section.dataset.status as Status;
+          best = section.dataset.status ?? null;
         }
       }
       setCurrent(best);

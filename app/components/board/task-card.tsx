@@ -1,9 +1,10 @@
 import { Avatar } from "~/components/avatar";
 import { Link } from "@remix-run/react";
-import { isOpenStatus, PRIORITY_LABELS, STATUS_LABELS, taskRef } from "~/lib/board";
+import { PRIORITY_LABELS, taskRef } from "~/lib/board";
 import { isOverdue } from "~/lib/calendar";
 import { usePageTime } from "~/lib/use-page-time";
 import type { Card } from "~/lib/board";
+import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
 
 /**
@@ -19,6 +20,7 @@ export function TaskCard({
   assignee,
   avatarPath,
   open,
+  closed,
   move,
 }: {
   task: Card;
@@ -28,6 +30,8 @@ export function TaskCard({
   avatarPath: string | null | undefined;
   /** the task open in the panel */
   open: boolean;
+  /** its column's status is completed or canceled (no "Overdue") */
+  closed: boolean;
   /** null when the card can't be moved (no JavaScript yet, or a viewer) */
   move: BoardMove | null;
 }) {
@@ -69,7 +73,7 @@ export function TaskCard({
           </button>
         ) : null}
       </div>
-      <CardMeta task={task} assignee={assignee} avatarPath={avatarPath} />
+      <CardMeta task={task} assignee={assignee} avatarPath={avatarPath} closed={closed} />
       {move && menuOpen ? <MoveMenu id={menuId} task={task} label={`Move ${ref}`} move={move} /> : null}
     </li>
   );
@@ -101,10 +105,10 @@ function MoveMenu({ id, task, label, move }: { id: string; task: Card; label: st
         <>
           <p className="move-menu-heading">Move to</p>
           <ul className="move-menu-choices">
-            {choices.statuses.map((status) => (
-              <li key={status}>
-                <button type="button" className="button button-small" onClick={() => move.moveFromMenu(task, status)}>
-                  {STATUS_LABELS[status]}
+            {choices.statuses.map((statusId) => (
+              <li key={statusId}>
+                <button type="button" className="button button-small" onClick={() => move.moveFromMenu(task, statusId)}>
+                  {move.nameOf(statusId)}
                 </button>
               </li>
             ))}
@@ -141,14 +145,17 @@ function CardMeta({
   task,
   assignee,
   avatarPath,
+  closed,
 }: {
   task: Card;
   assignee: string | null | undefined;
   avatarPath: string | null | undefined;
+  closed: boolean;
 }) {
   const { today } = usePageTime();
   return (
     <div className="task-card-meta">
+      {task.blocked ? <span className="blocked">Blocked</span> : null}
       {task.priority !== "none" ? (
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
@@ -158,22 +165,32 @@ function CardMeta({
           ↻<span className="visually-hidden"> Repeats</span>
         </span>
       ) : null}
-      {isOverdue({ due_on: task.due_on, open: isOpenStatus(task.status) }, today) ? (
+      {isOverdue({ due_on: task.due_on, open: !closed }, today) ? (
         <span className="overdue-badge">Overdue</span>
       ) : null}
       <span className="assignee with-avatar">
         {task.assignee_id ? <Avatar path={avatarPath} name={assignee} size={18} /> : null}
         {assignee ?? (task.assignee_id ? "Assigned" : "Unassigned")}
       </span>
-      {task.labels.length > 0 ? (
-        <ul className="labels" aria-label="Labels">
-          {task.labels.map((label) => (
-            <li key={label} className="label">
-              {label}
-            </li>
-          ))}
-        </ul>
+      {task.checklist ? (
+        <span
+          className={`tally${task.checklist.done === task.checklist.total ? " tally-done" : ""}`}
+          aria-label={`Checklist: ${task.checklist.done} of ${task.checklist.total} done`}
+        >
+          <span aria-hidden="true">☑ </span>
+          {task.checklist.done}/{task.checklist.total}
+        </span>
       ) : null}
+      {task.subtasks ? (
+        <span
+          className={`tally${task.subtasks.done === task.subtasks.total ? " tally-done" : ""}`}
+          aria-label={`Sub-tasks: ${task.subtasks.done} of ${task.subtasks.total} done`}
+        >
+          <span aria-hidden="true">↳ </span>
+          {task.subtasks.done}/{task.subtasks.total}
+        </span>
+      ) : null}
+      <LabelChips labels={task.labels} />
     </div>
   );
 }

@@ -10,17 +10,7 @@ import {
   type PointerEvent,
   type RefObject,
 } from "react";
-import {
-  applyMove,
-  canMove,
-  groupByStatus,
-  nudge,
-  STATUS_LABELS,
-  STATUSES,
-  taskRef,
-  type Columns,
-  type Status,
-} from "~/lib/board";
+import { applyMove, groupByStatus, nudge, taskRef, type Columns } from "~/lib/board";
 import type { Card } from "~/lib/board";
 import type { BoardColumn } from "~/lib/board.server";
 import { showColumn } from "./column-switcher";
@@ -35,14 +25,14 @@ interface MoveResult {
 
 interface Picked {
   taskId: string;
-  status: Status;
+  statusId: string;
   position: number;
-  from: { status: Status; position: number };
+  from: { statusId: string; position: number };
 }
 
-/** Where a card can go from its move menu: the columns its status may move to, and a step up or down. */
+/** Where a card can go from its move menu: every other column (by status id), and a step up or down. */
 export interface MoveChoices {
-  statuses: Status[];
+  statuses: string[];
   up: boolean;
   down: boolean;
 }
@@ -74,11 +64,21 @@ export function useBoardMove({
   const pointerType = useRef<string | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const [failure, setFailure] = useState<string | null>(null);
-  const lastMove = useRef<{ ref: string; status: Status } | null>(null);
+  const lastMove = useRef<{ ref: string; statusId: string } | null>(null);
   const refocus = useRef<string | null>(null);
 
+  const order = useMemo(() => columns.map((c) => c.status.id), [columns]);
+  const names = useMemo(() => new Map(columns.map((c) => [c.status.id, c.status.name])), [columns]);
+  const nameOf = (statusId: string) => names.get(statusId) ?? "another column";
   const byId = useMemo(() => new Map(columns.flatMap((c) => c.tasks.map((t) => [t.id, t] as const))), [columns]);
-  const saved = useMemo(() => groupByStatus(columns.flatMap((c) => c.tasks)), [columns]);
+  const saved = useMemo(
+    () =>
+      groupByStatus(
+        columns.flatMap((c) => c.tasks),
+        order,
+      ),
+    [columns, order],
+  );
 
   // What the board shows: the server's columns, with the move in flight applied, and the keyboard's preview on top.
   const pendingMove = fetcher.formData?.get("intent") === "move" ? fetcher.formData : null;
@@ -87,21 +87,21 @@ export function useBoardMove({
       ? applyMove(
           base,
           String(pendingMove.get("taskId")),
-          pendingMove.get("status") as Status,
+          String(pendingMove.get("status")),
           Number(pendingMove.get("position")),
         )
       : base;
   let shown: Columns<Card> = withPending(saved);
-  if (picked) shown = applyMove(shown, picked.taskId, picked.status, picked.position);
+  if (picked) shown = applyMove(shown, picked.taskId, picked.statusId, picked.position);
 
   // The server's answer to the last move.
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || !lastMove.current) return;
-    const { ref, status } = lastMove.current;
+    const { ref, statusId } = lastMove.current;
     lastMove.current = null;
     if (fetcher.data.ok) {
       setFailure(null);
-      setAnnouncement(`Moved ${ref} to ${STATUS_LABELS[status]}.`);
+      setAnnouncement(`Moved ${ref} to ${nameOf(statusId)}.`);
     } else {
       const reason =
         fetcher.data.errors?.form ?? Object.values(fetcher.data.errors ?? {})[0] ?? "The server refused it.";
@@ -109,6 +109,7 @@ export function useBoardMove({
       setFailure(message);
       setAnnouncement(message);
     }
+    // nameOf reads this render's columns: the answer is about the move just made
   }, [fetcher.state, fetcher.data]);
 
   // A card that changed column is a new element: give its move button the focus back.
@@ -118,35 +119,36 @@ export function useBoardMove({
   });
 
   const others = useCallback(
-    (base: Columns<Card>, taskId: string) => (status: Status) => base[status].filter((t) => t.id !== taskId).length,
+    (base: Columns<Card>, taskId: string) => (statusId: string) =>
+      (base[statusId] ?? []).filter((t) => t.id !== taskId).length,
     [],
   );
 
-  function submitMove(taskId: string, status: Status, position: number) {
+  function submitMove(taskId: string, statusId: string, position: number) {
     const task = byId.get(taskId);
     if (!task) return;
     // already there: nothing to send
-    if (task.status === status && position === positionIn(saved, taskId)) return;
+    if (task.status_id === statusId && position === positionIn(saved, taskId)) return;
     const ref = taskRef(projectKey, task.number);
-    lastMove.current = { ref, status };
+    lastMove.current = { ref, statusId };
     setFailure(null);
-    setAnnouncement(`Moving ${ref} to ${STATUS_LABELS[status]}…`);
-    fetcher.submit({ intent: "move", taskId, status, position: String(position) }, { method: "post" });
+    setAnnouncement(`Moving ${ref} to ${nameOf(statusId)}…`);
+    fetcher.submit({ intent: "move", taskId, status: statusId, position: String(position) }, { method: "post" });
   }
 
-  function describePlace(columnsNow: Columns<Card>, status: Status, position: number, taskId: string) {
-    const count = columnsNow[status].filter((t) => t.id !== taskId).length + 1;
-    return `${STATUS_LABELS[status]}, place ${position + 1} of ${count}`;
+  function describePlace(columnsNow: Columns<Card>, statusId: string, position: number, taskId: string) {
+    const count = (columnsNow[statusId] ?? []).filter((t) => t.id !== taskId).length + 1;
+    return `${nameOf(statusId)}, place ${position + 1} of ${count}`;
   }
 
-  /** The move menu's choices for a card, as the board shows it now. */
+  /** The move menu's choices for a card, as the board shows it now: any other column (§4). */
   function choicesFor(task: Card): MoveChoices {
     const base = withPending(saved);
     const position = positionIn(base, task.id);
     return {
-      statuses: STATUSES.filter((s) => s !== task.status && canMove(task.status, s)),
+      statuses: order.filter((id) => id !== task.status_id),
       up: position > 0,
-      down: position < others(base, task.id)(task.status),
+      down: position < others(base, task.id)(task.status_id),
     };
   }
 
@@ -156,14 +158,14 @@ export function useBoardMove({
     setMenuId((open) => (open === task.id ? null : task.id));
   }
 
-  /** A choice from the move menu: another column (at its top), or one place up or down. */
-  function moveFromMenu(task: Card, choice: Status | "up" | "down") {
+  /** A choice from the move menu: another column (its status id; at its top), or one place up or down. */
+  function moveFromMenu(task: Card, choice: string) {
     const base = withPending(saved);
     const position = positionIn(base, task.id);
     setMenuId(null);
     refocus.current = task.id;
     if (choice === "up" || choice === "down") {
-      submitMove(task.id, task.status, choice === "up" ? position - 1 : position + 1);
+      submitMove(task.id, task.status_id, choice === "up" ? position - 1 : position + 1);
       return;
     }
     submitMove(task.id, choice, 0);
@@ -182,17 +184,22 @@ export function useBoardMove({
     if (!picked || picked.taskId !== task.id) {
       const position = positionIn(shown, task.id);
       refocus.current = task.id;
-      setPicked({ taskId: task.id, status: task.status, position, from: { status: task.status, position } });
+      setPicked({
+        taskId: task.id,
+        statusId: task.status_id,
+        position,
+        from: { statusId: task.status_id, position },
+      });
       setAnnouncement(
-        `Picked up ${ref} in ${describePlace(shown, task.status, position, task.id)}. Arrow keys move it, Enter or Space drops it, Escape cancels.`,
+        `Picked up ${ref} in ${describePlace(shown, task.status_id, position, task.id)}. Arrow keys move it, Enter or Space drops it, Escape cancels.`,
       );
       return;
     }
     setPicked(null);
-    if (picked.status === picked.from.status && picked.position === picked.from.position) {
-      setAnnouncement(`${ref} stays in ${STATUS_LABELS[picked.status]}.`);
+    if (picked.statusId === picked.from.statusId && picked.position === picked.from.position) {
+      setAnnouncement(`${ref} stays in ${nameOf(picked.statusId)}.`);
     } else {
-      submitMove(task.id, picked.status, picked.position);
+      submitMove(task.id, picked.statusId, picked.position);
     }
   }
 
@@ -208,15 +215,13 @@ export function useBoardMove({
     if (key === "ArrowLeft" || key === "ArrowRight" || key === "ArrowUp" || key === "ArrowDown") {
       event.preventDefault();
       const base = withPending(saved);
-      const next = nudge(picked, key, others(base, task.id));
+      const next = nudge(picked, key, order, others(base, task.id));
       setPicked({ ...picked, ...next });
-      setAnnouncement(describePlace(base, next.status, next.position, task.id));
+      setAnnouncement(describePlace(base, next.statusId, next.position, task.id));
     } else if (key === "Escape") {
       event.preventDefault();
       setPicked(null);
-      setAnnouncement(
-        `Move canceled. ${taskRef(projectKey, task.number)} is back in ${STATUS_LABELS[picked.from.status]}.`,
-      );
+      setAnnouncement(`Move canceled. ${taskRef(projectKey, task.number)} is back in ${nameOf(picked.from.statusId)}.`);
     }
   }
 
@@ -236,7 +241,7 @@ export function useBoardMove({
   }
 
   /** A card dropped on a column goes above the first card whose middle is below the pointer. */
-  function onDrop(event: DragEvent<HTMLElement>, status: Status) {
+  function onDrop(event: DragEvent<HTMLElement>, statusId: string) {
     event.preventDefault();
     const taskId = event.dataTransfer.getData("text/plain") || dragging;
     setDragging(null);
@@ -253,7 +258,7 @@ export function useBoardMove({
         break;
       }
     }
-    submitMove(taskId, status, position);
+    submitMove(taskId, statusId, position);
   }
 
   /** The move button lost focus for good (not because its card moved to another column). */
@@ -263,6 +268,7 @@ export function useBoardMove({
 
   return {
     shown,
+    nameOf,
     pickedId: picked?.taskId ?? null,
     menuId,
     choicesFor,
@@ -287,8 +293,8 @@ export function useBoardMove({
 export type BoardMove = ReturnType<typeof useBoardMove>;
 
 function positionIn(columns: Columns<Card>, taskId: string): number {
-  for (const status of STATUSES) {
-    const index = columns[status].findIndex((t) => t.id === taskId);
+  for (const cards of Object.values(columns)) {
+    const index = cards.findIndex((t) => t.id === taskId);
     if (index >= 0) return index;
   }
   return 0;

@@ -37,7 +37,11 @@ export function AlsoViewing({ taskId, members }: { taskId: string; members: read
   );
 }
 
-/** Others' comments and attachments on this task show without a reload (the task itself: the board's subscription). */
+/**
+ * Others' comments and attachments on this task show without a reload (the
+ * task itself: the board's subscription); the timeline's events come with
+ * those changes, read again with them.
+ */
 export function LiveTaskData({ taskId, shown }: { taskId: string; shown: ShownIds }) {
   useLiveData(
     "task",

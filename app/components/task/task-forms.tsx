@@ -1,9 +1,11 @@
 import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
-import { PRIORITIES, PRIORITY_LABELS, STATUS_LABELS, STATUSES, canMove, type EditableTask } from "~/lib/board";
 import type { RepeatFields as SavedRepeat } from "~/lib/recurrence";
 import { RepeatFields } from "./repeat-fields";
+import { LabelChips, StatusBadge } from "~/components/labels";
+import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
+type LabelOption = { id: string; name: string };
 
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
@@ -15,18 +17,26 @@ function assigneeOptions(members: MemberOption[]) {
 export function TaskFields({
   task,
   repeat,
+  labels = [],
   members,
+  teamLabels,
   result,
   intent,
 }: {
   task?: Partial<EditableTask>;
   /** the task's rule as the form's fields */
   repeat?: SavedRepeat;
+  /** the task's labels now */
+  labels?: LabelOption[];
   members: MemberOption[];
+  /** the team's labels, suggested as the Labels field is typed in */
+  teamLabels: LabelOption[];
   result: unknown;
   intent?: string;
 }) {
   const { errors, values } = formState(result, intent);
+  // one task form on a page at a time (the board's filter has its own list)
+  const labelList = "team-label-names";
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
@@ -69,11 +79,18 @@ export function TaskFields({
         <Field
           name="labels"
           label="Labels"
-          hint="Comma-separated, up to 10."
+          hint="Comma-separated, up to 10; a new name becomes a team label."
           maxLength={300}
-          value={pick("labels", (task?.labels ?? []).join(", "))}
+          list={labelList}
+          autoComplete="off"
+          value={pick("labels", labels.map((l) => l.name).join(", "))}
           error={errors.labels}
         />
+        <datalist id={labelList}>
+          {teamLabels.map((label) => (
+            <option key={label.id} value={label.name} />
+          ))}
+        </datalist>
       </div>
       <RepeatFields saved={repeat} values={values} errors={errors} />
     </>
@@ -84,13 +101,17 @@ export function TaskFields({
 export function TaskEditor({
   task,
   repeat,
+  labels,
   members,
+  teamLabels,
   result,
   action,
 }: {
   task: EditableTask;
   repeat: SavedRepeat;
+  labels: LabelOption[];
   members: MemberOption[];
+  teamLabels: LabelOption[];
   result: unknown;
   action: string;
 }) {
@@ -103,7 +124,15 @@ export function TaskEditor({
       preventScrollReset
       aria-label="Edit task"
     >
-      <TaskFields task={task} repeat={repeat} members={members} result={result} intent="update" />
+      <TaskFields
+        task={task}
+        labels={labels}
+        repeat={repeat}
+        members={members}
+        teamLabels={teamLabels}
+        result={result}
+        intent="update"
+      />
       <SubmitButton className="button button-small" pendingText="Saving…">
         Save changes
       </SubmitButton>
@@ -111,17 +140,23 @@ export function TaskEditor({
   );
 }
 
-/** Status and place: the plain-form way to move a task (docs/product.md §4's rules are the server's). */
-export function TaskMoveForm({ task, result, action }: { task: EditableTask; result: unknown; action: string }) {
+/** Status and place: the plain-form way to move a task, to any of the project's statuses (§4). */
+export function TaskMoveForm({
+  task,
+  statuses,
+  result,
+  action,
+}: {
+  task: EditableTask;
+  /** the project's statuses, in the board's order */
+  statuses: StatusRef[];
+  result: unknown;
+  action: string;
+}) {
   const { errors, values } = formState(result, "move");
-  const options = STATUSES.map((s) => ({
-    value: s,
-    label:
-      s === task.status
-        ? `${STATUS_LABELS[s]} (now)`
-        : canMove(task.status, s)
-          ? STATUS_LABELS[s]
-          : `${STATUS_LABELS[s]} (not from ${STATUS_LABELS[task.status]})`,
+  const options = statuses.map((s) => ({
+    value: s.id,
+    label: s.id === task.status_id ? `${s.name} (now)` : s.name,
   }));
   return (
     <ValidatedForm
@@ -137,7 +172,7 @@ export function TaskMoveForm({ task, result, action }: { task: EditableTask; res
           name="status"
           label="Status"
           options={options}
-          value={values.status ?? task.status}
+          value={values.status ?? task.status_id}
           error={errors.status}
         />
         <Field
@@ -195,12 +230,24 @@ export function RepeatNote({
   );
 }
 
-export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assigneeName: string | null }) {
+export function TaskReadOnly({
+  task,
+  status,
+  labels,
+  assigneeName,
+}: {
+  task: EditableTask;
+  status: StatusRef;
+  labels: LabelChip[];
+  assigneeName: string | null;
+}) {
   return (
     <dl className="task-facts">
       <div>
         <dt>Status</dt>
-        <dd>{STATUS_LABELS[task.status]}</dd>
+        <dd>
+          <StatusBadge status={status} />
+        </dd>
       </div>
       <div>
         <dt>Priority</dt>
@@ -216,7 +263,7 @@ export function TaskReadOnly({ task, assigneeName }: { task: EditableTask; assig
       </div>
       <div>
         <dt>Labels</dt>
-        <dd>{task.labels.length ? task.labels.join(", ") : "None"}</dd>
+        <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
       </div>
       <div className="task-description">
         <dt>Description</dt>

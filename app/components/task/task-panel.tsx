@@ -1,13 +1,15 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { FormAlert, type FormFailure } from "~/components/form";
 import { columnAnchor } from "~/components/board/column-switcher";
-import { boardSearch, isOpenStatus, taskRef } from "~/lib/board";
+import { boardSearch, isClosed, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { isOverdue } from "~/lib/calendar";
 import { formatDateTime, formatDay } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Attachments } from "./attachments";
-import { CommentList } from "./comments";
+import { Checklist, Relations, SubTasks } from "./breakdown";
+import { Timeline } from "./timeline";
+import { WatchForm } from "./watch-form";
 import { RepeatNote, TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
@@ -18,10 +20,12 @@ export type TaskFormResult = FormFailure<"update" | "move" | "stop-repeating" | 
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
 /** What the /attachments route's forms can send back. */
 export type AttachmentFormResult = FormFailure;
+/** What the /checklist, /subtasks and /relations routes' forms can send back. */
+export type BreakdownFormResult = FormFailure;
 
 /**
- * The open task: its fields (editable for members), delete for admins, and
- * its comments. The task route renders it with its own forms' answer; the
+ * The open task: its fields (editable for members), delete for admins, who
+ * watches it, and its timeline of comments and events. The task route renders it with its own forms' answer; the
  * /comments child route renders it instead, with the comment forms' answer,
  * so each form's message shows beside it, with or without JavaScript.
  */
@@ -29,10 +33,12 @@ export function TaskPanel({
   result,
   commentResult,
   attachmentResult,
+  breakdownResult,
 }: {
   result?: TaskFormResult;
   commentResult?: CommentFormResult;
   attachmentResult?: AttachmentFormResult;
+  breakdownResult?: BreakdownFormResult;
 }) {
   const data = useTaskData();
   const { zone, today } = usePageTime();
@@ -45,17 +51,27 @@ export function TaskPanel({
     task,
     repeatWords,
     repeat,
+    labels,
+    checklist,
+    subtasks,
+    relations,
     attachments,
-    comments,
-    commentsReached,
-    hasOlderComments,
-    olderCommentsPage,
+    timeline,
+    commentCount,
+    hasEarlier,
+    earlierPage,
+    watchers,
+    watching,
+    members: mentionable,
+    now,
     userId,
     can,
   } = data;
   const members = board?.members ?? [];
+  const statuses = board?.columns.map((c) => c.status) ?? [task.status];
   const ref = taskRef(projectKey, task.number);
   const boardPath = taskPath.replace(/\/tasks\/[^/]+$/, "");
+  const teamPath = boardPath.replace(/\/projects\/[^/]+$/, "");
   const search = boardSearch(new URLSearchParams(location.search));
   // every form names its route: the panel may be on screen under /comments
   const taskAction = `${taskPath}${location.search}`;
@@ -72,7 +88,7 @@ export function TaskPanel({
     <article className="task-detail" aria-labelledby="task-title">
       {/* on a phone the task is the page: the way back, first; it lands on the task's column, filters kept */}
       <p className="back-to-board">
-        <Link to={`${boardPath}${search}#${columnAnchor(task.status)}`} preventScrollReset>
+        <Link to={`${boardPath}${search}#${columnAnchor(task.status_id)}`} preventScrollReset>
           <span aria-hidden="true">← </span>Back to the board
         </Link>
       </p>
@@ -84,11 +100,23 @@ export function TaskPanel({
           ✕
         </Link>
       </div>
+      {task.parent ? (
+        <p className="parent-task small">
+          Sub-task of{" "}
+          <Link to={`${boardPath}/tasks/${task.parent.number}${search}`} preventScrollReset>
+            <span className="task-ref">{taskRef(projectKey, task.parent.number)}</span> {task.parent.title}
+          </Link>
+        </p>
+      ) : null}
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
       <AlsoViewing taskId={task.id} members={members} key={task.id} />
+      <WatchForm watching={watching} watchers={watchers} action={`${taskPath}/watching${location.search}`} />
       <LiveTaskData
         taskId={task.id}
-        shown={{ comments: comments.map((c) => c.id), attachments: attachments.map((a) => a.id) }}
+        shown={{
+          comments: timeline.filter((i) => i.type === "comment").map((c) => c.id),
+          attachments: attachments.map((a) => a.id),
+        }}
       />
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
@@ -100,7 +128,7 @@ export function TaskPanel({
           </>
         ) : null}
       </p>
-      {task.due_on && isOverdue({ due_on: task.due_on, open: isOpenStatus(task.status) }, today) ? (
+      {task.due_on && isOverdue({ due_on: task.due_on, open: !isClosed(task.status.category) }, today) ? (
         <p className="overdue-note">
           <span className="overdue-badge">Overdue</span>: it was due on {formatDay(task.due_on)}.
         </p>
@@ -116,22 +144,49 @@ export function TaskPanel({
         <>
           <TaskMoveForm
             task={task}
+            statuses={statuses}
             result={result}
             action={taskAction}
-            key={`move-${task.id}-${task.status}-${task.position}`}
+            key={`move-${task.id}-${task.status_id}-${task.position}`}
           />
           <TaskEditor
             task={task}
             repeat={repeat}
+            labels={labels}
             members={members}
+            teamLabels={board?.labels ?? []}
             result={result}
             action={taskAction}
             key={`edit-${task.id}-${task.updated_at}`}
           />
         </>
       ) : (
-        <TaskReadOnly task={task} assigneeName={assigneeName} />
+        <TaskReadOnly task={task} status={task.status} labels={labels} assigneeName={assigneeName} />
       )}
+      <Checklist
+        items={checklist}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
+      <SubTasks
+        subtasks={subtasks}
+        isSubTask={task.parent_id !== null}
+        projectPath={boardPath}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
+      <Relations
+        relations={relations}
+        teamPath={teamPath}
+        taskPath={taskPath}
+        search={location.search}
+        canEdit={can.editTasks}
+        result={breakdownResult}
+      />
       {can.deleteTasks ? (
         <details className="danger-zone">
           <summary>Delete task…</summary>
@@ -153,11 +208,13 @@ export function TaskPanel({
         action={`${taskPath}/attachments${location.search}`}
         result={attachmentResult}
       />
-      <CommentList
-        comments={comments}
-        reached={commentsReached}
-        hasOlder={hasOlderComments}
-        olderPage={olderCommentsPage}
+      <Timeline
+        items={timeline}
+        commentCount={commentCount}
+        hasEarlier={hasEarlier}
+        earlierPage={earlierPage}
+        members={mentionable}
+        now={now}
         userId={userId}
         canComment={can.comment}
         canDeleteAny={can.deleteAnyComment}

@@ -36,13 +36,27 @@ export function serviceClient(): SupabaseClient {
   return createClient(Deno.env.get("SUPABASE_URL")!, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, clientOptions);
 }
 
-/** The signed-in caller's id, or null (anon key, expired or foreign token): their token checked against the project's keys. */
-export async function callerId(req: Request, client: SupabaseClient): Promise<string | null> {
+/**
+ * The signed-in caller's id, or the refusal to answer with: 401 without a
+ * valid user token (anon key, expired or foreign token), 403 when the
+ * account has an authenticator app and this session hasn't used it (aal1),
+ * as the database's policies refuse it (docs/decisions/0020). The token is
+ * checked against the project's keys.
+ */
+export async function signedInCaller(req: Request, client: SupabaseClient): Promise<{ id: string } | Response> {
   const token = /^Bearer\s+(.+)$/i.exec(req.headers.get("Authorization") ?? "")?.[1];
-  if (!token) return null;
+  if (!token) return refuse(401, "not_signed_in", "Sign in first.");
   const { data, error } = await client.auth.getClaims(token);
-  if (error || !data?.claims?.sub || data.claims.role !== "authenticated") return null;
-  return data.claims.sub;
+  const claims = data?.claims;
+  if (error || !claims?.sub || claims.role !== "authenticated") return refuse(401, "not_signed_in", "Sign in first.");
+  if (claims.app_metadata?.mfa_enrolled === true && claims.aal !== "aal2") {
+    return refuse(
+      403,
+      "insufficient_aal",
+      "This account uses two-factor sign-in: enter a code from the authenticator app first.",
+    );
+  }
+  return { id: claims.sub };
 }
 
 /**

@@ -3,21 +3,35 @@
 // page at a time. Read with the caller's own client, so the file holds only
 // what row-level security lets them see. Cells that a spreadsheet would run
 // as a formula (starting with = + - @, tab or CR) get a leading apostrophe.
-import { callerClient, callerId, corsHeaders, refuse } from "../_shared/http.ts";
+import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
-const COLUMNS = ["number", "title", "status", "priority", "assignee", "due_date", "labels", "created_at", "updated_at"];
+const COLUMNS = [
+  "number",
+  "title",
+  "status",
+  "priority",
+  "assignee",
+  "due_date",
+  "labels",
+  "created_at",
+  "updated_at",
+  "completed_at",
+];
 
 interface TaskRow {
   number: number;
   title: string;
-  status: string;
   priority: string;
   due_on: string | null;
-  labels: string[];
   created_at: string;
   updated_at: string;
+  completed_at: string | null;
   assignee: { display_name: string } | null;
+  /** the project's status, by the name people see on the board */
+  status: { name: string } | null;
+  /** the team's labels the task carries */
+  task_labels: Array<{ label: { name: string } | null }>;
 }
 
 /** Text a person typed: neutralised if a spreadsheet would take it for a formula. */
@@ -37,13 +51,20 @@ function row(key: string, t: TaskRow): string {
   return line([
     `${key}-${t.number}`,
     text(t.title),
-    t.status,
+    text(t.status?.name ?? ""),
     t.priority,
     text(t.assignee?.display_name ?? ""),
     t.due_on ?? "",
-    text(t.labels.join(", ")),
+    text(
+      t.task_labels
+        .map((l) => l.label?.name ?? "")
+        .filter(Boolean)
+        .sort((a, b) => a.localeCompare(b))
+        .join(", "),
+    ),
     new Date(t.created_at).toISOString(),
     new Date(t.updated_at).toISOString(),
+    t.completed_at ? new Date(t.completed_at).toISOString() : "",
   ]);
 }
 
@@ -55,7 +76,8 @@ Deno.serve(async (req) => {
     return refuse(400, "invalid_project", "Which project? project_id must be the project's id.");
   }
   const caller = callerClient(req);
-  if (!(await callerId(req, caller))) return refuse(401, "not_signed_in", "Sign in first.");
+  const signedIn = await signedInCaller(req, caller);
+  if (signedIn instanceof Response) return signedIn;
 
   const { data: project, error } = await caller
     .from("projects")
@@ -78,7 +100,9 @@ Deno.serve(async (req) => {
       const { data, error } = await caller
         .from("tasks")
         .select(
-          "number, title, status, priority, due_on, labels, created_at, updated_at, assignee:profiles!tasks_assignee_id_fkey(display_name)",
+          "number, title, priority, due_on, created_at, updated_at, completed_at, " +
+            "assignee:profiles!tasks_assignee_id_fkey(display_name), " +
+            "status:project_statuses!tasks_status_in_project_fkey(name), task_labels(label:labels(name))",
         )
         .eq("project_id", project.id)
         .order("number")

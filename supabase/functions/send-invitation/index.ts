@@ -4,16 +4,12 @@
 // is stored only as its SHA-256; the invitation is valid 7 days (the table's
 // default); a pending invitation to the same address is replaced; one
 // invitation email per address per 60 s.
-import nodemailer from "npm:nodemailer@7";
-import { callerClient, callerId, corsHeaders, json, refuse, serviceClient } from "../_shared/http.ts";
+import { callerClient, corsHeaders, json, refuse, serviceClient, signedInCaller } from "../_shared/http.ts";
+import { createMailer, escapeHtml } from "../_shared/mail.ts";
 
 const ROLES = ["admin", "member", "viewer"] as const;
 const EMAIL_INTERVAL_SECONDS = 60;
 const ROLE_NAMES: Record<string, string> = { admin: "an admin", member: "a member", viewer: "a viewer" };
-
-function escapeHtml(s: string) {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -29,21 +25,12 @@ async function sha256Hex(s: string): Promise<string> {
 }
 
 async function sendEmail(to: string, subject: string, html: string, text: string) {
-  const port = Number(Deno.env.get("SMTP_PORT") ?? 465);
-  const user = Deno.env.get("SMTP_USER");
-  const transport = nodemailer.createTransport({
-    host: Deno.env.get("SMTP_HOST") ?? "localhost",
-    port,
-    secure: port === 465,
-    auth: user ? { user, pass: Deno.env.get("SMTP_PASS") ?? "" } : undefined,
-  });
-  await transport.sendMail({
-    from: Deno.env.get("SMTP_FROM") ?? "Teamboard <no-reply@teamboard.local>",
-    to,
-    subject,
-    html,
-    text,
-  });
+  const mailer = createMailer();
+  try {
+    await mailer.send({ to, subject, html, text });
+  } finally {
+    mailer.close();
+  }
 }
 
 Deno.serve(async (req) => {
@@ -71,8 +58,9 @@ Deno.serve(async (req) => {
     return refuse(400, "invalid_role", "The role must be admin, member or viewer.");
 
   const caller = callerClient(req);
-  const me = await callerId(req, caller);
-  if (!me) return refuse(401, "not_signed_in", "Sign in first.");
+  const signedIn = await signedInCaller(req, caller);
+  if (signedIn instanceof Response) return signedIn;
+  const me = signedIn.id;
 
   // The caller's own membership, read through RLS: no row for a stranger.
   const { data: membership, error: membershipError } = await caller

@@ -1,12 +1,94 @@
 // POST, by the database's scheduler every minute (Supabase Cron + pg_net,
 // migration 20261126000200) with the service role key: sends the notification
-// emails that are due and answers how many it sent. Until notifications exist
-// there is nothing to send: it answers { "sent": 0 }. Anyone but the service
-// role is refused, so the function cannot be used to make the project send mail.
-import { json, refuse, isServiceRole } from "../_shared/http.ts";
+// emails that are due and answers how many it sent ({ sent, failed }).
+//
+// The database decides what is due and hands each batch to one run only
+// (claim_notification_emails: one email per person with everything pending
+// for them, right-away ones once the oldest is 50 s old, digests after their
+// 08:00); each batch is reported back as sent or failed
+// (finish_notification_emails). A failed batch stays pending and is tried
+// again by a later run; when the mail server can't be reached at all the run
+// stops there and gives back what it holds. Anyone but the service role is
+// refused, so the function cannot be used to make the project send mail.
+// docs/decisions/0028-activity-and-notifications.md.
+import { isServiceRole, json, refuse, serviceClient } from "../_shared/http.ts";
+import { createMailer, refusedByServer } from "../_shared/mail.ts";
+import { compose, type Batch } from "./compose.ts";
 
-Deno.serve((req) => {
+/** The edge runtime stops a function at 150 s; a run claims nothing new after this. */
+const TIME_BUDGET_MS = 90_000;
+const BATCHES_PER_CLAIM = 50;
+const SENDING_AT_ONCE = 8;
+
+async function eachAtMost<T>(items: T[], limit: number, fn: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** The run's "now": the scheduler's; the service role may name another (tests run the 08:00 digest that way). */
+async function runTime(req: Request): Promise<Date | null> {
+  let body: { now?: unknown } = {};
+  try {
+    body = (await req.json()) ?? {};
+  } catch {
+    // the scheduler always sends JSON; an empty body means now
+  }
+  if (body.now === undefined) return new Date();
+  const at = typeof body.now === "string" ? new Date(body.now) : new Date(NaN);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+Deno.serve(async (req) => {
   if (req.method !== "POST") return refuse(405, "method_not_allowed", "The scheduler calls this with POST.");
   if (!isServiceRole(req)) return refuse(403, "service_role_required", "Only the project's scheduler may call this.");
-  return json({ sent: 0 });
+  const at = await runTime(req);
+  if (!at) return refuse(400, "invalid_now", "now must be an ISO 8601 time.");
+
+  const started = Date.now();
+  const site = (Deno.env.get("SITE_URL") ?? "http://localhost:5173").replace(/\/+$/, "");
+  const db = serviceClient();
+  const mailer = createMailer({ pool: true });
+  let sent = 0;
+  let failed = 0;
+  let unreachable = false;
+  try {
+    while (!unreachable && Date.now() - started < TIME_BUDGET_MS) {
+      const { data, error } = await db.rpc("claim_notification_emails", {
+        at: at.toISOString(),
+        max_batches: BATCHES_PER_CLAIM,
+      });
+      if (error) throw new Error(`claiming notifications failed: ${error.message}`);
+      const batches = (data ?? []) as Batch[];
+      if (batches.length === 0) break;
+
+      const done: string[] = [];
+      const notDone: string[] = [];
+      await eachAtMost(batches, SENDING_AT_ONCE, async (batch) => {
+        if (unreachable) return void notDone.push(batch.claim);
+        try {
+          await mailer.send(compose(batch, site));
+          done.push(batch.claim);
+        } catch (error) {
+          notDone.push(batch.claim);
+          console.error(`emailing ${batch.recipient.email} failed: ${(error as Error).message}`);
+          if (!refusedByServer(error)) unreachable = true;
+        }
+      });
+      const { error: finishError } = await db.rpc("finish_notification_emails", {
+        sent_claims: done,
+        failed_claims: notDone,
+      });
+      if (finishError) throw new Error(`recording what was sent failed: ${finishError.message}`);
+      sent += done.length;
+      failed += notDone.length;
+      if (batches.length < BATCHES_PER_CLAIM) break;
+    }
+  } finally {
+    mailer.close();
+  }
+  if (sent || failed) console.log(`sent ${sent} emails${failed ? `, ${failed} left for the next run` : ""}`);
+  return json({ sent, failed });
 });

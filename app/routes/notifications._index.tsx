@@ -1,0 +1,110 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { SubmitButton } from "~/components/form";
+import { requireUser } from "~/lib/auth.server";
+import { encodeTimelineCursor, parseTimelineCursor } from "~/lib/comments";
+import { formatAgo, formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
+import { redirectWithSuccess } from "~/lib/flash.server";
+import { backendError } from "~/lib/http.server";
+import { notificationVerb } from "~/lib/notifications";
+import { listNotifications, markAllRead, type NotificationView } from "~/lib/notifications.server";
+import { requestClient } from "~/lib/supabase.server";
+
+export const meta: MetaFunction = () => [{ title: "Notifications · Teamboard" }];
+
+/**
+ * /notifications (PRODUCT.md §10): newest first, all or `?show=unread`, 50 a
+ * page (`?before=<created_at>_<id>` for the next); each opens its task
+ * through /notifications/:id, which marks it read. "Mark all as read".
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const unreadOnly = params.get("show") === "unread";
+  const before = parseTimelineCursor(params, "before");
+  const { error, notifications, hasMore } = await listNotifications(requestClient(), user.id, { unreadOnly, before });
+  if (error) throw backendError(error);
+  const last = notifications.at(-1);
+  return {
+    notifications,
+    unreadOnly,
+    olderPage: before !== null,
+    next: hasMore && last ? encodeTimelineCursor(last) : null,
+    now: new Date().toISOString(),
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const { error } = await markAllRead(requestClient(), user.id);
+  if (error) throw backendError(error);
+  const show = new URL(request.url).searchParams.get("show") === "unread" ? "?show=unread" : "";
+  return redirectWithSuccess("All your notifications are marked as read.", `/notifications${show}`);
+}
+
+export default function Notifications() {
+  const { notifications, unreadOnly, olderPage, next, now } = useLoaderData<typeof loader>();
+  const show = unreadOnly ? "show=unread&" : "";
+  return (
+    <section className="card notifications" aria-labelledby="notifications-title">
+      <div className="page-header">
+        <h1 id="notifications-title">Notifications</h1>
+        <Form method="post" action={`/notifications${unreadOnly ? "?show=unread" : ""}`}>
+          <SubmitButton className="button button-small button-secondary">Mark all as read</SubmitButton>
+        </Form>
+      </div>
+      <nav aria-label="Which notifications" className="tabs">
+        <Link to="/notifications" aria-current={unreadOnly ? undefined : "page"}>
+          All
+        </Link>
+        <Link to="/notifications?show=unread" aria-current={unreadOnly ? "page" : undefined}>
+          Unread
+        </Link>
+      </nav>
+      {notifications.length === 0 ? (
+        <p className="muted">{unreadOnly ? "Nothing unread." : "No notifications yet."}</p>
+      ) : (
+        <ol className="notification-list">
+          {notifications.map((n) => (
+            <NotificationItem key={n.id} notification={n} now={now} />
+          ))}
+        </ol>
+      )}
+      {next || olderPage ? (
+        <p className="pager">
+          {olderPage ? <Link to={`/notifications${unreadOnly ? "?show=unread" : ""}`}>Newest</Link> : null}
+          {next && olderPage ? " · " : null}
+          {next ? <Link to={`/notifications?${show}before=${encodeURIComponent(next)}`}>Older</Link> : null}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function NotificationItem({ notification: n, now }: { notification: NotificationView; now: string }) {
+  const { zone } = usePageTime();
+  const ref = `${n.task.project.key}-${n.task.number}`;
+  const actor = n.actor?.display_name ?? (n.actor_id ? "A former member" : "Someone");
+  return (
+    <li className={n.read_at ? "notification" : "notification unread"}>
+      <Link to={`/notifications/${n.id}`}>
+        {n.read_at ? null : <span className="visually-hidden">Unread: </span>}
+        {n.kind === "due_date" ? null : <strong>{actor}</strong>} {notificationVerb(n.kind, n.event)}{" "}
+        <span className="task-ref">{ref}</span> {n.task.title}
+      </Link>
+      {n.comment ? <p className="muted small notification-quote">{n.comment.body.slice(0, 200)}</p> : null}
+      <p className="muted small">
+        {n.task.project.team.name} ·{" "}
+        <time dateTime={n.created_at} title={formatDateTime(n.created_at, zone)}>
+          {formatAgo(n.created_at, now, zone)}
+        </time>
+      </p>
+    </li>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage />;
+}

@@ -1,0 +1,119 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ErrorPage } from "~/components/error-page";
+import { AddStatusForm, StatusList } from "~/components/statuses";
+import { ARCHIVED_MESSAGE, MAX_STATUSES } from "~/lib/board";
+import { writeFailure } from "~/lib/db-errors.server";
+import { setFlash } from "~/lib/flash.server";
+import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
+import { backendError, notFound, redirect } from "~/lib/http.server";
+import { can } from "~/lib/permissions";
+import { parseIntent } from "~/lib/schemas";
+import { StatusActionSchema } from "~/lib/statuses.schemas";
+import { addStatus, listStatuses, moveStatus, removeStatus, updateStatus } from "~/lib/statuses.server";
+import { boardPath, requireProjectContext } from "~/lib/team-context.server";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Settings · ${data.project.name} · Teamboard` : "Project settings · Teamboard" },
+];
+
+/** /teams/:team/projects/:key/settings — a project's statuses (docs/product.md §11), for admins and the owner. */
+export async function loader(args: LoaderFunctionArgs) {
+  const ctx = await requireProjectContext(args, { need: "manageProjects" });
+  const { supabase, project, archived } = ctx;
+  const { statuses, error } = await listStatuses(supabase, project.id);
+  if (error) throw backendError(error);
+  return {
+    project: { key: project.key, name: project.name, archived },
+    boardPath: boardPath(ctx),
+    statuses,
+  };
+}
+
+export async function action(args: ActionFunctionArgs) {
+  const ctx = await requireProjectContext(args);
+  const { supabase, team, project, archived } = ctx;
+  const parsed = parseIntent(StatusActionSchema, await args.request.formData());
+  if (!parsed) throw notFound();
+  const { intent, values } = parsed;
+  if (!can(team.role, "manageStatuses")) return forbiddenResult({ intent, values });
+  if (archived) return archivedResult({ intent, values });
+  if (!parsed.success) return formFailure(parsed);
+  const fields = parsed.data;
+
+  const done = async (message: string) => {
+    await setFlash({ kind: "success", message });
+    // back to the list, at the status the form was about
+    const anchor = "statusId" in fields ? `#status-${fields.statusId}` : "";
+    return redirect(`${boardPath(ctx)}/settings${anchor}`);
+  };
+
+  switch (fields.intent) {
+    case "add-status": {
+      const { error } = await addStatus(supabase, project.id, fields);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
+      return done(`${fields.name} is added at the end of the board.`);
+    }
+    case "edit-status": {
+      const { data: saved, error } = await updateStatus(supabase, project.id, fields.statusId, fields);
+      if (error) return writeFailure(error, { intent, values, field: "name" });
+      if (!saved) return forbiddenResult({ intent, values });
+      return done(`${fields.name} is saved.`);
+    }
+    case "move-status": {
+      const { error } = await moveStatus(supabase, fields.statusId, fields.position);
+      if (error) return writeFailure(error, { intent, values });
+      return done("The order of the columns is saved.");
+    }
+    case "remove-status": {
+      const { error } = await removeStatus(supabase, fields.statusId, fields.moveTo);
+      if (error) return writeFailure(error, { intent, values, field: "moveTo" });
+      await setFlash({ kind: "success", message: "The status is removed." });
+      return redirect(`${boardPath(ctx)}/settings`);
+    }
+  }
+  throw notFound();
+}
+
+export default function ProjectSettings() {
+  const { project, boardPath, statuses } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  return (
+    <div className="settings project-settings">
+      <p className="back-to-board">
+        <Link to={boardPath}>
+          <span aria-hidden="true">← </span>Back to the board
+        </Link>
+      </p>
+      <h1>
+        <span className="project-key">{project.key}</span> {project.name}: settings
+      </h1>
+      {project.archived ? (
+        <p className="alert alert-info">{ARCHIVED_MESSAGE} Unarchive it to change its statuses.</p>
+      ) : null}
+      <section className="card" aria-labelledby="statuses-title">
+        <h2 id="statuses-title">Statuses</h2>
+        <p className="muted">
+          The board's columns, in order. Each means one of: not started yet (backlog, not started), in progress, done or
+          canceled; a project keeps at least one "not started" and one "done" status, and has at most {MAX_STATUSES}. A
+          WIP limit warns when a column holds more tasks; it never stops a move.
+        </p>
+        <StatusList statuses={statuses} result={result} readOnly={project.archived} />
+      </section>
+      {!project.archived ? (
+        <section className="card" aria-labelledby="add-status-title">
+          <h2 id="add-status-title">Add a status</h2>
+          {statuses.length >= MAX_STATUSES ? (
+            <p className="muted">This project has {MAX_STATUSES} statuses, the most a project can have.</p>
+          ) : (
+            <AddStatusForm result={result} />
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage compact />;
+}
