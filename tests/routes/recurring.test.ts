@@ -29,15 +29,28 @@ const params = (extra: Record<string, string> = {}) => ({ team: team.slug, key: 
 const errorsOf = (data: unknown) => (data as { errors: Record<string, string> }).errors;
 const valuesOf = (data: unknown) => (data as { values: Record<string, string> }).values;
 
+/** A status of WEB by its name (a new project's: Backlog, To do, In progress, Done, Canceled). */
+async function statusId(name: string) {
+  const { rows } = await stack.db.query<{ id: string }>(
+    "select id from project_statuses where project_id = $1 and name = $2",
+    [team.projectId, name],
+  );
+  return rows[0].id;
+}
+
+/** The tasks of that title in order, each with its status's name. */
 async function rows(title: string) {
   const { data } = await stack
     .adminClient()
     .from("tasks")
-    .select("number, status, due_on, recurrence, successor_id")
+    .select("number, due_on, recurrence, successor_id, status:project_statuses!tasks_status_in_project_fkey(name)")
     .eq("project_id", team.projectId)
     .eq("title", title)
     .order("number");
-  return data as Array<{
+  return (data as unknown as Array<{ status: { name: string } }>).map((row) => ({
+    ...row,
+    status: row.status.name,
+  })) as unknown as Array<{
     number: number;
     status: string;
     due_on: string;
@@ -46,7 +59,7 @@ async function rows(title: string) {
   }>;
 }
 
-type BoardData = { columns: Array<{ status: string; tasks: Array<{ number: number; repeats?: boolean }> }> };
+type BoardData = { columns: Array<{ tasks: Array<{ number: number; repeats?: boolean }> }> };
 const cardsOf = (data: unknown) => (data as BoardData).columns.flatMap((c) => c.tasks);
 
 describe("repeating tasks", () => {
@@ -68,7 +81,7 @@ describe("repeating tasks", () => {
       params: params(),
       form: {
         title: "Water the plants",
-        status: "todo",
+        status: await statusId("To do"),
         dueOn: "2026-11-27",
         repeat: "weekly",
         every: "1",
@@ -79,7 +92,7 @@ describe("repeating tasks", () => {
     });
     expect(made.status).toBe(302);
     expect(await rows("Water the plants")).toMatchObject([
-      { status: "todo", due_on: "2026-11-27", recurrence: "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,FR" },
+      { status: "To do", due_on: "2026-11-27", recurrence: "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,FR" },
     ]);
   });
 
@@ -90,19 +103,19 @@ describe("repeating tasks", () => {
     const panel = await call(task.loader, { url: taskUrl, user: team.viewer, params: taskParams });
     expect((panel.data as { task: { recurrence: string } }).task.recurrence).toBe("FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,FR");
 
-    for (const status of ["in_progress", "done"]) {
+    for (const name of ["In progress", "Done"]) {
       const moved = await call(task.action, {
         url: taskUrl,
         user: team.member,
         params: taskParams,
-        form: { intent: "move", status },
+        form: { intent: "move", status: await statusId(name) },
       });
-      expect(moved.status, status).toBe(302);
+      expect(moved.status, name).toBe(302);
     }
     const series = await rows("Water the plants");
     expect(series).toMatchObject([
-      { status: "done", due_on: "2026-11-27" },
-      { status: "todo", due_on: "2026-11-30", recurrence: "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,FR", successor_id: null },
+      { status: "Done", due_on: "2026-11-27" },
+      { status: "To do", due_on: "2026-11-30", recurrence: "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,FR", successor_id: null },
     ]);
     const cards = cardsOf((await call(board.loader, { url: boardUrl(), user: team.viewer, params: params() })).data);
     expect(cards.find((c) => c.number === series[0].number)?.repeats).toBe(false);
