@@ -48,6 +48,15 @@ const errorsOf = (data: unknown) => (data as { errors: Record<string, string> })
 const zoneOf = async (id: string) =>
   (await admin().from("profiles").select("time_zone").eq("id", id).single<{ time_zone: string }>()).data?.time_zone;
 
+/** A status of a project by its name (a new project's: Backlog, To do, In progress, Done, Canceled). */
+async function statusId(projectId: string, name: string) {
+  const { rows } = await stack.db.query<{ id: string }>(
+    "select id from project_statuses where project_id = $1 and name = $2",
+    [projectId, name],
+  );
+  return rows[0].id;
+}
+
 async function setTask(id: string, changes: Record<string, unknown>) {
   const { error } = await admin().from("tasks").update(changes).eq("id", id);
   if (error) throw error;
@@ -130,12 +139,12 @@ describe("the calendars", () => {
   beforeAll(async () => {
     const [first, second] = team.taskIds;
     await setTask(first, { due_on: "2026-11-30", assignee_id: team.member.id }); // a Monday
-    await setTask(second, { due_on: "2026-12-06", status: "done" }); // the grid's last Sunday
+    await setTask(second, { due_on: "2026-12-06", status_id: await statusId(team.projectId, "Done") }); // the grid's last Sunday
     const { error } = await admin()
       .from("tasks")
       .insert([
-        { project_id: team.projectId, title: "Late one", status: "todo", due_on: "2026-10-31" },
-        { project_id: other.projectId, title: "Elsewhere", status: "todo", due_on: "2026-11-30" },
+        { project_id: team.projectId, title: "Late one", due_on: "2026-10-31" },
+        { project_id: other.projectId, title: "Elsewhere", due_on: "2026-11-30" },
       ]);
     if (error) throw error;
   });
