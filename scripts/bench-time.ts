@@ -74,8 +74,9 @@ try {
   await db.transaction(async (tx) => {
     await tx.query("set local session_replication_role = replica");
     await tx.query(
-      `insert into tasks (project_id, number, title, status, assignee_id, due_on, position)
-       select $1, i, 'Task ' || i, 'todo', ($2::uuid[])[1 + i % 100],
+      `insert into tasks (project_id, number, title, status_id, assignee_id, due_on, position)
+       select $1, i, 'Task ' || i, (select s.id from project_statuses s where s.project_id = $1 and s.name = 'To do'),
+              ($2::uuid[])[1 + i % 100],
               case when i <= $4 then current_date + (i % 2)
                    -- the rest: 3 to 700 days before or after today, outside the job's window
                    else current_date + (case when i % 2 = 0 then 1 else -1 end) * (3 + i % 698) end,
@@ -132,8 +133,9 @@ try {
     [teams[0].id],
   );
   await db.query(
-    `insert into tasks (project_id, title, status, assignee_id, due_on)
-     select $1, 'Calendar task ' || i, (array['backlog', 'todo', 'in_progress', 'done', 'canceled'])[1 + i % 5]::task_status,
+    `insert into tasks (project_id, title, status_id, assignee_id, due_on)
+     select $1, 'Calendar task ' || i,
+            (select s.id from project_statuses s where s.project_id = $1 order by s.position offset i % 5 limit 1),
             $2, date_trunc('month', current_date)::date + (i % extract(day from date_trunc('month', current_date) + interval '1 month - 1 day')::int)
      from generate_series(1, 500) i`,
     [cal[0].id, ownerId],
