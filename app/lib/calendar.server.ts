@@ -20,7 +20,8 @@ interface CalendarRow {
   project: { key: string; archived_at: string | null; team: { slug: string } };
 }
 
-const COLUMNS = "id, number, title, completed_at, due_on, project:projects!inner(key, archived_at, team:teams!inner(slug))";
+const COLUMNS =
+  "id, number, title, completed_at, due_on, project:projects!inner(key, archived_at, team:teams!inner(slug))";
 
 /** Not completed or canceled (completed_at is set while its status is one of those). */
 const isOpen = (row: CalendarRow) => row.completed_at === null;

@@ -165,9 +165,7 @@ function CardMeta({
           ↻<span className="visually-hidden"> Repeats</span>
         </span>
       ) : null}
-      {isOverdue({ due_on: task.due_on, open: !closed }, today) ? (
-        <span className="overdue-badge">Overdue</span>
-      ) : null}
+      {isOverdue({ due_on: task.due_on, open: !closed }, today) ? <span className="overdue-badge">Overdue</span> : null}
       <span className="assignee with-avatar">
         {task.assignee_id ? <Avatar path={avatarPath} name={assignee} size={18} /> : null}
         {assignee ?? (task.assignee_id ? "Assigned" : "Unassigned")}
