@@ -26,7 +26,9 @@
 //   - a bounded pool of connections to the backend: at most
 //     BACKEND_MAX_CONNECTIONS (default 64) per origin, kept alive; requests
 //     beyond them wait for a free connection instead of opening more (Node's
-//     fetch opens as many as there are requests).
+//     fetch opens as many as there are requests), and a connection not made
+//     within BACKEND_CONNECT_TIMEOUT_MS (default 1000; undici's own is 10 s)
+//     counts as the backend unreachable, so a page says so within 2 s.
 // Like remix-serve it compresses responses and serves fingerprinted assets
 // with a one-year immutable cache; scripts and stylesheets go out as the
 // Brotli or gzip copies the build made of them (scripts/precompress.mjs) to
@@ -63,9 +65,15 @@ const HEADERS_TIMEOUT_MS = REQUEST_TIMEOUT_MS > 0 ? Math.min(10_000, REQUEST_TIM
 // a longer declared one goes to the app, which refuses it by its Content-Length without reading it
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64);
+const BACKEND_CONNECT_TIMEOUT_MS = Number(process.env.BACKEND_CONNECT_TIMEOUT_MS ?? 1_000);
 
 // every fetch of this process (the app's backend clients, the health check) goes through it
-setGlobalDispatcher(new Agent({ connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null }));
+setGlobalDispatcher(
+  new Agent({
+    connections: BACKEND_MAX_CONNECTIONS > 0 ? BACKEND_MAX_CONNECTIONS : null,
+    connect: { timeout: BACKEND_CONNECT_TIMEOUT_MS },
+  }),
+);
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
 const { serverHeaders, serveInRequestScope, createAdmission, shedPageHtml } = build.entry.module;

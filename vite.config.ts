@@ -13,11 +13,22 @@ declare module "@remix-run/node" {
 export default defineConfig(({ isSsrBuild }) => ({
   server: { port: 5173, strictPort: true },
   // Pre-bundle what the browser imports after hydration, so the dev server
-  // doesn't discover it on the first visit and reload the page mid-login.
+  // doesn't discover it on the first visit and reload the page mid-login
+  // (auth-js, realtime-js and two of @supabase/ssr's modules are imported by the
+  // app's own browser client, app/lib/supabase.client.ts, on the first
+  // signed-in page and board).
   // Server-only packages that route modules import are never loaded in the browser.
   optimizeDeps: {
-    include: ["zod", "@supabase/ssr", "@supabase/supabase-js"],
-    exclude: ["@remix-run/node", "ws"],
+    include: [
+      "zod",
+      "@supabase/ssr",
+      "@supabase/ssr/dist/module/cookies",
+      "@supabase/ssr/dist/module/version",
+      "@supabase/supabase-js",
+      "@supabase/auth-js",
+      "@supabase/realtime-js",
+    ],
+    exclude: ["@remix-run/node", "ws", "on-headers"],
   },
   plugins: [
     requestScope(),

@@ -17,6 +17,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
+import { formWasRejected } from "~/lib/revalidation";
 import {
   announceSignIn,
   announceUserUpdate,
@@ -61,7 +62,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 
 /** A live page's refresh (someone else changed a task) leaves the root's data alone: see live-refresh.ts. */
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  !isLiveRefresh(args) && args.defaultShouldRevalidate;
+  !isLiveRefresh(args) && !formWasRejected(args) && args.defaultShouldRevalidate;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -85,9 +86,11 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const { user, flash, env, unread } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
+  // the two-factor code page: signed in halfway (only /login/mfa is reached that way)
+  const halfway = useLocation().pathname.startsWith("/login/mfa");
   return (
     <>
-      <SiteHeader user={user} unread={unread} />
+      <SiteHeader user={user} unread={unread} halfway={halfway} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />

@@ -2,14 +2,22 @@
 //
 // The local stack makes its keys on first start (per data folder), so they
 // can't be written into .env ahead of time: this script starts the stack (or
-// finds one already running), reads its keys, and hands SUPABASE_URL,
-// SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY to the app, unless .env
-// sets them. With a hosted project in .env (URL and anon key), no stack is
-// started. Both logs are prefixed; Ctrl-C stops both.
+// finds this checkout's already running), reads its keys, and hands
+// SUPABASE_URL, SUPABASE_ANON_KEY and SUPABASE_SERVICE_ROLE_KEY to the app,
+// unless .env sets them. With a hosted project in .env (URL and anon key), no
+// stack is started. Both logs are prefixed; Ctrl-C stops both.
+//
+// Ports: the app takes PORT (default 5173), the stack STACK_PORT (default the
+// port of a local SUPABASE_URL, else 54321). A default port that is taken
+// gives way to the next free one; a port you chose that is taken stops here
+// with a message. A stack that already answers is used only when it runs on
+// this checkout's data folder (.data/stack): it accepts this folder's
+// service role key. Another checkout's stack is never attached to.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
+import { planAppPort, planStack, readKeys } from "./dev-ports.mjs";
 import { ensureNodeModules } from "./ensure-setup.mjs";
 
 // A fresh clone needs nothing but this command: install packages when missing.
@@ -17,7 +25,6 @@ ensureNodeModules();
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
-const STACK_URL = process.env.STACK_URL ?? "http://127.0.0.1:54321";
 const DATA_DIR = path.join(root, ".data", "stack");
 
 const fromDotenv = {};
@@ -96,39 +103,84 @@ async function waitFor(url, timeoutMs) {
   return false;
 }
 
+function fail(message) {
+  console.error(`[dev] ${message}`);
+  stop(1);
+}
+
+/** A port from the environment, or null; anything else than a port number stops here. */
+function portSetting(name) {
+  const raw = setting(name);
+  if (raw === undefined) return null;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    fail(`${name}=${raw} is not a port number (1-65535)`);
+    return null;
+  }
+  return port;
+}
+
+/**
+ * This checkout's stack: the one already running on its data folder, or a
+ * new one on STACK_PORT or the first free port from the default on
+ * (scripts/dev-ports.mjs decides). Returns its URL, or null after saying why not.
+ */
+async function localStack(appOrigin) {
+  const fromUrl = setting("SUPABASE_URL") ? Number(new URL(setting("SUPABASE_URL")).port) || null : null;
+  const plan = await planStack({ dataDir: DATA_DIR, preferred: fromUrl ?? 54321, chosen: portSetting("STACK_PORT") });
+  if (plan.fail) {
+    fail(plan.fail);
+    return null;
+  }
+  if (plan.use) {
+    console.log(`[dev] this checkout's stack already runs on ${plan.use}; using it`);
+    return plan.use;
+  }
+  if (plan.note) console.log(`[dev] ${plan.note}`);
+  const url = `http://127.0.0.1:${plan.start}`;
+  // its emails' links and passkeys point at the app's address
+  run("[stack]", "36", bin("tsx"), ["stack/cli.ts", "--port", String(plan.start)], {
+    GOTRUE_SITE_URL: setting("GOTRUE_SITE_URL") || appOrigin,
+    GOTRUE_WEBAUTHN_RP_ORIGINS: setting("GOTRUE_WEBAUTHN_RP_ORIGINS") || appOrigin,
+  });
+  if (!(await waitFor(url, 120_000))) {
+    fail(`the local stack did not answer on ${url} within 2 minutes`);
+    return null;
+  }
+  return url;
+}
+
+/** The app's port: PORT, or the first free one from 5173 on. */
+async function appPort() {
+  const plan = await planAppPort({ preferred: 5173, chosen: portSetting("PORT") });
+  if (plan.fail) fail(plan.fail);
+  if (plan.note) console.log(`[dev] ${plan.note}`);
+  return plan.port ?? null;
+}
+
 const appEnv = {};
 const hosted =
   setting("SUPABASE_URL") && setting("SUPABASE_ANON_KEY") && !/127\.0\.0\.1|localhost/.test(setting("SUPABASE_URL"));
 
-if (!hosted) {
-  const url = setting("SUPABASE_URL") || STACK_URL;
-  if (await answers(url)) {
-    console.log(`[dev] a local stack already answers on ${url}; using it`);
-  } else {
-    run("[stack]", "36", bin("tsx"), ["stack/cli.ts"], {});
-    if (!(await waitFor(url, 120_000))) {
-      console.error(`[dev] the local stack did not answer on ${url} within 2 minutes`);
-      stop(1);
-    }
+const port = await appPort();
+if (!hosted && !stopping) {
+  const url = await localStack(`http://localhost:${port}`);
+  const keys = readKeys(DATA_DIR);
+  if (url && !keys && !setting("SUPABASE_ANON_KEY")) fail(`no keys in ${path.join(DATA_DIR, "keys.json")}`);
+  if (url) {
+    appEnv.SUPABASE_URL = url;
+    appEnv.SUPABASE_ANON_KEY = setting("SUPABASE_ANON_KEY") || keys?.anonKey;
+    const serviceRoleKey = setting("SUPABASE_SERVICE_ROLE_KEY") || keys?.serviceRoleKey;
+    if (serviceRoleKey) appEnv.SUPABASE_SERVICE_ROLE_KEY = serviceRoleKey;
   }
-  const keysFile = path.join(DATA_DIR, "keys.json");
-  const keys = fs.existsSync(keysFile) ? JSON.parse(fs.readFileSync(keysFile, "utf8")) : null;
-  if (!keys && !setting("SUPABASE_ANON_KEY")) {
-    console.error(
-      `[dev] no keys in ${keysFile}; is the running stack using another data folder? Set SUPABASE_ANON_KEY in .env.`,
-    );
-    stop(1);
-  }
-  appEnv.SUPABASE_URL = setting("SUPABASE_URL") || url;
-  appEnv.SUPABASE_ANON_KEY = setting("SUPABASE_ANON_KEY") || keys?.anonKey;
-  const serviceRoleKey = setting("SUPABASE_SERVICE_ROLE_KEY") || keys?.serviceRoleKey;
-  if (serviceRoleKey) appEnv.SUPABASE_SERVICE_ROLE_KEY = serviceRoleKey;
 }
 appEnv.SESSION_SECRET = setting("SESSION_SECRET") || "dev-only-secret-change-me-in-production";
 
 if (!stopping) {
-  console.log(`[dev] app on http://localhost:5173 (backend ${appEnv.SUPABASE_URL ?? setting("SUPABASE_URL")})`);
-  run("[app]  ", "35", bin("remix"), ["vite:dev", "--host", "localhost", "--port", "5173", "--strictPort"], {
+  const backend = appEnv.SUPABASE_URL ?? setting("SUPABASE_URL");
+  const inbox = hosted ? "" : `; mail: ${backend}/inbox`;
+  console.log(`[dev] app on http://localhost:${port} (backend ${backend}${inbox})`);
+  run("[app]  ", "35", bin("remix"), ["vite:dev", "--host", "localhost", "--port", String(port), "--strictPort"], {
     ...fromDotenv,
     ...appEnv,
   });

@@ -36,6 +36,7 @@ const SCHEMAS = {
   RecoveryCodeSchema: "auth",
   CreateTeamSchema: "teams",
   RenameTeamSchema: "teams",
+  TeamAddressSchema: "teams",
   CommentSchema: "tasks",
   CreateProjectSchema: "tasks",
   CreateTaskSchema: "tasks",

@@ -12,7 +12,19 @@ export interface HeaderUser {
   avatarPath?: string | null;
 }
 
-export function SiteHeader({ user, unread = null }: { user: HeaderUser | null; unread?: number | null }) {
+/**
+ * `halfway`: signed in with a password but the second factor not entered yet
+ * (/login/mfa): only the way out, not the pages the code opens.
+ */
+export function SiteHeader({
+  user,
+  unread = null,
+  halfway = false,
+}: {
+  user: HeaderUser | null;
+  unread?: number | null;
+  halfway?: boolean;
+}) {
   return (
     <header className="site-header">
       <a className="skip-link" href="#main">
@@ -22,8 +34,16 @@ export function SiteHeader({ user, unread = null }: { user: HeaderUser | null; u
         <img src="/favicon.svg" alt="" width={24} height={24} />
         <span>Teamboard</span>
       </Link>
-      {user ? <NotificationBell unread={unread} userId={user.id} /> : null}
-      {user ? (
+      {user && !halfway ? <NotificationBell unread={unread} userId={user.id} /> : null}
+      {user && halfway ? (
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <LogoutButton />
+            </li>
+          </ul>
+        </nav>
+      ) : user ? (
         <Fold className="site-menu" summary={<MenuLabel />}>
           <nav aria-label="Main">
             <ul>
@@ -107,8 +127,11 @@ export function LogoutButton({
     const form = event.currentTarget.form;
     if (!form) return;
     event.preventDefault();
-    // On success the SIGNED_OUT listener in root.tsx takes this tab to /login.
-    if (await signOutInBrowser(scope ?? "local")) return;
+    // The browser client signs out first (other tabs hear it); the post then
+    // clears what is left on the server and lands on /login saying "You're
+    // logged out." (it takes over from the SIGNED_OUT listener's navigation,
+    // which alone arrived without a word).
+    await signOutInBrowser(scope ?? "local");
     submit(form);
   }
   return (

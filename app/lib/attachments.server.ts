@@ -8,6 +8,7 @@ import {
   TOO_MANY_MESSAGE,
   tooLargeMessage,
 } from "./attachments";
+import { sniffImage } from "./image-bytes.server";
 import { storageStatus } from "./profiles.server";
 import { removeQueuedFiles } from "./storage.server";
 import { FORBIDDEN_MESSAGE } from "./permissions";
@@ -94,8 +95,10 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
   let attached = 0;
   for (const file of files) {
     const objectPath = `${taskId}/${crypto.randomUUID()}-${safeObjectName(file.name)}`;
-    const contentType = file.type || "application/octet-stream";
-    const uploaded = await supabase.storage.from("attachments").upload(objectPath, file, { contentType });
+    const contentType = storedType(file.type, new Uint8Array(await file.arrayBuffer()));
+    // storage-js sends a Blob's own type, so the bytes go as a Blob of the type they were found to have
+    const body = file.slice(0, file.size, contentType);
+    const uploaded = await supabase.storage.from("attachments").upload(objectPath, body, { contentType });
     if (uploaded.error) return uploadRefusal(uploaded.error, file.name);
     const { error } = await supabase.from("attachments").insert({
       task_id: taskId,
@@ -118,6 +121,21 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
   await removeQueuedFiles();
   return { ok: true, count: attached };
 }
+
+/**
+ * The type an attachment is stored (and later shown) as. Its bytes decide
+ * whether it is a PNG, JPEG, GIF or WebP picture (the panel shows those as
+ * pictures): a file that merely claims to be one is stored as plain bytes,
+ * and a real one sent without a type, or with another, as what it is. Other
+ * files keep their declared type.
+ */
+export function storedType(declared: string, bytes: Uint8Array): string {
+  const image = sniffImage(bytes);
+  if (image) return image.type;
+  if (!declared || PICTURE_TYPES.has(declared.toLowerCase())) return "application/octet-stream";
+  return declared;
+}
+const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"]);
 
 /**
  * What Storage's refusal of an upload means for the person: too large, too

@@ -57,16 +57,22 @@ export interface AuthEventHandlers {
   pathname: () => string;
 }
 
+/** Set while this tab's own Log out is under way (until someone signs in again). */
+let signingOutHere = false;
+
 const SIGNED_OUT_PAGES = ["/login", "/signup", "/forgot-password", "/auth/"];
 
 /** docs/product.md §1: what every open tab does on each auth event. */
 export function handleAuthEvent(event: AuthChangeEvent, session: Session | null, app: AuthEventHandlers) {
   switch (event) {
     case "SIGNED_IN":
+      signingOutHere = false;
       // Also fired when the client starts with an existing session; only a change of person needs new data.
       if (session?.user.id !== app.serverUserId()) app.revalidate();
       break;
     case "SIGNED_OUT":
+      // this tab's own Log out posts to /logout, which lands on /login saying so: no second navigation
+      if (signingOutHere) break;
       // Realtime (when this page loaded it) drops its channels itself: realtime.client.ts
       if (!SIGNED_OUT_PAGES.some((p) => app.pathname().startsWith(p))) app.navigate("/login");
       else if (app.serverUserId()) app.revalidate();
@@ -139,6 +145,7 @@ function userChannel(): BroadcastChannel | null {
 export async function signOutInBrowser(scope: "local" | "global"): Promise<boolean> {
   const started = startedBrowserClient();
   if (!started) return false;
+  signingOutHere = true;
   try {
     const client = await started;
     const { error } = await client.signOut({ scope });

@@ -1,9 +1,10 @@
 // eslint-disable-next-line no-restricted-imports -- the one place that wraps Remix's redirect
-import { data, redirect as remixRedirect } from "@remix-run/node";
+import { data, redirect as remixRedirect, type ActionFunctionArgs } from "@remix-run/node";
 import { isBackendUnavailable } from "./auth-errors.server";
 import { MESSAGES } from "./messages";
 import { FORBIDDEN_MESSAGE } from "./permissions";
-import { errorIdForThisRequest, requestScope } from "./request-scope.server";
+import { currentScope, errorIdForThisRequest, requestScope } from "./request-scope.server";
+import { SECRET_FIELDS, submittedValues, type FormValues } from "./schemas";
 
 /**
  * Remix's redirect, stamped with the cookies the request has set so far.
@@ -28,9 +29,31 @@ export function redirect(url: string, init?: number | ResponseInit): Response {
 export function backendError(error: unknown): Response {
   if (isBackendUnavailable(error)) {
     console.error("[backend unavailable]", describe(error));
-    return textResponse(MESSAGES.backendDown, 503);
+    return backendDownResponse();
   }
   return unexpectedError(error);
+}
+
+/**
+ * The 503 a loader throws. A page that only reads says so (nothing was
+ * changed, nothing lost). After a form's action found the backend down (a
+ * post without JavaScript, whose page's loaders then fail too), it carries
+ * that form's fields, so the error page shows the form again with every
+ * value, ready to send again (components/error-page).
+ */
+function backendDownResponse(): Response {
+  const kept = currentScope()?.keptForm;
+  if (kept) return Response.json({ message: MESSAGES.backendDown, ...kept } satisfies KeptForm, { status: 503 });
+  return textResponse(MESSAGES.backendDownRead, 503);
+}
+
+/** The body of a 503 that keeps a form (what error-page.tsx shows). */
+export interface KeptForm {
+  message: string;
+  /** the text fields as sent (no passwords) */
+  fields: Record<string, string>;
+  /** the names of its file fields (a browser can't be handed a file back: they are chosen again) */
+  files: string[];
 }
 
 /**
@@ -80,9 +103,58 @@ export async function requireFound<T>(key: string, read: () => Promise<T | null>
   return found;
 }
 
-/** For actions: keep the form filled and say the backend is down. */
-export function backendUnavailableResult(values: Record<string, string>) {
-  return data({ errors: { form: MESSAGES.backendDown } as Record<string, string>, values }, { status: 503 });
+/** For actions: keep the form filled and say the backend is down (beside the form whose `intent` it was). */
+export function backendUnavailableResult(values: FormValues, intent?: string) {
+  return data({ intent, errors: { form: MESSAGES.backendDown } as Record<string, string>, values }, { status: 503 });
+}
+
+/**
+ * Every action that takes a form goes through this: when the backend can't
+ * be reached — a guard's read threw the 503 page, or the action answered
+ * 503 itself — the form comes back with §8's message and what was typed
+ * (never a full-page error), and the request keeps the fields for its
+ * loaders' 503 page (a post without JavaScript renders the page again, and
+ * its reads fail as well).
+ */
+export function keepingTheForm<A extends (args: ActionFunctionArgs) => Promise<unknown>>(action: A) {
+  return async (
+    args: ActionFunctionArgs,
+  ): Promise<Awaited<ReturnType<A>> | ReturnType<typeof backendUnavailableResult>> => {
+    // the action reads the body; the copy is read only when the backend was down
+    const copy = args.request.clone();
+    try {
+      const answer = (await action(args)) as Awaited<ReturnType<A>>;
+      if (statusOf(answer) === 503) requestScope().keptForm = await sentForm(copy);
+      return answer;
+    } catch (thrown) {
+      if (!(thrown instanceof Response) || thrown.status !== 503) throw thrown;
+      const kept = await sentForm(copy);
+      requestScope().keptForm = kept;
+      return backendUnavailableResult(submittedValues(kept.fields), kept.fields.intent);
+    }
+  };
+}
+
+/** A form as sent: its text fields (no passwords) and the names of its file fields. */
+async function sentForm(request: Request): Promise<{ fields: Record<string, string>; files: string[] }> {
+  const fields: Record<string, string> = {};
+  const files = new Set<string>();
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(type)) return { fields, files: [] };
+  const form = await request.formData().catch(() => null);
+  for (const [name, value] of form?.entries() ?? []) {
+    if (typeof value !== "string") files.add(name);
+    else if (!SECRET_FIELDS.has(name) && !(name in fields)) fields[name] = value;
+  }
+  return { fields, files: [...files] };
+}
+
+function statusOf(answer: unknown): number | undefined {
+  if (answer instanceof Response) return answer.status;
+  const init = (answer as { init?: ResponseInit | null } | null)?.init;
+  return typeof answer === "object" && answer !== null && "type" in answer && answer.type === "DataWithResponseInit"
+    ? init?.status
+    : undefined;
 }
 
 function describe(error: unknown) {

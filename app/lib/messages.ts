@@ -2,11 +2,14 @@
 export const MESSAGES = {
   invalidCredentials: "Email or password is incorrect.",
   emailNotConfirmed: "Confirm your email first. We can send the link again.",
-  userAlreadyExists: "An account with this email already exists. Log in instead?",
+  /** followed by a "Log in instead?" link on the sign-up form */
+  userAlreadyExists: "An account with this email already exists.",
   linkExpired: "This link has expired or was already used. Send a new one.",
   otherBrowser: "Open the link in the browser where you asked for it, or request a new one here.",
   tooManyRequests: (seconds: number) => `Too many attempts. Try again in ${seconds} seconds.`,
   backendDown: "Teamboard can't reach its backend right now. Your changes were not saved; try again.",
+  /** the same outage on a page that only reads: nothing was changed, so nothing was lost */
+  backendDownRead: "Teamboard can't reach its backend right now, so this page can't be shown. Try again in a moment.",
   unexpected: "Something went wrong.",
   notFound: "Not found",
   invalidCode: "That code is wrong or has expired. Check the latest email or send a new code.",

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { TablesUpdate } from "./database.types";
 import type { SupabaseClient } from "./supabase-types";
 import { AVATAR_SIZE_MESSAGE, AVATAR_TYPE_MESSAGE, AVATAR_TYPES, avatarProblem } from "./avatars";
+import { sniffImageFile } from "./image-bytes.server";
 import { removeQueuedFiles } from "./storage.server";
 
 export interface Profile {
@@ -37,8 +38,10 @@ export function storageStatus(error: unknown): number {
 }
 
 /**
- * Saves the profile form: the new avatar (if one was chosen) is uploaded
- * first, with the person's own client, to a fresh name in their folder; then
+ * Saves the profile form: the new avatar (if one was chosen) is checked by
+ * its bytes (a file renamed .png is refused, whatever its declared type), and
+ * uploaded first, with the person's own client, to a fresh name in their
+ * folder, with the type its bytes have; then
  * the row points at it. If the row can't be saved the new file is removed;
  * the replaced file is queued by the database and removed by the server.
  */
@@ -52,10 +55,16 @@ export async function saveProfile(
   if (input.avatar) {
     const problem = avatarProblem(input.avatar);
     if (problem) return { field: "avatar", message: problem };
-    avatarPath = `${userId}/${crypto.randomUUID()}.${AVATAR_TYPES[input.avatar.type]}`;
+    const image = await sniffImageFile(input.avatar);
+    if (!image) return { field: "avatar", message: AVATAR_TYPE_MESSAGE };
+    avatarPath = `${userId}/${crypto.randomUUID()}.${AVATAR_TYPES[image.type]}`;
     const { error } = await supabase.storage
       .from("avatars")
-      .upload(avatarPath, input.avatar, { contentType: input.avatar.type, cacheControl: "31536000" });
+      // storage-js sends a Blob's own type: the bytes go as a Blob of the type they were found to have
+      .upload(avatarPath, input.avatar.slice(0, input.avatar.size, image.type), {
+        contentType: image.type,
+        cacheControl: "31536000",
+      });
     if (error) {
       const status = storageStatus(error);
       if (status === 413) return { field: "avatar", message: AVATAR_SIZE_MESSAGE };

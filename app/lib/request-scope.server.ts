@@ -36,6 +36,12 @@ export class RequestScope {
   readonly cookie: string;
   /** set once an unexpected error was logged (entry.server's handleError): the 500 page shows it */
   errorId: string | null = null;
+  /**
+   * What a form sent, kept when its action found the backend unreachable
+   * (http.server's `keepingTheForm`): the loaders of the same request fail
+   * as well, and their 503 page shows the form again with these values.
+   */
+  keptForm: { fields: Record<string, string>; files: string[] } | null = null;
   /** Set-Cookie lines by cookie name: the last one written wins (a session may be written more than once) */
   private readonly cookies = new Map<string, string>();
   /** the headers that come with them (@supabase/ssr's no-cache headers) */

@@ -40,11 +40,12 @@ const displayName = z
 
 const next = z.string().optional();
 
-/** timeZone: the browser's, when JavaScript filled the hidden field (the server keeps only a zone it knows) */
+// in the form's order: a page sent back without JavaScript focuses the first wrong field by it;
+// timeZone: the browser's, when JavaScript filled the hidden field (the server keeps only a zone it knows)
 export const SignupSchema = z.object({
+  displayName,
   email,
   password: newPassword,
-  displayName,
   next,
   timeZone: z.string().optional(),
 });
@@ -133,7 +134,7 @@ export type FieldErrors = Record<string, string>;
 export type FormValues = Record<string, string>;
 
 /** Fields whose values are never sent back to the page. */
-const SECRET_FIELDS = new Set(["password", "confirm", "token", "recoveryCode"]);
+export const SECRET_FIELDS = new Set(["password", "confirm", "token", "recoveryCode"]);
 
 export type FormResult<T> =
   { success: true; data: T; values: FormValues } | { success: false; errors: FieldErrors; values: FormValues };

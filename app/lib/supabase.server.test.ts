@@ -117,3 +117,28 @@ describe("the per-request client's cookies", () => {
     expect(a).not.toBe(c);
   });
 });
+
+describe("a backend that refuses connections", () => {
+  it("is asked once per request: a read isn't retried (postgrest-js waits 1, 2 and 4 s between tries) and later calls fail at once", async () => {
+    const { isBackendUnavailable } = await import("./auth-errors.server");
+    let attempts = 0;
+    // what Node's fetch does when nothing listens on the backend's port
+    const refused: typeof fetch = async () => {
+      attempts++;
+      throw new TypeError("fetch failed", {
+        cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+      });
+    };
+    const scope = new RequestScope({ cookie: "" });
+    const client = createRequestClient(scope, { url: "http://127.0.0.1:9", anonKey: "anon", fetch: refused });
+    const read = await client.from("teams").select("id");
+    expect(read.error).not.toBeNull();
+    expect(isBackendUnavailable(read.error)).toBe(true);
+    expect(attempts).toBe(1);
+    const auth = await client.auth.getUser("a-token");
+    expect(isBackendUnavailable(auth.error)).toBe(true);
+    const again = await client.from("projects").select("id");
+    expect(isBackendUnavailable(again.error)).toBe(true);
+    expect(attempts).toBe(1);
+  });
+});

@@ -48,7 +48,7 @@ export function createRequestClient(
           for (const [name, value] of Object.entries(cacheHeaders ?? {})) scope.setHeader(name, value);
         },
       },
-      global: { fetch: refreshOncePerRequest(options.fetch ?? fetch) },
+      global: { fetch: refreshOncePerRequest(failFastWhenUnreachable(options.fetch ?? fetch)) },
       // Node 20 has no global WebSocket; the browser uses its own.
       realtime: { transport: WebSocket as never },
     },
@@ -61,6 +61,36 @@ const notSent: typeof fetch = async () => {
     cause: new Error("not sent: this server is over its limit of requests in flight"),
   });
 };
+
+/**
+ * Once the backend has refused a connection (or not answered one within the
+ * server's connect timeout: server.mjs), the rest of the request doesn't
+ * wait for it: every later call fails at once. The error is named
+ * AbortError because that is what postgrest-js doesn't retry: it retries a
+ * failed read three times, 1 s, 2 s and 4 s apart, and a page with the
+ * backend down took 7.6 s to say so. Its message keeps "fetch failed", which
+ * is how the app tells an unreachable backend (auth-errors.server).
+ */
+export function failFastWhenUnreachable(baseFetch: typeof fetch): typeof fetch {
+  let unreachable: Error | null = null;
+  return async (input, init) => {
+    if (unreachable) throw unreachable;
+    try {
+      return await baseFetch(input, init);
+    } catch (error) {
+      // fetch rejects with a TypeError when no answer came (refused, reset, timed out, unknown host)
+      if (!(error instanceof TypeError)) throw error;
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      unreachable = Object.assign(
+        new Error(`fetch failed: ${cause?.code ?? cause?.message ?? error.message}`, { cause: error }),
+        {
+          name: "AbortError",
+        },
+      );
+      throw unreachable;
+    }
+  };
+}
 
 /**
  * auth-js counts a session as expiring 90 s before its access token ends and

@@ -136,7 +136,7 @@ describe("project and team forms", () => {
     expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "ab" }).success).toBe(false);
     expect(parseForm(CreateTeamSchema, { name: "Acme", slug: "new" })).toMatchObject({
       success: false,
-      errors: { slug: "That slug is reserved." },
+      errors: { slug: "That address is reserved." },
     });
     expect(parseForm(CreateTeamSchema, { name: " ", slug: "" }).success).toBe(false);
     expect(slugify("Ünïcode & Co. — Team!")).toBe("unicode-co-team");

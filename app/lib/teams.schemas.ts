@@ -15,10 +15,10 @@ const slug = z
   .string()
   .trim()
   .toLowerCase()
-  .min(3, `A slug has ${SLUG_RULE}`)
-  .max(40, `A slug has ${SLUG_RULE}`)
-  .regex(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/, `A slug has ${SLUG_RULE}`)
-  .refine((value) => value !== "new", "That slug is reserved.");
+  .min(3, `An address has ${SLUG_RULE}`)
+  .max(40, `An address has ${SLUG_RULE}`)
+  .regex(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/, `An address has ${SLUG_RULE}`)
+  .refine((value) => value !== "new", "That address is reserved.");
 
 /** An empty slug means "make one from the name" (the action does). */
 export const CreateTeamSchema = z.object({
@@ -27,6 +27,11 @@ export const CreateTeamSchema = z.object({
 });
 
 export const RenameTeamSchema = z.object({ name: teamName });
+
+/** A team's new address, in its settings. */
+export const TeamAddressSchema = z.object({
+  slug: z.string({ required_error: `Choose an address: ${SLUG_RULE}` }).pipe(slug),
+});
 
 const userId = z.string({ required_error: "Choose a member." }).uuid("Choose a member.");
 
@@ -53,6 +58,7 @@ export function deleteTeamSchema(teamSlug: string) {
 export function settingsActionSchema(teamSlug: string) {
   return z.discriminatedUnion("intent", [
     RenameTeamSchema.extend({ intent: z.literal("rename") }),
+    TeamAddressSchema.extend({ intent: z.literal("address") }),
     TransferOwnershipSchema.extend({ intent: z.literal("transfer") }),
     deleteTeamSchema(teamSlug).extend({ intent: z.literal("delete") }),
   ]);

@@ -107,6 +107,11 @@ export async function renameTeam(supabase: SupabaseClient, teamId: string, name:
   return supabase.from("teams").update({ name }).eq("id", teamId).select("id").maybeSingle();
 }
 
+/** A new address (slug) for the team: admins and the owner (RLS); a taken one fails with 23505. */
+export async function changeTeamAddress(supabase: SupabaseClient, teamId: string, slug: string) {
+  return supabase.from("teams").update({ slug }).eq("id", teamId).select("slug").maybeSingle();
+}
+
 /** Deletes the team (and with it its projects, tasks and attachment rows); the files follow through the cleanup queue. */
 export async function deleteTeam(supabase: SupabaseClient, teamId: string) {
   const result = await supabase.from("teams").delete().eq("id", teamId).select("id").maybeSingle();

@@ -19,3 +19,13 @@ export function slugify(name: string): string {
     .slice(0, 40)
     .replace(/-+$/g, "");
 }
+
+/** The page a team's address names, as a person would type it. */
+export function teamUrl(origin: string, slug: string): string {
+  return `${origin}/teams/${slug}`;
+}
+
+/** docs/product.md §8's "That … is taken." for team addresses, which are global: the URL that exists. */
+export function addressTakenMessage(origin: string, slug: string): string {
+  return `A team at ${teamUrl(origin, slug)} exists already — choose another address.`;
+}

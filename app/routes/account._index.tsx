@@ -6,7 +6,7 @@ import { isBackendUnavailable } from "~/lib/auth-errors.server";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, redirect } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm, redirect } from "~/lib/http.server";
 import { Avatar } from "~/components/avatar";
 import { AVATAR_TYPES } from "~/lib/avatars";
 import { getProfile, isUsernameTaken, removeAvatar, saveProfile } from "~/lib/profiles.server";
@@ -14,6 +14,10 @@ import { parseForm, ProfileSchema } from "~/lib/schemas";
 import { chosenFiles } from "~/lib/storage.server";
 import { requestClient } from "~/lib/supabase.server";
 import { canonicalTimeZone, TIME_ZONE_MESSAGE, TIME_ZONE_OPTIONS } from "~/lib/time-zones.server";
+import { unlessFormRejected } from "~/lib/revalidation";
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const supabase = requestClient();
@@ -34,7 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const user = await requireUser(request);
   if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
@@ -44,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (form.get("intent") === "remove-avatar") {
     const removed = await removeAvatar(supabase, user.id);
     if (removed.error) {
-      if (isBackendUnavailable(removed.error)) return backendUnavailableResult({});
+      if (isBackendUnavailable(removed.error)) return backendUnavailableResult({}, "remove-avatar");
       throw backendError(removed.error);
     }
     await supabase.auth.refreshSession();

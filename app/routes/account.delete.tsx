@@ -6,7 +6,7 @@ import { deleteAccount, ownedTeams } from "~/lib/account-deletion.server";
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, redirect } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm, redirect } from "~/lib/http.server";
 import { submittedValues } from "~/lib/schemas";
 import { clearAuthCookies, requestClient } from "~/lib/supabase.server";
 
@@ -18,7 +18,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { email: user.email, ownedTeams: teams };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const user = await requireUser(request);
   const form = await request.formData();

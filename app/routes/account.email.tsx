@@ -9,10 +9,13 @@ import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { EmailChangeSchema, parseForm } from "~/lib/schemas";
 import { env } from "~/lib/env.server";
 import { requestClient } from "~/lib/supabase.server";
+import { keepingTheForm } from "~/lib/http.server";
 
 export const loader = signedInPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const user = await requireUser(request);
   const result = parseForm(EmailChangeSchema, await request.formData());

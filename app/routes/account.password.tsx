@@ -6,13 +6,15 @@ import { describeAuthError } from "~/lib/auth-errors.server";
 import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { parseForm, PasswordChangeSchema } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 
 export const loader = signedInPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
   const result = parseForm(PasswordChangeSchema, await request.formData());

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
@@ -6,7 +7,6 @@ import { Field, FormAlert, SubmitButton, ValidatedForm } from "~/components/form
 import { requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
 import {
   checkPassword,
   enrolmentFromForm,
@@ -18,6 +18,7 @@ import {
   verifyTotp,
   type Enrolment,
 } from "~/lib/mfa.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { makeRecoveryCodes, recoveryCodesLeft } from "~/lib/recovery-codes.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
@@ -47,7 +48,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const user = await requireUser(request);
   const form = await request.formData();
@@ -180,7 +183,7 @@ export default function Security() {
               />
             </li>
             <li>
-              Or type this key into it: <code className="totp-secret">{enrolment.secret}</code>
+              Or type this key into it: <code className="totp-secret">{groupsOfFour(enrolment.secret)}</code>
             </li>
             <li>Enter the 6-digit code the app shows for Teamboard.</li>
           </ol>
@@ -253,4 +256,16 @@ function NewRecoveryCodes({ codes, turnedOn }: { codes: string[]; turnedOn: bool
 
 export function ErrorBoundary() {
   return <ErrorPage compact />;
+}
+
+/** "ABCDEFGH…" as "ABCD EFGH …": read and typed in groups, a line breaks only between them. */
+function groupsOfFour(key: string) {
+  const groups = key.match(/.{1,4}/g) ?? [];
+  // the spaces sit between the groups (a line may break there), never inside one
+  return groups.map((group, i) => (
+    <Fragment key={i}>
+      {i > 0 ? " " : null}
+      <span>{group}</span>
+    </Fragment>
+  ));
 }

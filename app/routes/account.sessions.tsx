@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FormAlert } from "~/components/form";
 import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { endSessions } from "~/lib/sign-out.server";
 
 /**
@@ -15,7 +15,9 @@ import { endSessions } from "~/lib/sign-out.server";
  */
 export const loader = signedInPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   await requireUser(request);
   const scope = (await request.formData()).get("scope") === "global" ? "global" : "others";
   const failure = await endSessions(scope);

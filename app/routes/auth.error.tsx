@@ -7,6 +7,7 @@ import { MESSAGES } from "~/lib/messages";
 import { EmailSignInSchema, parseForm } from "~/lib/schemas";
 import { sendSignInEmail } from "~/lib/sign-in.server";
 import { requestClient } from "~/lib/supabase.server";
+import { keepingTheForm } from "~/lib/http.server";
 
 export const meta: MetaFunction = () => [{ title: "That link didn't work · Teamboard" }];
 
@@ -25,7 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** A fresh sign-in link, right here. */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const result = parseForm(EmailSignInSchema, await request.formData());
   if (!result.success) return formFailure(result);

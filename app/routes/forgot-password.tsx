@@ -7,12 +7,15 @@ import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { ForgotPasswordSchema, parseForm } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
+import { keepingTheForm } from "~/lib/http.server";
 
 export const meta: MetaFunction = () => [{ title: "Forgot your password? · Teamboard" }];
 
 export const loader = signedOutPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const result = parseForm(ForgotPasswordSchema, await request.formData());
   if (!result.success) return formFailure(result);

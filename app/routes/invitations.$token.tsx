@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FormAlert, SubmitButton } from "~/components/form";
 import { getUser, needsSecondFactor, secondFactorUrl } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { backendError, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { formatDate, type ZoneTable } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import {
@@ -57,7 +57,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
   );
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request, params }: ActionFunctionArgs) {
   const { supabase, user, preview } = await load(params.token);
   if (!preview) throw notFound();
   const here = `/invitations/${params.token}`;

@@ -7,7 +7,7 @@ import { describeAuthError } from "~/lib/auth-errors.server";
 import { oauthProviders } from "~/lib/auth-settings.server";
 import { requireAnonymous } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { LoginActionSchema, parseIntent, submittedValues } from "~/lib/schemas";
 import { resendConfirmation, sendSignInEmail } from "~/lib/sign-in.server";
@@ -25,7 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * The log-in page's own forms (see LoginActionSchema). The code form posts to
  * /login/code and the provider buttons to /login/oauth, routes of their own.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const form = await request.formData();
   const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));

@@ -4,7 +4,7 @@ import { CodeForm } from "~/components/auth/code-form";
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { OtpSchema, parseForm } from "~/lib/schemas";
@@ -19,7 +19,9 @@ export const meta: MetaFunction = () => [{ title: "Enter your code · Teamboard"
 
 export const loader = signedOutPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const form = await request.formData();
   const intent = "verify-code" as const;

@@ -5,7 +5,7 @@ import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/for
 import { needsSecondFactor, requireUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { failurePage, listTotpFactors, verifyTotp } from "~/lib/mfa.server";
 import { recoverWithCode } from "~/lib/recovery-codes.server";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -31,7 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { next, email: user.email, factors };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const user = await requireUser(request, { aal: "any" });
   const form = await request.formData();
   const next = safeRedirect(form.get("next"));

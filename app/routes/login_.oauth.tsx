@@ -4,7 +4,7 @@ import { FormAlert } from "~/components/form";
 import { oauthProviders } from "~/lib/auth-settings.server";
 import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { startOAuth } from "~/lib/sign-in.server";
 import { requestClient } from "~/lib/supabase.server";
@@ -19,7 +19,9 @@ export const meta: MetaFunction = () => [{ title: "Log in · Teamboard" }];
 
 export const loader = signedOutPage;
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const form = await request.formData();
   const intent = "oauth" as const;

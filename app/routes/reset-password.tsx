@@ -5,7 +5,7 @@ import { describeAuthError } from "~/lib/auth-errors.server";
 import { getUser } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { parseForm, ResetPasswordSchema } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
 
@@ -24,7 +24,9 @@ export async function loader() {
   return { email: user.email };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const user = await getUser();
   if (!user) throw redirect("/forgot-password");

@@ -6,7 +6,7 @@ import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/for
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { requireAnonymous } from "~/lib/auth.server";
 import { authFailure, formFailure, originOf } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { parseForm, SignupSchema } from "~/lib/schemas";
@@ -21,7 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { next: next ? safeRedirect(next) : null };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const result = parseForm(SignupSchema, await request.formData());
   if (!result.success) return formFailure(result);
@@ -82,7 +84,19 @@ export default function Signup() {
           <HiddenNext next={next} />
           <BrowserTimeZone />
           <Field name="displayName" label="Your name" autoComplete="name" maxLength={60} />
-          <Field name="email" label="Email" type="email" autoComplete="email" />
+          <Field
+            name="email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            after={
+              actionData && "code" in actionData && actionData.code === "user_already_exists" ? (
+                <p className="field-after">
+                  <Link to={loginHref}>Log in instead?</Link>
+                </p>
+              ) : null
+            }
+          />
           <Field
             name="password"
             label="Password"

@@ -7,6 +7,10 @@ import { backendError, notFound } from "~/lib/http.server";
 import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
 import { usePageTime } from "~/lib/use-page-time";
+import { unlessFormRejected } from "~/lib/revalidation";
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);

@@ -8,7 +8,7 @@ import { Field, FormAlert, SubmitButton, ValidatedForm, formState } from "~/comp
 import { setFlash } from "~/lib/flash.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, notFound, redirect } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { membersActionSchema } from "~/lib/invitations.schemas";
 import { formatDate } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
@@ -24,8 +24,12 @@ import { parseIntent } from "~/lib/schemas";
 import { requireTeamContext } from "~/lib/team-context.server";
 import { ASSIGNABLE_ROLES, ROLE_LABELS } from "~/lib/teams";
 import { changeRole, leaveTeam, listMembers, removeMember } from "~/lib/teams.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [{ title: "Members · Teamboard" }];
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   const { supabase, user, team } = await requireTeamContext(args);
@@ -43,7 +47,9 @@ export async function loader(args: LoaderFunctionArgs) {
 
 const ANSWERED = "That invitation was already answered or withdrawn.";
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, user, team } = await requireTeamContext(args);
   const { request } = args;
   const parsed = parseIntent(membersActionSchema(), await request.formData());
@@ -86,7 +92,7 @@ export async function action(args: ActionFunctionArgs) {
       }
       const sent = await sendInvitation(supabase, { teamId: team.id, ...invite });
       if (!sent.ok) {
-        if (sent.unavailable) return backendUnavailableResult(values);
+        if (sent.unavailable) return backendUnavailableResult(values, intent);
         if (sent.status === 404) throw notFound();
         if (sent.status === 403) return forbiddenResult({ intent, values });
         const field =
@@ -233,7 +239,14 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
   return (
     <section aria-labelledby="invite-title" className="invitations">
       <h2 id="invite-title">Invite someone</h2>
-      <ValidatedForm schema="InviteSchema" intent="invite" result={result} className="invite-form">
+      {/* keyed by the pending invitations: one more (sent) starts an empty form; a refused one keeps what was typed */}
+      <ValidatedForm
+        key={invitations.map((i) => i.id).join()}
+        schema="InviteSchema"
+        intent="invite"
+        result={result}
+        className="invite-form"
+      >
         <Field name="email" label="Email address" type="email" autoComplete="off" maxLength={254} />
         <div className="field">
           <label htmlFor="invite-role">Role</label>

@@ -4,7 +4,7 @@ import { TaskPanel, type AttachmentFormResult } from "~/components/task/task-pan
 import { attachmentIntent } from "~/lib/attachments.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendUnavailableResult } from "~/lib/http.server";
+import { backendUnavailableResult, keepingTheForm } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
@@ -16,7 +16,9 @@ import { taskUrls } from "~/lib/task-urls";
  * bucket's policies decide). No loader: after a refusal this route renders
  * the parent's task panel with the answer beside the form.
  */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, team, archived } = ctx;
   const { number } = ctx;
@@ -33,7 +35,7 @@ export async function action(args: ActionFunctionArgs) {
     const urls = taskUrls(args.request.url, boardPath(ctx), number);
     return redirectWithSuccess(outcome.message, urls.task);
   }
-  if (outcome.status === 503) return backendUnavailableResult(values);
+  if (outcome.status === 503) return backendUnavailableResult(values, intent);
   return formFailure({ intent, errors: { [outcome.field]: outcome.message }, values }, outcome.status);
 }
 

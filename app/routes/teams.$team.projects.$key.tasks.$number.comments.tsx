@@ -5,7 +5,7 @@ import { addComment, deleteComment, editComment } from "~/lib/comments.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { notFound } from "~/lib/http.server";
+import { keepingTheForm, notFound } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
@@ -19,7 +19,9 @@ import { CommentActionSchema } from "~/lib/tasks.schemas";
  * has no loader: its parent's data is the task panel's, and after a
  * rejected comment form this route renders that panel with the answer.
  */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, team, archived } = ctx;
   const { number } = ctx;

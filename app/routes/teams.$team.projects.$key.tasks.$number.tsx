@@ -8,7 +8,7 @@ import { requireUser } from "~/lib/auth.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { notFound } from "~/lib/http.server";
+import { keepingTheForm, notFound } from "~/lib/http.server";
 import { can, permissionsOf } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
 import {
@@ -24,10 +24,14 @@ import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
 import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, stopRepeating, updateTask } from "~/lib/tasks.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
 ];
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   // the project context (its reads shared with the board) and the panel's own read, side by side
@@ -61,7 +65,9 @@ async function readPanel(args: LoaderFunctionArgs) {
 }
 
 /** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, team, project, archived } = ctx;
   const { number } = ctx;

@@ -8,15 +8,19 @@ import { ARCHIVED_MESSAGE, boardSearch, taskRef } from "~/lib/board";
 import { setFlash } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
 import { CreateTaskSchema } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { createTask, setTaskLabels } from "~/lib/tasks.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   const { archived } = await requireProjectContext(args, { need: "editTasks" });
@@ -24,7 +28,9 @@ export async function loader(args: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
   const { supabase, team, project, archived } = ctx;
   const result = parseForm(CreateTaskSchema, await args.request.formData());
@@ -58,19 +64,21 @@ export default function NewTask() {
   const location = useLocation();
   const { errors, values } = formState(actionData);
   const boardPath = location.pathname.replace(/\/tasks\/new\/?$/, "");
+  const back = `${boardPath}${boardSearch(new URLSearchParams(location.search))}`;
   const statuses = board?.columns.map((c) => c.status) ?? [];
   // the project's first backlog status, else its first unstarted one, as the database chooses when none is sent
   const firstOpen = statuses.find((s) => s.category === "backlog") ?? statuses.find((s) => s.category === "unstarted");
   return (
     <section className="task-detail" aria-labelledby="new-task-title">
+      {/* on a phone the form is the page: the way back first, as on a task's panel */}
+      <p className="back-to-board">
+        <Link to={back} preventScrollReset>
+          <span aria-hidden="true">←</span> Back to the board
+        </Link>
+      </p>
       <div className="task-panel-header">
         <h2 id="new-task-title">New task</h2>
-        <Link
-          to={`${boardPath}${boardSearch(new URLSearchParams(location.search))}`}
-          className="close-panel"
-          aria-label="Close without creating"
-          preventScrollReset
-        >
+        <Link to={back} className="close-panel" aria-label="Close without creating" preventScrollReset>
           ✕
         </Link>
       </div>

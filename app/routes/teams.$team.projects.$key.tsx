@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
-  Form,
   Link,
   useLoaderData,
   useLocation,
@@ -21,8 +20,9 @@ import { isCommentsAction } from "~/lib/comments";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, notFound } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm, notFound } from "~/lib/http.server";
 import { useLiveData } from "~/lib/live";
+import { formWasRejected } from "~/lib/revalidation";
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { can, permissionsOf } from "~/lib/permissions";
 import { setProjectArchived } from "~/lib/projects.server";
@@ -76,6 +76,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   const { currentUrl, nextUrl, currentParams, nextParams, formMethod, formAction, defaultShouldRevalidate } = args;
   // someone else's comment or attachment: the board needn't be read again
   if (isLiveRefresh(args, "task")) return false;
+  if (formWasRejected(args)) return false;
   if (formMethod && formMethod !== "GET" && formAction && isCommentsAction(formAction)) return false;
   if (
     !formMethod &&
@@ -89,7 +90,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
   return defaultShouldRevalidate;
 };
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team, project, archived } = await requireProjectContext(args);
   const parsed = parseIntent(BoardActionSchema, await args.request.formData());
   if (!parsed) throw notFound();
@@ -121,7 +124,7 @@ export async function action(args: ActionFunctionArgs) {
       if (error) {
         // A fetcher's answer: a message for the board to show, never an error page over it.
         const { status, message } = classifyDbError(error);
-        if (status === 503) return backendUnavailableResult(values);
+        if (status === 503) return backendUnavailableResult(values, intent);
         if (status === 500) throw backendError(error);
         const text = status === 404 ? "That task doesn't exist any more." : message;
         return formFailure({ intent, errors: { form: text }, values }, status);
@@ -189,14 +192,6 @@ export default function BoardLayout() {
               <Link to={`${basePath}/settings`} className="button button-small button-secondary">
                 Project settings
               </Link>
-            ) : null}
-            {can.manageProjects ? (
-              <Form method="post" className="inline-form">
-                <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
-                <button type="submit" className="button button-small button-secondary">
-                  {project.archived ? "Unarchive project" : "Archive project"}
-                </button>
-              </Form>
             ) : null}
           </div>
         </div>

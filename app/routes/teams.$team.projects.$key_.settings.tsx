@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { AddStatusForm, StatusList } from "~/components/statuses";
 import { ARCHIVED_MESSAGE, MAX_STATUSES } from "~/lib/board";
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 import { can } from "~/lib/permissions";
 import { parseIntent } from "~/lib/schemas";
 import { StatusActionSchema } from "~/lib/statuses.schemas";
@@ -30,7 +31,12 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-export async function action(args: ActionFunctionArgs) {
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
+
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
   const { supabase, team, project, archived } = ctx;
   const parsed = parseIntent(StatusActionSchema, await args.request.formData());
@@ -82,7 +88,7 @@ export default function ProjectSettings() {
     <div className="settings project-settings">
       <p className="back-to-board">
         <Link to={boardPath}>
-          <span aria-hidden="true">← </span>Back to the board
+          <span aria-hidden="true">←</span> Back to the board
         </Link>
       </p>
       <h1>
@@ -110,6 +116,21 @@ export default function ProjectSettings() {
           )}
         </section>
       ) : null}
+      {/* rare and hard to undo by accident: here, not in the board's header row (the board's action does it) */}
+      <section className="card" aria-labelledby="archive-title">
+        <h2 id="archive-title">{project.archived ? "Archived" : "Archive"}</h2>
+        <p className="muted">
+          {project.archived
+            ? "Its tasks are read-only and it is hidden from the sidebar."
+            : "Its tasks become read-only and it leaves the sidebar; you can unarchive it here."}
+        </p>
+        <Form method="post" action={boardPath} className="inline-form">
+          <input type="hidden" name="intent" value={project.archived ? "unarchive" : "archive"} />
+          <button type="submit" className="button button-small button-secondary">
+            {project.archived ? "Unarchive project" : "Archive project"}
+          </button>
+        </Form>
+      </section>
     </div>
   );
 }

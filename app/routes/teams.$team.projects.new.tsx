@@ -5,7 +5,7 @@ import { Field, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { createProject } from "~/lib/projects.server";
 import { parseForm } from "~/lib/schemas";
@@ -19,7 +19,9 @@ export async function loader(args: LoaderFunctionArgs) {
   return null;
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);
   const { request } = args;
   const result = parseForm(CreateProjectSchema, await request.formData());

@@ -4,15 +4,20 @@ import { ErrorPage } from "~/components/error-page";
 import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
-import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound, redirect } from "~/lib/http.server";
+import { forbiddenResult, formFailure, originOf } from "~/lib/forms.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent } from "~/lib/schemas";
 import { requireTeamContext } from "~/lib/team-context.server";
+import { addressTakenMessage, SLUG_RULE, teamUrl } from "~/lib/teams";
 import { settingsActionSchema } from "~/lib/teams.schemas";
-import { deleteTeam, listMemberNames, renameTeam, transferOwnership } from "~/lib/teams.server";
+import { changeTeamAddress, deleteTeam, listMemberNames, renameTeam, transferOwnership } from "~/lib/teams.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [{ title: "Team settings · Teamboard" }];
+
+/** A rejected form leaves the page as it is (lib/revalidation.ts). */
+export const shouldRevalidate = unlessFormRejected;
 
 export async function loader(args: LoaderFunctionArgs) {
   const { supabase, user, team } = await requireTeamContext(args, { need: "renameTeam" });
@@ -22,10 +27,12 @@ export async function loader(args: LoaderFunctionArgs) {
     if (error) throw backendError(error);
     others = members.filter((m) => m.id !== user.id);
   }
-  return { team, others };
+  return { team, others, origin: originOf(args.request) };
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);
   const { request } = args;
   const parsed = parseIntent(settingsActionSchema(team.slug), await request.formData());
@@ -45,6 +52,25 @@ export async function action(args: ActionFunctionArgs) {
         message: `The team is now called ${parsed.data.name}.`,
       });
       throw redirect(`/teams/${team.slug}/settings`);
+    }
+
+    case "address": {
+      const { intent } = parsed;
+      if (!can(team.role, "renameTeam")) return forbiddenResult({ intent, values });
+      if (!parsed.success) return formFailure(parsed);
+      const origin = originOf(request);
+      const { slug } = parsed.data;
+      const { data: moved, error } = await changeTeamAddress(supabase, team.id, slug);
+      if (error)
+        return writeFailure(error, {
+          intent,
+          values,
+          field: "slug",
+          messages: { "23505": addressTakenMessage(origin, slug), "23514": `An address has ${SLUG_RULE}` },
+        });
+      if (!moved) return forbiddenResult({ intent, values });
+      await setFlash({ kind: "success", message: `The team's address is now ${teamUrl(origin, slug)}.` });
+      throw redirect(`/teams/${slug}/settings`);
     }
 
     case "transfer": {
@@ -75,7 +101,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function TeamSettings() {
-  const { team, others } = useLoaderData<typeof loader>();
+  const { team, others, origin } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const transfer = formState(actionData, "transfer");
   return (
@@ -86,6 +112,27 @@ export default function TeamSettings() {
         <ValidatedForm schema="RenameTeamSchema" intent="rename" result={actionData}>
           <Field name="name" label="Team name" defaultValue={team.name} autoComplete="off" maxLength={60} />
           <SubmitButton className="button button-small">Rename team</SubmitButton>
+        </ValidatedForm>
+      </section>
+      <section className="card" aria-labelledby="address-title">
+        <h2 id="address-title">Address</h2>
+        <ValidatedForm schema="TeamAddressSchema" intent="address" result={actionData}>
+          <Field
+            name="slug"
+            label="Address"
+            defaultValue={team.slug}
+            hint={
+              <>
+                {teamUrl(origin, "")}
+                <b>{team.slug}</b> now. {SLUG_RULE} Links to the old address stop working.
+              </>
+            }
+            maxLength={40}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+          />
+          <SubmitButton className="button button-small">Change address</SubmitButton>
         </ValidatedForm>
       </section>
       {team.role === "owner" ? (

@@ -19,6 +19,7 @@ import { listProjects } from "~/lib/projects.server";
 import { withTeamContext } from "~/lib/team-context.server";
 import { ROLE_LABELS } from "~/lib/teams";
 import boardStyles from "~/styles/board.css?url";
+import { formWasRejected } from "~/lib/revalidation";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
 
@@ -52,16 +53,10 @@ export async function loader(args: LoaderFunctionArgs) {
  * form changes — not for the board's filters or opening a task, which would
  * cost a backend round trip for a list that didn't move.
  */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  currentUrl,
-  nextUrl,
-  currentParams,
-  nextParams,
-  formMethod,
-  formAction,
-  formData,
-  defaultShouldRevalidate,
-}) => {
+export const shouldRevalidate: ShouldRevalidateFunction = (args) => {
+  const { currentUrl, nextUrl, currentParams, nextParams, formMethod, formAction, formData, defaultShouldRevalidate } =
+    args;
+  if (formWasRejected(args)) return false;
   if (formMethod && formMethod !== "GET") {
     // work on tasks and comments leaves the project list as it was; archiving doesn't
     const intent = String(formData?.get("intent") ?? "");

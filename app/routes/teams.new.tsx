@@ -1,36 +1,44 @@
-import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SubmitButton, ValidatedForm } from "~/components/form";
 import { requireUser, signedInPage } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
-import { formFailure } from "~/lib/forms.server";
-import { redirect } from "~/lib/http.server";
+import { formFailure, originOf } from "~/lib/forms.server";
+import { keepingTheForm, redirect } from "~/lib/http.server";
 import { parseForm } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
-import { SLUG_RULE, slugify } from "~/lib/teams";
+import { addressTakenMessage, SLUG_RULE, slugify, teamUrl } from "~/lib/teams";
 import { CreateTeamSchema } from "~/lib/teams.schemas";
 import { writeFailure } from "~/lib/db-errors.server";
 import { createTeam } from "~/lib/teams.server";
 
 export const meta: MetaFunction = () => [{ title: "Create a team · Teamboard" }];
 
-export const loader = signedInPage;
+export async function loader(args: LoaderFunctionArgs) {
+  await signedInPage(args);
+  // the address hint and a taken address show the real URL
+  return { origin: originOf(args.request) };
+}
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
   const result = parseForm(CreateTeamSchema, await request.formData());
   if (!result.success) return formFailure(result);
   const slug = result.data.slug ?? slugify(result.data.name);
   if (slug.length < 3) {
-    return formFailure({ errors: { slug: `Choose a slug: ${SLUG_RULE}` }, values: result.values });
+    return formFailure({ errors: { slug: `Choose an address: ${SLUG_RULE}` }, values: result.values });
   }
   const { data: team, error } = await createTeam(supabase, result.data.name, slug);
   if (error)
     return writeFailure(error, {
       values: result.values,
       field: error.code === "22023" && /name/i.test(error.message) ? "name" : "slug",
+      // addresses are global: say which one exists (made from the name, when the field was left empty)
+      messages: { "23505": addressTakenMessage(originOf(request), slug) },
     });
   await setFlash({
     kind: "success",
@@ -40,6 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function NewTeam() {
+  const { origin } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <section className="card narrow" aria-labelledby="new-team-title">
@@ -51,7 +60,9 @@ export default function NewTeam() {
           label="Address"
           hint={
             <>
-              teamboard/teams/<b>your-slug</b>: {SLUG_RULE} Leave it empty to make one from the name.
+              {teamUrl(origin, "")}
+              <b>your-address</b>: {SLUG_RULE} Leave it empty to make one from the name. You can change it later in the
+              team's settings.
             </>
           }
           maxLength={40}

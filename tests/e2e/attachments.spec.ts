@@ -89,7 +89,7 @@ test("viewers see and download files but cannot attach", async ({ page, login, b
   await expect(page.getByRole("button", { name: "Delete spec.txt" })).toHaveCount(0);
 });
 
-test("an attached HTML or SVG file opened by its address shows as a file and runs no script", async ({
+test("an attached HTML or SVG file opened by its address shows as a file and runs no script; a file that only claims to be a PNG is no picture", async ({
   page,
   login,
   backend,
@@ -106,8 +106,13 @@ test("an attached HTML or SVG file opened by its address shows as a file and run
       mimeType: "image/svg+xml",
       buffer: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">${script}</svg>`),
     },
+    { name: "fake-image.png", mimeType: "image/png", buffer: Buffer.from("a text file renamed .png") },
   ]);
   await page.getByRole("button", { name: "Attach", exact: true }).click();
+  // its bytes say what it is: stored and listed as plain bytes, with no broken preview
+  const fake = page.locator("[data-attachment='fake-image.png']");
+  await expect(fake).toContainText("application/octet-stream");
+  await expect(page.getByRole("img", { name: "Preview of fake-image.png" })).toHaveCount(0);
   const hrefs: Record<string, string> = {};
   for (const name of ["page.html", "drawing.svg"]) {
     const href = await page.getByRole("link", { name }).getAttribute("href");

@@ -35,6 +35,14 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Save profile" }).click();
       await expect(page.getByText("The avatar is larger than 2 MB.")).toBeVisible();
       await expect(page.getByLabel("Display name")).toHaveValue("Ava Tarr");
+      // a text file renamed .png: the browser says image/png, its bytes say otherwise
+      await page
+        .getByLabel("New avatar")
+        .setInputFiles({ name: "fake-image.png", mimeType: "image/png", buffer: Buffer.from("not a picture") });
+      await page.getByRole("button", { name: "Save profile" }).click();
+      await expect(page.getByText("Avatars must be PNG, JPEG, WebP or GIF.")).toBeVisible();
+      await expect(page.getByText("The avatar is larger than 2 MB.")).toHaveCount(0);
+      await expect(page.getByLabel("Display name")).toHaveValue("Ava Tarr");
       expect(await files()).toEqual([]);
 
       await page.getByLabel("New avatar").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });

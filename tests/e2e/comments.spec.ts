@@ -20,6 +20,9 @@ for (const mode of MODES) {
       await panel.getByLabel("Add a comment").fill("   ");
       await panel.getByRole("button", { name: "Post comment" }).click();
       await expect(panel.getByRole("form", { name: "New comment" }).getByText("Write a comment.")).toBeVisible();
+      // the page lands at the field with the message (without JavaScript, a whole new page), not at its top
+      await expect(panel.getByLabel("Add a comment")).toBeFocused();
+      await expect(panel.getByLabel("Add a comment")).toBeInViewport();
       await expect(panel.getByRole("heading", { name: "WEB-1 Plan the offsite" })).toBeVisible();
 
       // an edit emptied: the message goes beside that comment's field

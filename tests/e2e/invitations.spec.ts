@@ -20,6 +20,8 @@ async function inviteFromMembersPage(page: Page, slug: string, email: string, ro
   await page.getByLabel("Role", { exact: true }).selectOption({ label: role });
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`An invitation went to ${email}. It is valid for 7 days.`)).toBeVisible();
+  // sent: the form is empty again, so a second click doesn't invite again
+  await expect(page.getByLabel("Email address")).toHaveValue("");
 }
 
 for (const mode of MODES) {

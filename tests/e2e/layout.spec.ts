@@ -434,3 +434,71 @@ test.describe("phone 390 px with JavaScript, while the page hydrates", () => {
     expect(shifts).toBeLessThanOrEqual(0.02);
   });
 });
+
+for (const mode of MODES) {
+  test.describe(`new task on a phone ${mode.name}`, () => {
+    test.use({ viewport: PHONES[0].viewport, isMobile: true, hasTouch: true, javaScriptEnabled: mode.js });
+
+    test("the new-task page is as wide as a task's panel and has its way back to the board", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const team = await seedTeam(backend, { tasks: [{ title: "Reconcile quarterly invoices" }] });
+      await login(team.owner);
+      await page.goto(`/teams/${team.slug}/projects/WEB/tasks/1`);
+      const taskPanel = await page.getByRole("complementary", { name: "Task" }).boundingBox();
+      await page.goto(`/teams/${team.slug}/projects/WEB/tasks/new`);
+      const panel = page.getByRole("complementary", { name: "Task" });
+      await expect(panel.getByRole("heading", { name: "New task" })).toBeVisible();
+      const newTask = await panel.boundingBox();
+      expect(newTask!.width).toBe(taskPanel!.width);
+      expect(newTask!.width).toBeGreaterThan(PHONES[0].viewport.width * 0.9);
+      await panel.getByRole("link", { name: "Back to the board" }).click();
+      await expect(page).toHaveURL(new RegExp(`/teams/${team.slug}/projects/WEB$`));
+      await expect(page.getByRole("link", { name: "New task" })).toBeVisible();
+    });
+  });
+}
+
+for (const mode of MODES) {
+  test.describe(`laptop 1280 px ${mode.name}`, () => {
+    test.use({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: mode.js });
+
+    test("the board shows all five columns, four beside an open task; archiving is in the project's settings", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const team = await seedTeam(backend, { tasks: [{ title: "Reconcile quarterly invoices" }] });
+      await login(team.owner);
+      const board = `/teams/${team.slug}/projects/WEB`;
+      const columns = page.locator("section.board-column");
+      /** columns whose whole width is on screen, left of `right` */
+      const wholeColumns = async (right: number) => {
+        let seen = 0;
+        for (const column of await columns.all()) {
+          const box = (await column.boundingBox())!;
+          if (box.x >= 0 && box.x + box.width <= right) seen++;
+        }
+        return seen;
+      };
+      await page.goto(board);
+      await expect(columns).toHaveCount(5);
+      expect(await wholeColumns(1280), "columns wholly on screen").toBe(5);
+      await expect(page.getByRole("button", { name: "Archive project" })).toBeHidden();
+
+      await page.goto(`${board}/tasks/1`);
+      const panel = page.getByRole("complementary", { name: "Task" });
+      await expect(panel.getByRole("heading", { name: /WEB-1/ })).toBeVisible();
+      const panelLeft = (await panel.boundingBox())!.x;
+      expect(await wholeColumns(panelLeft), "columns wholly beside the open task").toBeGreaterThanOrEqual(4);
+      // the header's actions end before the panel begins; archiving is on the project's settings page
+      const settings = (await page.getByRole("link", { name: "Project settings" }).boundingBox())!;
+      expect(settings.x + settings.width).toBeLessThanOrEqual(panelLeft);
+      await expect(page.getByRole("button", { name: "Archive project" })).toHaveCount(0);
+      await page.getByRole("link", { name: "Project settings" }).click();
+      await expect(page.getByRole("button", { name: "Archive project" })).toBeVisible();
+    });
+  });
+}

@@ -150,3 +150,17 @@ test("GET /logout signs nobody out; only a POST does", async ({ page, signUp, lo
   await page.goto("/account");
   await expect(page.getByRole("heading", { name: "Profile" })).toBeVisible();
 });
+
+for (const mode of MODES) {
+  test.describe(`log out ${mode.name}`, () => {
+    test.use({ javaScriptEnabled: mode.js });
+
+    test("the header's Log out lands on the login page saying so", async ({ page, signUp, login }) => {
+      await login(await signUp());
+      await page.goto("/teams");
+      await page.getByRole("banner").getByRole("button", { name: "Log out" }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(page.getByText("You're logged out.")).toBeVisible();
+    });
+  });
+}

@@ -40,6 +40,15 @@ for (const mode of MODES) {
       if (mode.js) await expect(email).toBeFocused();
     });
 
+    test("the first wrong field, in the form's order, is the one focused", async ({ page }) => {
+      await page.goto("/signup");
+      await page.getByLabel("Email").fill("grace@example");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page.getByLabel("Your name")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel("Your name")).toBeFocused();
+    });
+
     test("a duplicate email says so and keeps the values", async ({ page, signUp }) => {
       const existing = await signUp();
       await page.goto("/signup");
@@ -47,9 +56,11 @@ for (const mode of MODES) {
       await page.getByLabel("Email").fill(existing.email);
       await page.getByLabel("Password").fill("another-pass-2");
       await page.getByRole("button", { name: "Sign up" }).click();
-      await expect(page.getByText("An account with this email already exists. Log in instead?")).toBeVisible();
+      await expect(page.getByText("An account with this email already exists.")).toBeVisible();
       await expect(page.getByLabel("Email")).toHaveValue(existing.email);
       await expect(page.getByLabel("Your name")).toHaveValue("Someone Else");
+      await page.getByRole("link", { name: "Log in instead?" }).click();
+      await expect(page.getByRole("heading", { name: "Log in", exact: true })).toBeVisible();
     });
   });
 }

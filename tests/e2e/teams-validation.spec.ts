@@ -24,7 +24,7 @@ for (const mode of MODES) {
 
       const address = page.getByLabel("Address");
       await expect(address).toHaveAttribute("aria-invalid", "true");
-      await expect(page.getByText(/^A slug has 3–40 characters/)).toBeVisible();
+      await expect(page.getByText(/^An address has 3–40 characters/)).toBeVisible();
       await expect(page.getByLabel("Team name")).toHaveValue("Night Shift");
       await expect(address).toHaveValue("-bad-");
       if (mode.js) {

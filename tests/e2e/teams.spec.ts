@@ -5,10 +5,11 @@ for (const mode of MODES) {
   test.describe(`teams ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("create a team and its first project; a taken slug says so and keeps the name", async ({
+    test("create a team and its first project; a taken address says which and keeps the name; the address changes in settings", async ({
       page,
       signUp,
       login,
+      backend,
     }) => {
       const user = await signUp();
       await login(user);
@@ -37,8 +38,19 @@ for (const mode of MODES) {
       await page.getByLabel("Team name").fill("Copycats");
       await page.getByLabel("Address").fill(slug);
       await page.getByRole("button", { name: "Create team" }).click();
-      await expect(page.getByText("That slug is taken.")).toBeVisible();
+      // addresses are global: the message shows the one that exists
+      await expect(
+        page.getByText(`A team at ${backend.env.appUrl}/teams/${slug} exists already — choose another address.`),
+      ).toBeVisible();
       await expect(page.getByLabel("Team name")).toHaveValue("Copycats");
+
+      // the address can be changed later: the team's pages move with it
+      await page.goto(`/teams/${slug}/settings`);
+      const moved = uniqueSlug("moved");
+      await page.getByRole("textbox", { name: "Address" }).fill(moved);
+      await page.getByRole("button", { name: "Change address" }).click();
+      await expect(page).toHaveURL(new RegExp(`/teams/${moved}/settings$`));
+      await expect(page.getByText(`The team's address is now ${backend.env.appUrl}/teams/${moved}.`)).toBeVisible();
 
       await page.goto("/teams");
       await expect(page.getByRole("link", { name: "Launch Crew" })).toBeVisible();

@@ -28,12 +28,15 @@ for (const mode of MODES) {
       await page.getByLabel("Name (optional)").fill("My phone");
       await page.getByRole("button", { name: "Set up an authenticator app" }).click();
       await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
-      const secret = (await page.locator(".totp-secret").textContent())?.trim() ?? "";
-      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+      // shown in groups of four that never break inside (authenticator apps ignore the spaces)
+      const shown = (await page.locator(".totp-secret").textContent())?.trim() ?? "";
+      expect(shown).toMatch(/^[A-Z2-7]{4}( [A-Z2-7]{4}){7}$/);
+      await expect(page.locator(".totp-secret > span").first()).toHaveCSS("white-space", "nowrap");
+      const secret = shown.replace(/ /g, "");
       await page.getByLabel("Code from the app").fill(wrongTotp(secret));
       await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
       await expect(page.getByText(WRONG_CODE)).toBeVisible();
-      await expect(page.locator(".totp-secret")).toHaveText(secret);
+      await expect(page.locator(".totp-secret")).toHaveText(shown);
       await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
       await page.getByLabel("Code from the app").fill(totp(secret));
       await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
@@ -103,6 +106,11 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Log in", exact: true }).click();
       await expect(page).toHaveURL(/\/login\/mfa\?next=%2Faccount%2Femail$/);
       await expect(page.getByRole("heading", { name: "Two-factor sign-in" })).toBeVisible();
+      // not signed in yet: the header offers only the way out, not the signed-in pages
+      const header = page.getByRole("banner");
+      await expect(header.getByRole("link", { name: "Teams" })).toHaveCount(0);
+      await expect(header.getByRole("link", { name: user.displayName })).toHaveCount(0);
+      await expect(header.getByRole("button", { name: "Log out" })).toBeVisible();
 
       await page.getByLabel("Code", { exact: true }).fill(wrongTotp(secret));
       await page.getByRole("button", { name: "Continue" }).click();

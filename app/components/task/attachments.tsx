@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { FormAlert, isFormFailure } from "~/components/form";
 import { formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
+import { MESSAGES } from "~/lib/messages";
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_PER_TASK,
@@ -70,7 +71,7 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
       .filter(({ upload }) => !upload.error)
       .map(
         ({ upload, file }) =>
-          new Promise<void>((resolve) => {
+          new Promise<boolean>((resolve) => {
             const body = new FormData();
             body.append("taskId", taskId);
             body.append("files", file);
@@ -85,27 +86,26 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
               } catch {
                 message = xhr.status >= 400 ? "Something went wrong." : null;
               }
+              // a finished bar is full: the progress events counted the multipart body, not the file
               update(
                 upload.key,
                 xhr.status < 300
-                  ? { done: true, loaded: upload.total }
+                  ? { done: true, loaded: 1, total: 1 }
                   : { done: true, error: message ?? "Something went wrong." },
               );
-              resolve();
+              resolve(xhr.status < 300);
             };
             xhr.onerror = () => {
-              update(upload.key, {
-                done: true,
-                error: "Teamboard can't reach its backend right now. Your changes were not saved; try again.",
-              });
-              resolve();
+              update(upload.key, { done: true, error: MESSAGES.backendDown });
+              resolve(false);
             };
             xhr.send(body);
           }),
       );
-    void Promise.all(pending).then(() => {
-      if (inputRef.current) inputRef.current.value = "";
-      revalidator.revalidate();
+    void Promise.all(pending).then((sent) => {
+      // a file that didn't go stays chosen, so "Attach" sends it again; the list reloads only when one went
+      if (inputRef.current && sent.every(Boolean)) inputRef.current.value = "";
+      if (sent.some(Boolean)) revalidator.revalidate();
     });
   }
 
@@ -187,9 +187,19 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
             <li key={u.key} className="attachment-progress" data-upload={u.name}>
               <span>{u.name}</span>
               {u.error ? (
-                <span className="field-error" role="alert">
-                  {u.error}
-                </span>
+                <>
+                  <span className="field-error" role="alert">
+                    {u.error}
+                  </span>
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={`Dismiss the message about ${u.name}`}
+                    onClick={() => setUploads((current) => current.filter((other) => other.key !== u.key))}
+                  >
+                    Dismiss
+                  </button>
+                </>
               ) : (
                 <progress max={u.total || 1} value={u.loaded} aria-label={`Uploading ${u.name}`}>
                   {Math.round((u.loaded / (u.total || 1)) * 100)}%

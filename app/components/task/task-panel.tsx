@@ -89,7 +89,7 @@ export function TaskPanel({
       {/* on a phone the task is the page: the way back, first; it lands on the task's column, filters kept */}
       <p className="back-to-board">
         <Link to={`${boardPath}${search}#${columnAnchor(task.status_id)}`} preventScrollReset>
-          <span aria-hidden="true">← </span>Back to the board
+          <span aria-hidden="true">←</span> Back to the board
         </Link>
       </p>
       <div className="task-panel-header">
