@@ -12,7 +12,7 @@ import {
   useRevalidator,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect, useRef, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorPage } from "~/components/error-page";
 import { FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
@@ -32,7 +32,11 @@ import { pageTime } from "~/lib/time-zones.server";
 import { unreadCount } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
 import { useNonce } from "~/lib/nonce";
+import { handleShortcut, ShortcutsHelp } from "~/lib/shortcuts";
+import { colorScheme, darkMedia } from "~/lib/theme";
+import { pageTheme } from "~/lib/theme.server";
 import styles from "~/styles/app.css?url";
+import darkStyles from "~/styles/dark.css?url";
 
 export const meta: MetaFunction = () => [
   { title: "Teamboard" },
@@ -50,6 +54,7 @@ export async function loader() {
   const [flash, unread] = await Promise.all([takeFlash(), user ? unreadCount(requestClient()) : null]);
   return {
     env: publicEnv,
+    theme: pageTheme(user),
     user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
     unread,
     flash,
@@ -64,15 +69,27 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
   !isLiveRefresh(args) && !formWasRejected(args) && args.defaultShouldRevalidate;
 
+/**
+ * The document. The theme is in its first HTML (docs/product.md §13): the
+ * `data-theme` attribute, the browser's own colour scheme, and the dark
+ * stylesheet with a `media` that says when it applies (always, or when the
+ * system is dark), after every other stylesheet so its colours win. Nothing
+ * waits for JavaScript, so no page ever shows the other theme first.
+ */
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  // absent when the root loader itself failed (its error page): as the system says
+  const theme = useRouteLoaderData<typeof loader>("root")?.theme ?? "system";
+  const dark = darkMedia(theme);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={colorScheme(theme)} />
         <Meta />
         <Links />
+        {dark ? <link rel="stylesheet" href={darkStyles} media={dark} /> : null}
       </head>
       <body>
         {children}
@@ -83,19 +100,33 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** The `?` dialog's code arrives the first time it opens (lib/shortcuts.ts). */
+const ShortcutsDialog = lazy(() => import("~/components/shortcuts-dialog"));
+
 export default function App() {
   const { user, flash, env, unread } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => handleShortcut(event, () => setHelpOpen(true));
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
   // the two-factor code page: signed in halfway (only /login/mfa is reached that way)
   const halfway = useLocation().pathname.startsWith("/login/mfa");
   return (
-    <>
+    <ShortcutsHelp.Provider value={() => setHelpOpen(true)}>
       <SiteHeader user={user} unread={unread} halfway={halfway} />
       <main id="main" className="main">
         <FlashMessage flash={flash} />
         <Outlet />
       </main>
-    </>
+      {helpOpen ? (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      ) : null}
+    </ShortcutsHelp.Provider>
   );
 }
 

@@ -20,6 +20,7 @@ const ROUTE_FILES = [
   "teams.$team.projects.$key.tsx",
   "teams.$team.projects.$key.tasks.new.tsx",
   "teams.$team.projects.$key.tasks.$number.tsx",
+  "teams.$team.projects.$key_.list.tsx",
 ];
 const GRAPH: Record<string, string[]> = {
   [source("entry.client.tsx")]: ["/node_modules/react-dom/index.js"],
@@ -29,7 +30,14 @@ const GRAPH: Record<string, string[]> = {
   [route("login_.mfa.tsx")]: [source("components/code-form.tsx")],
   [route("teams.$team.tsx")]: [source("lib/team-nav.ts"), source("components/avatar.tsx")],
   [route("teams.$team.members.tsx")]: [source("lib/team-nav.ts"), source("components/form.tsx")],
-  [route("teams.$team.projects.$key.tsx")]: [source("lib/live.ts"), source("components/board.tsx")],
+  [route("teams.$team.projects.$key.tsx")]: [
+    source("lib/live.ts"),
+    source("components/board.tsx"),
+    source("components/project-tabs.tsx"),
+    source("lib/task-live.ts"),
+  ],
+  // beside the board (not under it): the tabs and live data, as the board has them
+  [route("teams.$team.projects.$key_.list.tsx")]: [source("components/project-tabs.tsx"), source("lib/task-live.ts")],
   [route("teams.$team.projects.$key.tasks.new.tsx")]: [
     source("components/task-forms.tsx"),
     source("lib/live.ts"),
@@ -39,6 +47,7 @@ const GRAPH: Record<string, string[]> = {
     source("components/task-forms.tsx"),
     source("components/task-panel.tsx"),
     source("components/form.tsx"),
+    source("lib/task-live.ts"),
   ],
   [source("components/task-forms.tsx")]: [source("components/fields.tsx")],
   // reached only through import(): not followed
@@ -115,4 +124,13 @@ test("reads the flat route files of app/routes, names Zod's chunk, and stops at 
 
   fs.mkdirSync(path.join(folder, "routes", "account"));
   expect(() => chunksByRoute(folder)("x", meta)).toThrow(/app\/routes\/account is not a flat route file/);
+});
+
+test("code the board and the list share goes with what they share with a task page (loaded with the board anyway)", () => {
+  const chunkOf = chunks();
+  // project-tabs: board + list; task-live: board, list and a task page, which is under the board
+  expect(chunkOf.get(source("components/project-tabs.tsx"))).toBe(chunkOf.get(source("lib/task-live.ts")));
+  // the board's own modules stay in its file; what only task pages share stays apart from the list
+  expect(chunkOf.get(source("components/board.tsx"))).toBe("teams.$team.projects.$key");
+  expect(chunkOf.get(source("components/task-forms.tsx"))).not.toBe(chunkOf.get(source("lib/task-live.ts")));
 });

@@ -19,7 +19,9 @@ import type { Rollup } from "vite";
  *
  * Code that sibling routes share and their parent doesn't import gets a
  * chunk per set of routes, as Rollup would make it, so no page fetches code
- * that none of its routes import. Code loaded with `import()` (the backend
+ * that none of its routes import; a set counts only its topmost routes (a
+ * task page loads the board above it, so code of the board, the list and the
+ * task page goes with code of the board and the list). Code loaded with `import()` (the backend
  * client, Realtime, form schemas) keeps its own chunks: only static imports
  * are followed. Zod, which only form schemas import, is named "zod".
  */
@@ -118,7 +120,13 @@ export function assignChunks(
     );
     if (owner) chunkOf.set(id, owner === SHELL ? "entry.client" : owner);
     else {
-      const key = importing.sort().join(" ");
+      // a route under another route of the set loads that one anyway: the pages that need the module are
+      // those of the set's topmost routes, so modules whose sets differ only below them share a chunk
+      // (the list's and the board's shared code goes with what the board, the list and a task page share)
+      const topmost = importing.filter(
+        (route) => !importing.some((other) => other !== route && lineage(route).includes(other)),
+      );
+      const key = topmost.sort().join(" ");
       shared.set(key, [...(shared.get(key) ?? []), id]);
     }
   }

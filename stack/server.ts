@@ -106,6 +106,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     lifecycle.add(createAuthService(ctx));
     lifecycle.add(await createRestService(ctx));
     const storage = lifecycle.add(createStorageService(ctx));
+    // a fresh database: the files config.toml names for its buckets, as `supabase start` seeds them
+    if (migrations.seeded) await storage.seedObjects();
     const realtime = lifecycle.add(createRealtimeService(ctx));
     const functions = lifecycle.add(createFunctionsService(ctx, { smtp: { host: config.host, port: smtp.port } }));
     lifecycle.add(createInboxService(ctx));

@@ -5,9 +5,9 @@
 --   admin@teamboard.local   Adam Admin     admin
 --   member@teamboard.local  Mia Member     member
 --   viewer@teamboard.local  Victor Viewer  viewer
--- One team "Acme" (/teams/acme) with projects WEB and OPS, 62 tasks, comments,
+-- One team "Acme" (/teams/acme) with projects WEB and OPS, 63 tasks, comments,
 -- coloured labels; WEB has a "Review" column with a WIP limit, checklists,
--- sub-tasks and a blocked task.
+-- sub-tasks, a blocked task, and (at the end) a task written in Markdown with a picture.
 --
 -- Users go into auth.users the way Supabase Auth writes them (empty strings,
 -- not NULL, in the token columns: GoTrue cannot scan NULL there); their
@@ -259,6 +259,90 @@ set recurrence = 'FREQ=WEEKLY;INTERVAL=1;BYDAY=' || (array['MO', 'TU', 'WE', 'TH
 from public.projects p
 where p.key = 'WEB' and p.team_id = 'b1000000-0000-4000-8000-000000000001'
   and t.project_id = p.id and t.number = 6;
+-- Seeing the work (docs/product.md §13) ---------------------------------------------
+-- Mia chose the dark theme: the account's choice (profiles.theme) and the copy her
+-- access token carries, so logging in as member@teamboard.local shows it at once.
+update auth.users set raw_user_meta_data = raw_user_meta_data || '{"theme": "dark"}'::jsonb
+where id = 'a1000000-0000-4000-8000-000000000003';
+update public.profiles set theme = 'dark' where id = 'a1000000-0000-4000-8000-000000000003';
+
+-- My work for Mia: three of her open tasks fall due around today (one overdue)
+update public.tasks t
+set due_on = current_date + d.days
+from (values ('WEB', 3, -1), ('WEB', 8, 2), ('OPS', 3, 5)) as d (project_key, nth, days),
+     public.projects p
+where p.id = t.project_id and p.key = d.project_key
+  and t.id = (
+    select x.id from public.tasks x
+    where x.project_id = p.id and x.assignee_id = 'a1000000-0000-4000-8000-000000000003'
+      and x.completed_at is null
+    order by x.number offset d.nth - 1 limit 1
+  );
+
+-- Saved views beside WEB's tabs: Mia's own, and one Adam (an admin) shares with the team
+insert into public.saved_views (project_id, owner_id, name, kind, query, shared) values
+  ('c1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000003', 'My open work', 'list',
+   'assignee=me&sort=due&group=status', false),
+  ('c1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002', 'Bugs by priority', 'list',
+   'label=bug&sort=-priority&group=priority', true);
+
+-- Text and pictures (docs/product.md §14) ------------------------------------------
+-- A task written in Markdown with a picture attached and shown in the text. The
+-- picture's file is supabase/seed/storage/attachments/<task id>/board-sketch.png,
+-- which the stack uploads into the `attachments` bucket on a fresh database
+-- (supabase/config.toml, [storage.buckets.attachments] objects_path).
+insert into public.tasks (id, project_id, title, description, status_id, priority, assignee_id, due_on, created_by)
+select
+  'd1000000-0000-4000-8000-000000000001', 'c1000000-0000-4000-8000-000000000001',
+  'Launch the new board layout',
+  $md$## What changes
+
+The board gets **wider columns** and _calmer_ cards. Sketch below; the old layout stays until WEB-20 is fixed.
+
+![Board sketch](/attachments/e1000000-0000-4000-8000-000000000001)
+
+## Steps
+
+- [x] Sketch the columns
+- [x] Agree on card contents with @mia_member
+- [ ] Ship behind a flag
+- [ ] Remove the flag after a week
+
+| Screen | Columns | Cards per column |
+|--------|--------:|-----------------:|
+| Phone  |       1 |               20 |
+| Laptop |       4 |               50 |
+
+```css
+.board { display: grid; grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); gap: 1rem; }
+```
+
+Background: [the design notes](https://example.com/design-notes) and ~~the old mock-ups~~.$md$,
+  s.id, 'high', 'a1000000-0000-4000-8000-000000000003', current_date + 5, 'a1000000-0000-4000-8000-000000000001'
+from public.project_statuses s
+where s.project_id = 'c1000000-0000-4000-8000-000000000001' and s.name = 'To do';
+
+insert into public.task_labels (task_id, label_id)
+select 'd1000000-0000-4000-8000-000000000001', l.id
+from public.labels l
+where l.team_id = 'b1000000-0000-4000-8000-000000000001' and l.name = 'design';
+
+insert into public.attachments (id, task_id, object_path, file_name, size_bytes, content_type, uploaded_by, created_at)
+values (
+  'e1000000-0000-4000-8000-000000000001', 'd1000000-0000-4000-8000-000000000001',
+  'd1000000-0000-4000-8000-000000000001/board-sketch.png', 'board-sketch.png', 10817, 'image/png',
+  'a1000000-0000-4000-8000-000000000001', now() - interval '3 hours'
+);
+
+insert into public.comments (task_id, author_id, body, created_at) values
+  ('d1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000003',
+   'Looks good. Cards need the **due date** on phones too, see WEB-4.', now() - interval '2 hours'),
+  ('d1000000-0000-4000-8000-000000000001', 'a1000000-0000-4000-8000-000000000002',
+   $md$Flag name: `board_v2`. I'll add it to the config:
+
+```
+BOARD_V2=on
+```$md$, now() - interval '1 hour');
 -- Activity, watching and notifications (PRODUCT.md §10) ------------------------------
 -- The triggers recorded everything above as it went in, with no actor (the seed
 -- runs as the database's owner, like a script) and at this moment. Name each
@@ -280,6 +364,11 @@ update public.task_events e
 set actor_id = c.author_id, created_at = c.created_at
 from public.comments c
 where c.id = (e.data ->> 'comment_id')::uuid and e.kind = 'comment_posted';
+
+update public.task_events e
+set actor_id = a.uploaded_by, created_at = a.created_at
+from public.attachments a
+where a.id = (e.data ->> 'attachment_id')::uuid and e.kind = 'attachment_added';
 
 -- labels, checklists, sub-tasks and relations: by whoever made them, soon after the task
 update public.task_events e

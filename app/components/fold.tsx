@@ -42,6 +42,7 @@ export function Fold({
   function onKeyDown(event: KeyboardEvent<HTMLDivElement>) {
     const details = toggle.current;
     if (event.key !== "Escape" || !details?.open) return;
+    event.preventDefault(); // Escape did this: not also a shortcut (lib/shortcuts.ts)
     details.open = false;
     details.querySelector("summary")?.focus();
   }

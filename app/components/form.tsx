@@ -15,6 +15,7 @@ const SCHEMA_MODULES = {
   teams: () => import("~/lib/teams.schemas"),
   tasks: () => import("~/lib/tasks.schemas"),
   invitations: () => import("~/lib/invitations.schemas"),
+  views: () => import("~/lib/views.schemas"),
   statuses: () => import("~/lib/statuses.schemas"),
   labels: () => import("~/lib/labels.schemas"),
 };
@@ -43,6 +44,8 @@ const SCHEMAS = {
   ChecklistItemSchema: "tasks",
   SubtaskSchema: "tasks",
   InviteSchema: "invitations",
+  SaveViewSchema: "views",
+  RenameViewSchema: "views",
   AddStatusSchema: "statuses",
   EditStatusSchema: "statuses",
   LabelSchema: "labels",

@@ -1,25 +1,5 @@
 import { useEffect, useRef, useState, type ComponentType } from "react";
-import type { Mentionable, Segment } from "~/lib/mentions";
-
-/**
- * Text (never HTML) with each @mention of a team member shown as the
- * person's name: the pieces lib/mentions.ts's mentionSegments() made on the server.
- */
-export function MentionText({ segments }: { segments: readonly Segment[] }) {
-  return (
-    <>
-      {segments.map((segment, i) =>
-        "person" in segment ? (
-          <span key={i} className="mention" title={`@${segment.person.username}`}>
-            @{segment.person.name}
-          </span>
-        ) : (
-          segment.text
-        ),
-      )}
-    </>
-  );
-}
+import type { Mentionable } from "~/lib/mentions";
 
 type ComboboxProps = { field: string; members: readonly Mentionable[] };
 

@@ -52,6 +52,7 @@ export function SiteHeader({
               </li>
               <li>
                 <NavLink to="/calendar">Calendar</NavLink>
+                <NavLink to="/my-work">My work</NavLink>
               </li>
               <li className="site-menu-search">
                 <Form method="get" action="/search" role="search" aria-label="Site" className="header-search">
@@ -60,6 +61,7 @@ export function SiteHeader({
                     type="search"
                     aria-label="Search tasks"
                     placeholder="Search tasks"
+                    data-shortcut="/"
                     maxLength={200}
                     enterKeyHint="search"
                     autoComplete="off"

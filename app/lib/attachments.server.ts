@@ -76,7 +76,7 @@ export async function signAttachments(supabase: SupabaseClient, rows: Row[]): Pr
 }
 
 export type AttachResult =
-  { ok: true; count: number } | { ok: false; status: number; message: string; field: "files" | "form" };
+  { ok: true; count: number; ids: string[] } | { ok: false; status: number; message: string; field: "files" | "form" };
 
 /** Attaches files to a task, one after the other; stops at the first refusal (files before it stay attached). */
 export async function attachFiles(supabase: SupabaseClient, taskId: string, files: File[]): Promise<AttachResult> {
@@ -92,7 +92,7 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
   if ((count ?? 0) + files.length > ATTACHMENTS_PER_TASK)
     return { ok: false, status: 400, field: "files", message: TOO_MANY_MESSAGE };
 
-  let attached = 0;
+  const ids: string[] = [];
   for (const file of files) {
     const objectPath = `${taskId}/${crypto.randomUUID()}-${safeObjectName(file.name)}`;
     const contentType = storedType(file.type, new Uint8Array(await file.arrayBuffer()));
@@ -100,13 +100,17 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     const body = file.slice(0, file.size, contentType);
     const uploaded = await supabase.storage.from("attachments").upload(objectPath, body, { contentType });
     if (uploaded.error) return uploadRefusal(uploaded.error, file.name);
-    const { error } = await supabase.from("attachments").insert({
-      task_id: taskId,
-      object_path: objectPath,
-      file_name: file.name.slice(0, 255) || "file",
-      size_bytes: file.size,
-      content_type: contentType.slice(0, 255),
-    });
+    const { data: row, error } = await supabase
+      .from("attachments")
+      .insert({
+        task_id: taskId,
+        object_path: objectPath,
+        file_name: file.name.slice(0, 255) || "file",
+        size_bytes: file.size,
+        content_type: contentType.slice(0, 255),
+      })
+      .select("id")
+      .single();
     if (error) {
       // the row was refused: take the object back so nothing is stored without its row
       await supabase.storage.from("attachments").remove([objectPath]);
@@ -115,11 +119,11 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
       if (error.code === "42501") return { ok: false, status: 403, field: "form", message: FORBIDDEN_MESSAGE };
       return { ok: false, status: 503, field: "form", message: error.message };
     }
-    attached++;
+    ids.push(row.id);
   }
   // an upload may have queued files left behind in the task's folder (a database trigger does)
   await removeQueuedFiles();
-  return { ok: true, count: attached };
+  return { ok: true, count: ids.length, ids };
 }
 
 /**

@@ -5,6 +5,7 @@ import { requestScope } from "./request-scope.server";
 import { pathWithSearch } from "./safe-redirect";
 import { hasAuthCookie, requestClient } from "./supabase.server";
 import { canonicalTimeZone } from "./time-zones.server";
+import { isTheme, type Theme } from "./theme";
 
 /** The verified identity of the person behind a request (from the access token's claims). */
 export interface SessionUser {
@@ -22,6 +23,8 @@ export interface SessionUser {
   aal: "aal1" | "aal2";
   /** the account has a verified second factor (a claim kept by a trigger on auth.mfa_factors) */
   mfaEnrolled: boolean;
+  /** the theme chosen on /account (kept in the user's metadata too, for a device without the theme cookie) */
+  theme: Theme | null;
   /** when this session last proved who it is (the newest `amr` timestamp, seconds since the epoch) */
   signedInAt: number | null;
 }
@@ -82,6 +85,7 @@ async function readClaims(): Promise<SessionUser | null> {
     amr,
     aal: claims.aal === "aal2" ? "aal2" : "aal1",
     mfaEnrolled: appMeta.mfa_enrolled === true,
+    theme: isTheme(meta.theme) ? meta.theme : null,
     signedInAt: times.length ? Math.max(...times) : null,
   };
 }

@@ -13,9 +13,23 @@ export const AVATAR_TYPES: Record<string, string> = {
 export const AVATAR_TYPE_MESSAGE = "Avatars must be PNG, JPEG, WebP or GIF.";
 export const AVATAR_SIZE_MESSAGE = "The avatar is larger than 2 MB.";
 
-export function avatarUrl(supabaseUrl: string, path: string | null | undefined): string | null {
+/** The sizes avatars are made in by Storage's image transformation (docs/product.md §14). */
+export const AVATAR_PIXELS = [32, 64, 128] as const;
+
+/** The smallest made size that fills `px` CSS pixels at this density. */
+export function avatarPixels(px: number, density = 1): number {
+  return AVATAR_PIXELS.find((p) => p >= px * density) ?? AVATAR_PIXELS[AVATAR_PIXELS.length - 1];
+}
+
+/**
+ * An avatar `px` pixels square through the bucket's public render URL (what
+ * supabase-js's `getPublicUrl(path, { transform })` builds), never the
+ * uploaded file itself.
+ */
+export function avatarUrl(supabaseUrl: string, path: string | null | undefined, px = 64): string | null {
   if (!path) return null;
-  return `${supabaseUrl.replace(/\/$/, "")}/storage/v1/object/public/avatars/${path.split("/").map(encodeURIComponent).join("/")}`;
+  const key = path.split("/").map(encodeURIComponent).join("/");
+  return `${supabaseUrl.replace(/\/$/, "")}/storage/v1/render/image/public/avatars/${key}?width=${px}&height=${px}&resize=cover`;
 }
 
 /** One or two letters of a name (or email) for the avatar's fallback. */

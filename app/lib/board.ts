@@ -150,6 +150,16 @@ export function parseBoardFilters(params: URLSearchParams): BoardFilters {
   return { assignee, q, label };
 }
 
+/** The filters as a search string (`?assignee=me&label=bug`), the part every view of a project shares. */
+export function filterSearch(filters: BoardFilters): string {
+  const params = new URLSearchParams();
+  if (filters.assignee) params.set("assignee", filters.assignee);
+  if (filters.q) params.set("q", filters.q);
+  if (filters.label) params.set("label", filters.label);
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
 export function hasFilters(filters: BoardFilters): boolean {
   return filters.assignee !== null || filters.q !== null || filters.label !== null;
 }

@@ -514,6 +514,7 @@ export type Database = {
           created_at: string
           display_name: string
           id: string
+          theme: string
           time_zone: string
           updated_at: string
           username: string
@@ -523,6 +524,7 @@ export type Database = {
           created_at?: string
           display_name: string
           id: string
+          theme?: string
           time_zone?: string
           updated_at?: string
           username: string
@@ -532,6 +534,7 @@ export type Database = {
           created_at?: string
           display_name?: string
           id?: string
+          theme?: string
           time_zone?: string
           updated_at?: string
           username?: string
@@ -616,6 +619,57 @@ export type Database = {
             columns: ["team_id"]
             isOneToOne: false
             referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      saved_views: {
+        Row: {
+          created_at: string
+          id: string
+          kind: string
+          name: string
+          owner_id: string
+          project_id: string
+          query: string
+          shared: boolean
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          kind: string
+          name: string
+          owner_id?: string
+          project_id: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          kind?: string
+          name?: string
+          owner_id?: string
+          project_id?: string
+          query?: string
+          shared?: boolean
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "saved_views_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "saved_views_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
             referencedColumns: ["id"]
           },
         ]
@@ -1053,6 +1107,10 @@ export type Database = {
         }
         Returns: Json
       }
+      bulk_edit_tasks: {
+        Args: { task_ids: string[]; change: string; value?: string }
+        Returns: number
+      }
       calendar_feed: { Args: { token: string }; Returns: Json }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
@@ -1161,6 +1219,20 @@ export type Database = {
       }
       last_digest_time: { Args: { at: string; zone: string }; Returns: string }
       leave_team: { Args: { team_id: string }; Returns: undefined }
+      list_view: {
+        Args: {
+          team_slug: string
+          project_key: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       lock_status_project: {
         Args: { status_id: string; min_role: string }
         Returns: string
@@ -1247,6 +1319,15 @@ export type Database = {
       }
       my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
+      my_work: {
+        Args: {
+          list: string
+          sort?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       new_recovery_codes: {
         Args: Record<PropertyKey, never>
         Returns: string[]
@@ -1308,6 +1389,7 @@ export type Database = {
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
+      saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
         Returns: {
@@ -1378,6 +1460,20 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      task_table: {
+        Args: {
+          project_id?: string
+          mine?: string
+          assignee?: string
+          label?: string
+          q?: string
+          sort?: string
+          group?: string
+          page_offset?: number
+          page_size?: number
+        }
+        Returns: Json
+      }
       task_timeline: {
         Args: {
           task_id: string
@@ -1434,6 +1530,15 @@ export type Database = {
         Returns: unknown
       }
       team_overview: { Args: { team_id: string }; Returns: Json }
+      text_references: {
+        Args: {
+          team_slug: string
+          task_keys?: string[]
+          usernames?: string[]
+          attachment_ids?: string[]
+        }
+        Returns: Json
+      }
       transfer_ownership: {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined

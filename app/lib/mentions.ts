@@ -1,11 +1,12 @@
 /**
  * @mentions in comments and descriptions (PRODUCT.md §10). The database
  * decides who was mentioned (public.mention_candidates and
- * mentioned_members, in migration 20261126000400) and notifies them; this
- * reads text the same way to show each mention as the person's name: an
- * `@username` not inside code (``` fenced blocks, `inline` spans), not part
- * of a word or an address, among the first 50 different names of the text,
- * naming a member of the team. Anything else stays the text it was.
+ * mentioned_members, in migration 20261126000400) and notifies them;
+ * mentionCandidates() reads text the same way (tests hold the two together):
+ * an `@username` not inside code (``` fenced blocks, `inline` spans), not
+ * part of a word or an address, among the first 50 different names of the
+ * text. Pages show mentions as the person's name through the Markdown
+ * renderer (markdown.server.ts), which also leaves link text alone.
  */
 export const MENTIONS_PER_TEXT = 50;
 
@@ -14,8 +15,6 @@ export interface Mentionable {
   username: string;
   name: string;
 }
-
-export type Segment = { text: string } | { text: string; person: Mentionable };
 
 const FENCED = /```[\s\S]*?(```|$)/g;
 const INLINE = /`[^`]*`/g;
@@ -45,23 +44,6 @@ function mentionMatches(text: string) {
     matches.push({ at, end: at + 1 + m[2].length, name });
   }
   return { names, matches };
-}
-
-/** The text in pieces: plain text, and each mention of a team member with the person. */
-export function mentionSegments(text: string, members: readonly Mentionable[]): Segment[] {
-  if (!text.includes("@") || members.length === 0) return [{ text }];
-  const byName = new Map(members.map((m) => [m.username.toLowerCase(), m]));
-  const segments: Segment[] = [];
-  let from = 0;
-  for (const { at, end, name } of mentionMatches(text).matches) {
-    const person = byName.get(name);
-    if (!person) continue;
-    if (at > from) segments.push({ text: text.slice(from, at) });
-    segments.push({ text: text.slice(at, end), person });
-    from = end;
-  }
-  if (from < text.length) segments.push({ text: text.slice(from) });
-  return segments;
 }
 
 /**

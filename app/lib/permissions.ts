@@ -28,6 +28,8 @@ const RULES = {
   deleteAnyComment: { min: "admin", writesProject: true },
   deleteTasks: { min: "admin", writesProject: true },
   manageProjects: { min: "admin", writesProject: false },
+  /** save a view for the whole team, rename or delete a shared one (docs/product.md §13) */
+  shareViews: { min: "admin", writesProject: false },
   /** a project's statuses (§11): add, rename, recolour, reorder, WIP limits, remove */
   manageStatuses: { min: "admin", writesProject: true },
   /** make a team label (and put labels on tasks, which editTasks covers) */

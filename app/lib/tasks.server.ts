@@ -4,7 +4,7 @@ import type { TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
 import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
 import { actorName, describeEvent, type TaskEvent } from "./activity";
-import { mentionSegments, type Mentionable, type Segment } from "./mentions";
+import type { Mentionable } from "./mentions";
 import { readRepeats } from "./recurrence.server";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
@@ -69,7 +69,7 @@ export interface TaskRef {
  * its words made here (`who` `what`), so the browser needs no wording code.
  */
 export type TimelineItem =
-  | (TaskComment & { type: "comment"; segments: Segment[] })
+  | (TaskComment & { type: "comment" })
   | (Pick<TaskEvent, "id" | "kind" | "created_at"> & { type: "event"; who: string; what: string });
 
 /**
@@ -106,18 +106,13 @@ interface RawTimelineItem {
   data: Record<string, unknown> | null;
 }
 
-/** A comment comes with its text in pieces, mentions of members named (so the browser needs no parser). */
-function timelineItem(
-  raw: RawTimelineItem,
-  names: ReadonlyMap<string, string>,
-  members: readonly Mentionable[],
-): TimelineItem {
+/** A comment as it was written (the route renders it), an event in words. */
+function timelineItem(raw: RawTimelineItem, names: ReadonlyMap<string, string>): TimelineItem {
   if (raw.type === "comment") {
     return {
       type: "comment",
       id: raw.id,
       body: raw.body ?? "",
-      segments: mentionSegments(raw.body ?? "", members),
       created_at: raw.created_at,
       edited_at: raw.edited_at,
       author_id: raw.actor_id,
@@ -183,7 +178,7 @@ export async function requireTaskPanel(
   const members = row.members.map((m) => ({ id: m.id, username: m.username, name: m.display_name }));
   const timeline = row.timeline
     .slice(0, TIMELINE_PAGE_SIZE)
-    .map((raw) => timelineItem(raw, people, members))
+    .map((raw) => timelineItem(raw, people))
     .reverse();
   return {
     task: { ...row.task, recurrence: repeats.rules.get(row.task.id) ?? null },

@@ -1,20 +1,18 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData, useOutletContext, useRouteLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { Field, SelectField, SubmitButton, ValidatedForm } from "~/components/form";
-import { isBackendUnavailable } from "~/lib/auth-errors.server";
 import { requireUser } from "~/lib/auth.server";
-import { setFlash } from "~/lib/flash.server";
-import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, keepingTheForm, redirect } from "~/lib/http.server";
+import { backendError } from "~/lib/http.server";
 import { Avatar } from "~/components/avatar";
 import { AVATAR_TYPES } from "~/lib/avatars";
-import { getProfile, isUsernameTaken, removeAvatar, saveProfile } from "~/lib/profiles.server";
-import { parseForm, ProfileSchema } from "~/lib/schemas";
-import { chosenFiles } from "~/lib/storage.server";
+import { getProfile } from "~/lib/profiles.server";
 import { requestClient } from "~/lib/supabase.server";
-import { canonicalTimeZone, TIME_ZONE_MESSAGE, TIME_ZONE_OPTIONS } from "~/lib/time-zones.server";
+import { TIME_ZONE_OPTIONS } from "~/lib/time-zones.server";
+import { THEME_LABELS, THEMES } from "~/lib/theme";
+import type { loader as rootLoader } from "~/root";
 import { unlessFormRejected } from "~/lib/revalidation";
+import type { ProfileAnswer } from "./account";
 
 /** A rejected form leaves the page as it is (lib/revalidation.ts). */
 export const shouldRevalidate = unlessFormRejected;
@@ -35,54 +33,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
-const MAX_BODY_BYTES = 25 * 1024 * 1024;
-
-export const action = keepingTheForm(submit);
-
-async function submit({ request }: ActionFunctionArgs) {
-  const supabase = requestClient();
-  const user = await requireUser(request);
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
-    return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} });
-  }
-  const form = await request.formData();
-  if (form.get("intent") === "remove-avatar") {
-    const removed = await removeAvatar(supabase, user.id);
-    if (removed.error) {
-      if (isBackendUnavailable(removed.error)) return backendUnavailableResult({}, "remove-avatar");
-      throw backendError(removed.error);
-    }
-    await supabase.auth.refreshSession();
-    await setFlash({ kind: "success", message: "Your avatar is removed." });
-    throw redirect("/account");
-  }
-  const result = parseForm(ProfileSchema, form);
-  if (!result.success) return formFailure(result);
-  const timeZone = result.data.timeZone === undefined ? undefined : canonicalTimeZone(result.data.timeZone);
-  if (timeZone === null) return formFailure({ errors: { timeZone: TIME_ZONE_MESSAGE }, values: result.values });
-  const saved = await saveProfile(supabase, user.id, {
-    displayName: result.data.displayName,
-    username: result.data.username,
-    avatar: chosenFiles(form, "avatar")[0] ?? null,
-    timeZone,
-  });
-  if (saved.field) return formFailure({ errors: { [saved.field]: saved.message }, values: result.values });
-  if (saved.error) {
-    if (isUsernameTaken(saved.error))
-      return formFailure({ errors: { username: "That username is taken." }, values: result.values });
-    if (isBackendUnavailable(saved.error)) return backendUnavailableResult(result.values);
-    throw backendError(saved.error);
-  }
-  // The header shows the name and avatar from the access token's claims; a refreshed token carries the new ones.
-  await supabase.auth.refreshSession();
-  await setFlash({ kind: "success", message: "Your profile is saved." });
-  throw redirect("/account");
-}
-
 export default function Profile() {
   const profile = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  // the form posts to the layout (see lib/profile-form.server.ts), which hands its answer down
+  const actionData = useOutletContext<ProfileAnswer>();
+  return (
+    <>
+      {/* the profile form sends no intent: an answer about the theme isn't its */}
+      <ProfileCard profile={profile} actionData={isThemeAnswer(actionData) ? undefined : actionData} />
+      <ThemeCard actionData={actionData} />
+    </>
+  );
+}
+
+function ProfileCard({
+  profile,
+  actionData,
+}: {
+  profile: ReturnType<typeof useLoaderData<typeof loader>>;
+  actionData: ProfileAnswer;
+}) {
   return (
     <section className="card" aria-labelledby="profile-title">
       <h1 id="profile-title">Profile</h1>
@@ -93,7 +63,7 @@ export default function Profile() {
           {profile.avatarPath ? "Your avatar" : "No avatar yet: your initials show instead."}
         </span>
       </div>
-      <ValidatedForm schema="ProfileSchema" result={actionData} encType="multipart/form-data">
+      <ValidatedForm schema="ProfileSchema" result={actionData} action="/account" encType="multipart/form-data">
         <Field
           name="displayName"
           label="Display name"
@@ -128,13 +98,37 @@ export default function Profile() {
         <SubmitButton className="button">Save profile</SubmitButton>
       </ValidatedForm>
       {profile.avatarPath ? (
-        <Form method="post" className="inline-form">
+        <Form method="post" action="/account" className="inline-form">
           <input type="hidden" name="intent" value="remove-avatar" />
           <button type="submit" className="link-button">
             Remove avatar
           </button>
         </Form>
       ) : null}
+    </section>
+  );
+}
+
+function isThemeAnswer(answer: unknown): boolean {
+  return (answer as { intent?: unknown } | undefined)?.intent === "theme";
+}
+
+/** Light, dark or as the system (docs/product.md §13): this browser at once, and the account for the others. */
+function ThemeCard({ actionData }: { actionData: unknown }) {
+  const theme = useRouteLoaderData<typeof rootLoader>("root")?.theme ?? "system";
+  return (
+    <section className="card" aria-labelledby="theme-title">
+      <h2 id="theme-title">Appearance</h2>
+      <ValidatedForm intent="theme" result={actionData} action="/account">
+        <SelectField
+          name="theme"
+          label="Theme"
+          hint="As the system follows your device's light or dark setting."
+          defaultValue={theme}
+          options={THEMES.map((value) => ({ value, label: THEME_LABELS[value] }))}
+        />
+        <SubmitButton className="button button-secondary">Save theme</SubmitButton>
+      </ValidatedForm>
     </section>
   );
 }

@@ -1,11 +1,17 @@
 import type { MetaFunction } from "@remix-run/node";
-import { NavLink, Outlet } from "@remix-run/react";
+import { NavLink, Outlet, useActionData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { signedInPage } from "~/lib/auth.server";
+import { keepingTheForm } from "~/lib/http.server";
+import { submitProfile } from "~/lib/profile-form.server";
 
 export const meta: MetaFunction = () => [{ title: "Your account · Teamboard" }];
 
 export const loader = signedInPage;
+
+/** The profile form's post: here, so its address is `/account`, not `/account?index` (lib/profile-form.server.ts). */
+export const action = keepingTheForm(submitProfile);
+export type ProfileAnswer = ReturnType<typeof useActionData<typeof action>>;
 
 const SECTIONS = [
   { to: "/account", label: "Profile", end: true },
@@ -19,6 +25,7 @@ const SECTIONS = [
 ];
 
 export default function AccountLayout() {
+  const profileAnswer: ProfileAnswer = useActionData<typeof action>();
   return (
     <div className="account">
       <nav className="account-nav" aria-label="Account">
@@ -33,7 +40,7 @@ export default function AccountLayout() {
         </ul>
       </nav>
       <div>
-        <Outlet />
+        <Outlet context={profileAnswer} />
       </div>
     </div>
   );

@@ -40,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const taskId = String(form.get("taskId") ?? "");
   if (!UUID.test(taskId)) return answer(404, "Not found");
   const result = await attachFiles(requestClient(), taskId, chosenFiles(form, "files"));
-  if (result.ok) return answer(200, null);
+  if (result.ok) return Response.json({ ok: true, message: null, ids: result.ids });
   if (result.status === 503) console.error("[attachments] upload failed:", result.message);
   return answer(result.status, result.status === 503 ? MESSAGES.backendDown : result.message);
 }

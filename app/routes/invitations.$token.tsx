@@ -153,7 +153,10 @@ export default function Invitation() {
               <Link className="button" to={`/login?${new URLSearchParams({ next: here })}`}>
                 Log in
               </Link>{" "}
-              <Link className="button button-secondary" to={`/signup?${new URLSearchParams({ next: here })}`}>
+              <Link
+                className="button button-secondary"
+                to={`/signup?${new URLSearchParams({ next: here, email: invitation.email })}`}
+              >
                 Sign up
               </Link>
             </p>

@@ -17,8 +17,11 @@ export const meta: MetaFunction = () => [{ title: "Sign up · Teamboard" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAnonymous();
-  const next = new URL(request.url).searchParams.get("next");
-  return { next: next ? safeRedirect(next) : null };
+  const query = new URL(request.url).searchParams;
+  const next = query.get("next");
+  // an invitation's "Sign up" link carries the invited address: the field starts with it, still editable
+  const email = query.get("email")?.trim().slice(0, 320) || null;
+  return { next: next ? safeRedirect(next) : null, email };
 }
 
 export const action = keepingTheForm(submit);
@@ -56,7 +59,7 @@ async function submit({ request }: ActionFunctionArgs) {
 }
 
 export default function Signup() {
-  const { next } = useLoaderData<typeof loader>();
+  const { next, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   if (actionData && "sent" in actionData) {
     return (
@@ -89,6 +92,7 @@ export default function Signup() {
             label="Email"
             type="email"
             autoComplete="email"
+            defaultValue={email ?? undefined}
             after={
               actionData && "code" in actionData && actionData.code === "user_already_exists" ? (
                 <p className="field-after">

@@ -11,6 +11,7 @@ import { parseIntent, submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
 import { CommentActionSchema } from "~/lib/tasks.schemas";
+import { previewAnswer } from "~/lib/text.server";
 
 /**
  * A task's comment writes: post, edit (the author), delete (the author or an
@@ -28,6 +29,8 @@ async function submit(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const parsed = parseIntent(CommentActionSchema, form);
   const values = submittedValues(form);
+  const preview = await previewAnswer(supabase, args.params.team!, form, parsed?.intent);
+  if (preview) return preview;
 
   if (!can(team.role, "comment")) return forbiddenResult({ intent: parsed?.intent, values });
   if (!can(team.role, "comment", { archived })) return archivedResult({ intent: parsed?.intent, values });

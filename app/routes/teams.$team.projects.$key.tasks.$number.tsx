@@ -23,6 +23,7 @@ import { TaskActionSchema } from "~/lib/tasks.schemas";
 import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
+import { previewAnswer, renderTexts } from "~/lib/text.server";
 import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, stopRepeating, updateTask } from "~/lib/tasks.server";
 import { unlessFormRejected } from "~/lib/revalidation";
 
@@ -41,6 +42,7 @@ export async function loader(args: LoaderFunctionArgs) {
   const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   return {
     projectKey: project.key,
+    teamSlug: args.params.team!,
     taskPath: `${boardPath(ctx)}/tasks/${number}`,
     ...panel,
     earlierPage: before !== null,
@@ -53,7 +55,11 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-/** The task, its timeline, attachments and watchers, named by the URL (a 404 for a malformed one). */
+/**
+ * The task, its timeline, attachments and watchers, named by the URL (a 404
+ * for a malformed one), with the description and comments rendered from
+ * Markdown (one more request when they refer to tasks, people or pictures).
+ */
 async function readPanel(args: LoaderFunctionArgs) {
   // nobody signed in never reaches the backend (the same memoised check as the context's)
   await requireUser(args.request);
@@ -61,7 +67,21 @@ async function readPanel(args: LoaderFunctionArgs) {
   const { team, key } = args.params;
   if (!team || !key) throw notFound();
   const before = parseTimelineCursor(new URL(args.request.url).searchParams);
-  return requireTaskPanel(requestClient(), { teamSlug: team, projectKey: key, number }, before);
+  const supabase = requestClient();
+  const panel = await requireTaskPanel(supabase, { teamSlug: team, projectKey: key, number }, before);
+  const known = panel.attachments.map((a) => ({ id: a.id, file_name: a.fileName, content_type: a.contentType }));
+  const comments = panel.timeline.filter((item) => item.type === "comment");
+  const [descriptionHtml, ...bodies] = await renderTexts(
+    supabase,
+    team,
+    [panel.task.description ?? "", ...comments.map((c) => c.body)],
+    known,
+  );
+  const html = new Map(comments.map((c, i) => [c.id, bodies[i]]));
+  const timeline = panel.timeline.map((item) =>
+    item.type === "comment" ? { ...item, bodyHtml: html.get(item.id) ?? "" } : item,
+  );
+  return { ...panel, timeline, descriptionHtml };
 }
 
 /** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */
@@ -74,6 +94,8 @@ async function submit(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   const parsed = parseIntent(TaskActionSchema, form);
   const values = submittedValues(form);
+  const preview = await previewAnswer(supabase, args.params.team!, form, parsed?.intent);
+  if (preview) return preview;
 
   if (!can(team.role, "editTasks")) return forbiddenResult({ intent: parsed?.intent, values });
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ intent: parsed?.intent, values });

@@ -15,6 +15,7 @@ import { boardPath, requireProjectContext } from "~/lib/team-context.server";
 import { CreateTaskSchema } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { createTask, setTaskLabels } from "~/lib/tasks.server";
+import { previewAnswer } from "~/lib/text.server";
 import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [{ title: "New task · Teamboard" }];
@@ -33,7 +34,10 @@ export const action = keepingTheForm(submit);
 async function submit(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
   const { supabase, team, project, archived } = ctx;
-  const result = parseForm(CreateTaskSchema, await args.request.formData());
+  const form = await args.request.formData();
+  const preview = await previewAnswer(supabase, args.params.team!, form);
+  if (preview) return preview;
+  const result = parseForm(CreateTaskSchema, form);
   if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
   if (!result.success) return formFailure(result);
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
@@ -64,6 +68,7 @@ export default function NewTask() {
   const location = useLocation();
   const { errors, values } = formState(actionData);
   const boardPath = location.pathname.replace(/\/tasks\/new\/?$/, "");
+  const team = location.pathname.split("/")[2] ?? "";
   const back = `${boardPath}${boardSearch(new URLSearchParams(location.search))}`;
   const statuses = board?.columns.map((c) => c.status) ?? [];
   // the project's first backlog status, else its first unstarted one, as the database chooses when none is sent
@@ -83,7 +88,7 @@ export default function NewTask() {
         </Link>
       </div>
       <ValidatedForm schema="CreateTaskSchema" result={actionData} preventScrollReset aria-label="New task">
-        <TaskFields members={board?.members ?? []} teamLabels={board?.labels ?? []} result={actionData} />
+        <TaskFields members={board?.members ?? []} teamLabels={board?.labels ?? []} result={actionData} team={team} />
         <SelectField
           name="status"
           label="Status"

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import {
-  Link,
   useLoaderData,
   useLocation,
   useNavigation,
@@ -13,8 +12,11 @@ import { Board } from "~/components/board/board";
 import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
+import { ProjectHeader } from "~/components/project-header";
 import { ProjectTabs } from "~/components/project-tabs";
-import { ARCHIVED_MESSAGE, boardSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
+import { SavedViews } from "~/components/saved-views";
+import { ARCHIVED_MESSAGE, boardSearch, filterSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
+import { requireUser } from "~/lib/auth.server";
 import { loadBoard } from "~/lib/board.server";
 import { isCommentsAction } from "~/lib/comments";
 import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
@@ -26,6 +28,7 @@ import { formWasRejected } from "~/lib/revalidation";
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { can, permissionsOf } from "~/lib/permissions";
 import { setProjectArchived } from "~/lib/projects.server";
+import { listSavedViews } from "~/lib/saved-views.server";
 import { parseIntent } from "~/lib/schemas";
 import { requireProjectContext, withTeamContext } from "~/lib/team-context.server";
 import { BoardActionSchema } from "~/lib/tasks.schemas";
@@ -41,16 +44,19 @@ export async function loader(args: LoaderFunctionArgs) {
   const limits = parseColumnLimits(searchParams);
   const key = args.params.key;
   // the team (shared with the layout) and the whole board, side by side: one round trip
+  const user = await requireUser(args.request);
   const {
-    user,
     team,
-    read: result,
-  } = await withTeamContext(args, (supabase) =>
-    key && /^[A-Z]{2,10}$/.test(key)
-      ? loadBoard(supabase, args.params.team!, key, filters, limits)
-      : Promise.resolve({ error: null, board: null }),
-  );
+    read: [result, saved],
+  } = await withTeamContext(args, (supabase) => {
+    if (!key || !/^[A-Z]{2,10}$/.test(key)) throw notFound();
+    return Promise.all([
+      loadBoard(supabase, args.params.team!, key, filters, limits),
+      listSavedViews(supabase, { teamSlug: args.params.team!, projectKey: key }, user.id),
+    ]);
+  });
   if (result.error) throw backendError(result.error);
+  if (saved.error) throw backendError(saved.error);
   const board = result.board;
   if (!board) throw notFound();
   const { project } = board;
@@ -62,6 +68,7 @@ export async function loader(args: LoaderFunctionArgs) {
     members: board.members,
     labels: board.labels,
     filters,
+    savedViews: saved.views,
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
   };
@@ -136,7 +143,7 @@ async function submit(args: ActionFunctionArgs) {
 }
 
 export default function BoardLayout() {
-  const { team, project, columns, members, labels, filters, can, userId } = useLoaderData<typeof loader>();
+  const { team, project, columns, members, labels, filters, savedViews, can, userId } = useLoaderData<typeof loader>();
   const outlet = useOutlet();
   const params = useParams();
   const location = useLocation();
@@ -170,32 +177,10 @@ export default function BoardLayout() {
   return (
     <div className={`board-layout${outlet ? " with-panel" : ""}`}>
       <div className="board-main" aria-busy={boardPending || undefined}>
-        <div className="board-header">
-          <div>
-            <h1>
-              <span className="project-key">{project.key}</span> {project.name}
-              {project.archived ? <span className="archived-badge">Archived</span> : null}
-            </h1>
-            {project.description ? <p className="muted plain-text">{project.description}</p> : null}
-          </div>
-          <div className="board-actions">
-            {/* a plain download (no client routing), so it works without JavaScript too */}
-            <a href={`${basePath}/export`} className="button button-small button-secondary" download>
-              Export CSV
-            </a>
-            {can.editTasks ? (
-              <Link to={`${basePath}/tasks/new${search}`} className="button button-small">
-                New task
-              </Link>
-            ) : null}
-            {can.manageProjects ? (
-              <Link to={`${basePath}/settings`} className="button button-small button-secondary">
-                Project settings
-              </Link>
-            ) : null}
-          </div>
-        </div>
-        <ProjectTabs basePath={basePath} />
+        <ProjectHeader project={project} basePath={basePath} search={search} can={can} />
+        <ProjectTabs basePath={basePath} search={filterSearch(filters)}>
+          <SavedViews basePath={basePath} views={savedViews} canShare={can.shareViews} />
+        </ProjectTabs>
         {project.archived ? <p className="alert alert-info">{ARCHIVED_MESSAGE}</p> : null}
         <BoardFilters
           filters={filters}

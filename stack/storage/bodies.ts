@@ -3,6 +3,7 @@ import type { ObjectTarget } from "./env.ts";
 import type { ListQuery, ListV2Query } from "./list.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { mustBeValidBucketName, mustBeValidKey } from "./names.ts";
+import { parseTransform, type TransformOptions } from "./transform.ts";
 
 /**
  * Request bodies and query strings as hosted Storage's route schemas accept
@@ -113,6 +114,14 @@ export function expiresIn(raw: unknown, nowMs = Date.now()): number {
   const max = Math.floor(Number.MAX_SAFE_INTEGER / 1000) - Math.floor(nowMs / 1000);
   if (value > max) throw new StorageError(400, "InvalidParameter", "Invalid Parameter expiresIn");
   return value;
+}
+
+/** A signed URL's optional `transform` (hosted's transformation schema, under body/transform). */
+export function signTransform(body: Body): TransformOptions | undefined {
+  const value = body.transform;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw schemaError("body/transform must be object");
+  return parseTransform(value as Body, "body/transform");
 }
 
 export function signPaths(body: Body): string[] {

@@ -11,7 +11,9 @@ import { storageErrors } from "./errors.ts";
  * per object version (the `version` column), written to `<root>/.tmp/` first
  * and renamed into place, so a crash never leaves a half file under a real
  * name. The root is `<data folder>/storage`, or a temporary folder (removed on
- * close) when the stack keeps its database in memory.
+ * close) when the stack keeps its database in memory. Transformed images of a
+ * version (images.ts) are kept under `<root>/render/<bucket>/<ab>/<version>/`
+ * and removed with the version's file.
  */
 export interface StoredFile {
   tmp: string;
@@ -35,13 +37,18 @@ export class FileStore {
   }
 
   bucketDir(bucket: string): string {
-    const safe = encodeURIComponent(bucket).replace(/^\.+/, (dots) => "%2E".repeat(dots.length));
-    return path.join(this.root, "buckets", safe);
+    return path.join(this.root, "buckets", folderName(bucket));
   }
 
   pathOf(bucket: string, version: string): string {
     if (!/^[0-9a-f-]{36}$/.test(version)) throw new Error(`not a version id: ${version}`);
     return path.join(this.bucketDir(bucket), version.slice(0, 2), version);
+  }
+
+  /** Where the transformed images of one object version are kept. */
+  renderCacheDir(bucket: string, version: string): string {
+    if (!/^[0-9a-f-]{36}$/.test(version)) throw new Error(`not a version id: ${version}`);
+    return path.join(this.root, "render", folderName(bucket), version.slice(0, 2), version);
   }
 
   /**
@@ -93,6 +100,7 @@ export class FileStore {
   async remove(bucket: string, version: string | null | undefined): Promise<void> {
     if (!version) return;
     await fs.promises.rm(this.pathOf(bucket, version), { force: true });
+    await fs.promises.rm(this.renderCacheDir(bucket, version), { recursive: true, force: true });
   }
 
   async discard(tmp: string): Promise<void> {
@@ -116,4 +124,9 @@ export class FileStore {
   close(): void {
     if (this.ephemeral) fs.rmSync(this.root, { recursive: true, force: true });
   }
+}
+
+/** A bucket id as one folder name (never `.` or `..`). */
+function folderName(bucket: string): string {
+  return encodeURIComponent(bucket).replace(/^\.+/, (dots) => "%2E".repeat(dots.length));
 }

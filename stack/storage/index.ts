@@ -4,12 +4,17 @@ import type { StorageEnv } from "./env.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { FileStore } from "./files.ts";
 import { ROUTES } from "./routes.ts";
+import { seedBucketObjects } from "./seed-objects.ts";
 
 /**
  * Supabase Storage-compatible service, mounted at /storage/v1: the routes
  * storage-js calls (routes.ts), answered in Storage's error shape.
  */
-export function createStorageService(ctx: ServiceContext): StackService & { store: FileStore } {
+export function createStorageService(ctx: ServiceContext): StackService & {
+  store: FileStore;
+  /** a fresh database: the files config.toml's `[storage.buckets.*] objects_path` names (seed-objects.ts) */
+  seedObjects(): Promise<number>;
+} {
   const store = FileStore.open(ctx.config.dataDir);
   store.sweepTemp();
   const env: StorageEnv = { ctx, store };
@@ -33,6 +38,7 @@ export function createStorageService(ctx: ServiceContext): StackService & { stor
     name: "storage",
     http: { mount: "/storage/v1", app, access: "api", maxBodyBytes },
     store,
+    seedObjects: () => seedBucketObjects(env, ctx.config.functions.configFile),
     close: () => store.close(),
   };
 }

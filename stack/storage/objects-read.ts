@@ -9,7 +9,7 @@ import { verifyDownloadToken } from "./signing.ts";
  * too (anyone may read it), one of a private bucket as the caller, so the
  * policies decide. Without a (valid) token only public buckets answer.
  */
-async function readRow(env: StorageEnv, caller: Caller | null, target: ObjectTarget): Promise<ObjectRow> {
+export async function readRow(env: StorageEnv, caller: Caller | null, target: ObjectTarget): Promise<ObjectRow> {
   const bucket = await findBucket(env, target.bucket).catch(() => null);
   if (!bucket || (!caller && !bucket.public)) throw storageErrors.noSuchBucket();
   if (bucket.public) return findObject(env.ctx.db, target.bucket, target.name);
@@ -28,7 +28,7 @@ export async function downloadPublic(env: StorageEnv, target: ObjectTarget, serv
 
 /** `/object/sign/…?token=`: the token was checked when it was made; the stack serves it. */
 export async function downloadSigned(env: StorageEnv, token: string, target: ObjectTarget, serve: ServeOptions) {
-  const expires = await verifyDownloadToken(env, token, target);
+  const { expires } = await verifyDownloadToken(env, token, target);
   const row = await findObject(env.ctx.db, target.bucket, target.name);
   return serveObject(env.store, row, { ...serve, expires });
 }

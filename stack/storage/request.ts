@@ -4,7 +4,9 @@ import { isIdentityError, resolveIdentity } from "../http/identity.ts";
 import type { Caller, ObjectTarget, StorageEnv } from "./env.ts";
 import { StorageError, storageErrors } from "./errors.ts";
 import { decodePathPart, mustBeValidBucketName, mustBeValidKey } from "./names.ts";
+import type { RenderRequest } from "./render.ts";
 import type { ServeOptions } from "./serve-file.ts";
+import { parseTransform } from "./transform.ts";
 import type { UploadBody } from "./upload-body.ts";
 
 /**
@@ -115,4 +117,18 @@ export function tokenQuery(c: Context): string {
   if (!token)
     throw new StorageError(400, "InvalidRequest", "querystring must have required property 'token'", "Bad Request");
   return token;
+}
+
+/** A render URL's transformation query (hosted's schema), the Accept header and the download options. */
+export function renderRequest(c: Context): RenderRequest {
+  return {
+    transform: parseTransform(c.req.query(), "querystring"),
+    accept: c.req.header("accept") ?? null,
+    serve: serveOptions(c),
+  };
+}
+
+/** A signed render URL: its transformations are the token's, never the query's. */
+export function signedRenderRequest(c: Context): RenderRequest {
+  return { transform: {}, accept: c.req.header("accept") ?? null, serve: serveOptions(c) };
 }

@@ -9,20 +9,24 @@ import {
   newBucket,
   prefixes,
   signPaths,
+  signTransform,
 } from "./bodies.ts";
 import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, updateBucket } from "./buckets.ts";
 import { ownerOf, type StorageEnv } from "./env.ts";
 import { listObjects, listObjectsV2 } from "./list.ts";
 import { download, downloadPublic, downloadSigned, objectInfo } from "./objects-read.ts";
 import { copyObject, moveObject, removeObject, removeObjects, uploadObject } from "./objects-write.ts";
+import { renderAuthenticated, renderPublic, renderSigned } from "./render.ts";
 import {
   bucketParam,
   jsonBody,
   objectParam,
   optionalCaller,
+  renderRequest,
   requestLine,
   requireCaller,
   serveOptions,
+  signedRenderRequest,
   tokenQuery,
   uploadBody,
   upsertHeader,
@@ -31,7 +35,8 @@ import { signUploadUrl, signUrl, signUrls, verifyUploadToken } from "./signing.t
 
 /**
  * The Storage API's endpoints, one line each, in the order they are tried
- * (as supabase/storage registers them under /bucket and /object). Paths are
+ * (as supabase/storage registers them under /bucket, /object and
+ * /render/image). Paths are
  * matched on the raw, still encoded path after `/storage/v1`, so a key is
  * decoded once, by the handler's parser. Each handler reads the request into
  * typed values (request.ts, bodies.ts) and hands only those on.
@@ -77,6 +82,10 @@ export const ROUTES: Route[] = [
   { methods: ["POST"], path: /^\/object\/(.+)$/, handle: postObject },
   { methods: ["PUT"], path: /^\/object\/(.+)$/, handle: putObject },
   { methods: ["DELETE"], path: /^\/object\/(.+)$/, handle: deleteObject },
+  // image transformation: /render/image/<public|authenticated|sign>/<bucket>/<key>
+  { methods: READ, path: /^\/render\/image\/public\/(.+)$/, handle: getPublicImage },
+  { methods: READ, path: /^\/render\/image\/authenticated\/(.+)$/, handle: getAuthenticatedImage },
+  { methods: READ, path: /^\/render\/image\/sign\/(.+)$/, handle: getSignedImage },
 ];
 
 async function getAllBuckets(env: StorageEnv, c: Context) {
@@ -148,7 +157,8 @@ async function postSignedUrls(env: StorageEnv, c: Context, [bucket]: string[]) {
 async function postSignedUrl(env: StorageEnv, c: Context, [rest]: string[]) {
   const caller = await requireCaller(env, c);
   const target = objectParam(rest);
-  return json(c, await signUrl(env, caller, target, expiresIn((await jsonBody(c)).expiresIn)));
+  const body = await jsonBody(c);
+  return json(c, await signUrl(env, caller, target, expiresIn(body.expiresIn), signTransform(body)));
 }
 
 async function getSignedObject(env: StorageEnv, c: Context, [rest]: string[]) {
@@ -203,4 +213,16 @@ async function putObject(env: StorageEnv, c: Context, [rest]: string[]) {
 
 async function deleteObject(env: StorageEnv, c: Context, [rest]: string[]) {
   return json(c, await removeObject(env, await requireCaller(env, c), objectParam(rest)));
+}
+
+async function getPublicImage(env: StorageEnv, c: Context, [rest]: string[]) {
+  return renderPublic(env, objectParam(rest), renderRequest(c));
+}
+
+async function getAuthenticatedImage(env: StorageEnv, c: Context, [rest]: string[]) {
+  return renderAuthenticated(env, await requireCaller(env, c), objectParam(rest), renderRequest(c));
+}
+
+async function getSignedImage(env: StorageEnv, c: Context, [rest]: string[]) {
+  return renderSigned(env, tokenQuery(c), objectParam(rest), signedRenderRequest(c));
 }

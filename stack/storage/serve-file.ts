@@ -61,7 +61,7 @@ export function servedContentType(mimetype: string | undefined): string {
 }
 
 /** Hosted's disposition: `?download` alone makes an attachment with no name; `?download=x` names it. */
-function disposition(download: string | undefined): string | null {
+export function disposition(download: string | undefined): string | null {
   if (download === undefined) return null;
   if (download === "") return "attachment;";
   const name = encodeURIComponent(download);

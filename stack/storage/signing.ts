@@ -2,6 +2,7 @@ import { isApiRole, type JwtClaims } from "../db/types.ts";
 import { asCaller, findBucket, findObject, ownerOf, type Caller, type ObjectTarget, type StorageEnv } from "./env.ts";
 import { storageErrors } from "./errors.ts";
 import { canUpload } from "./objects-write.ts";
+import { transformSegments, type TransformOptions } from "./transform.ts";
 
 /**
  * Signed URLs: JWTs signed with the stack's key, scoped as hosted scopes
@@ -28,10 +29,26 @@ function signedPath(target: ObjectTarget): string {
   return `${target.bucket}/${target.name}`;
 }
 
-export async function signUrl(env: StorageEnv, caller: Caller, target: ObjectTarget, expiresIn: number) {
+/**
+ * A download URL for one object. With a `transform`, hosted keeps the
+ * options in the token (`transformations`, in the form it signs them) and
+ * points the URL at `/render/image/sign/`, so they cannot be changed.
+ */
+export async function signUrl(
+  env: StorageEnv,
+  caller: Caller,
+  target: ObjectTarget,
+  expiresIn: number,
+  transform?: TransformOptions,
+) {
   await asCaller(env, caller, (tx) => findObject(tx, target.bucket, target.name));
-  const token = await env.ctx.keys.sign({ url: signedPath(target), scope: DOWNLOAD }, { expiresIn });
-  return { signedURL: `/object/sign/${signedPath(target)}?token=${token}` };
+  const transformations = transform ? transformSegments(transform, true).join(",") : "";
+  const extra: Record<string, string> = {};
+  if (transformations) extra.transformations = transformations;
+  if (transform?.format) extra.format = transform.format;
+  const token = await env.ctx.keys.sign({ ...extra, url: signedPath(target), scope: DOWNLOAD }, { expiresIn });
+  const route = transformations ? "render/image" : "object";
+  return { signedURL: `/${route}/sign/${signedPath(target)}?token=${token}` };
 }
 
 export async function signUrls(env: StorageEnv, caller: Caller, bucket: string, paths: string[], expiresIn: number) {
@@ -81,15 +98,22 @@ async function verify(env: StorageEnv, token: string): Promise<Record<string, un
   }
 }
 
-/** A download token for this object; returns its expiry as an HTTP date (sent as `Expires`). */
-export async function verifyDownloadToken(env: StorageEnv, token: string, target: ObjectTarget): Promise<string> {
+/** A download token for this object: its expiry as an HTTP date (sent as `Expires`) and the transformations it holds. */
+export async function verifyDownloadToken(
+  env: StorageEnv,
+  token: string,
+  target: ObjectTarget,
+): Promise<{ expires: string; transformations: string }> {
   const payload = await verify(env, token);
   // an access token (it has a role) is no signed URL, whatever else it holds
   const scoped = payload.scope === DOWNLOAD || (payload.scope === undefined && !("upsert" in payload));
   if (typeof payload.url !== "string" || !scoped || "role" in payload)
     throw storageErrors.invalidSignature("Token is not scoped for download");
   if (payload.url !== signedPath(target)) throw storageErrors.invalidSignature();
-  return new Date((payload.exp as number) * 1000).toUTCString();
+  return {
+    expires: new Date((payload.exp as number) * 1000).toUTCString(),
+    transformations: typeof payload.transformations === "string" ? payload.transformations : "",
+  };
 }
 
 /** An upload token for this object: its owner, whether it may replace, and who made it. */

@@ -2,7 +2,8 @@
 
 -- A month of a project, or of my assigned tasks, is read by due date.
 create index tasks_project_due_idx on public.tasks (project_id, due_on) where due_on is not null;
-create index tasks_assignee_due_idx on public.tasks (assignee_id, due_on) where due_on is not null and assignee_id is not null;
+-- My assigned tasks are read through tasks_assignee_due_idx (assignee_id, due_on), which My work's
+-- migration (20261126000603_task_list.sql) makes; one index serves both.
 
 -- calendar_feeds -----------------------------------------------------------------------------
 -- One secret address per person, /calendar/<token>.ics, that any calendar app

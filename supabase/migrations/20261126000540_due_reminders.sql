@@ -75,7 +75,7 @@ before insert or update on public.tasks
 for each row execute function public.tasks_note_due_on();
 
 -- The job reads only the tasks due in a four-day window around today (UTC), through
--- the calendar's tasks_assignee_due_idx (assignee, due_on): bench:time's plan.
+-- tasks_assignee_due_idx (assignee, due_on; made by 20261126000603_task_list.sql): bench:time's plan.
 
 -- The reminders due at `run_at` (by default now), made once each; returns how many it made.
 -- A person's local day is `at` in their zone; any zone's day is the UTC day ± 1,

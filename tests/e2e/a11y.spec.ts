@@ -24,14 +24,38 @@ async function axeViolations(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Each page in the light theme with every rule, then in the dark theme with
+ * the one rule a theme can break (colour contrast): the page is drawn "as
+ * the system" (no theme cookie), so switching the system's scheme switches
+ * it in place, without loading the page again.
+ */
 async function expectNoViolations(page: Page, routes: RouteCase[]) {
   for (const route of routes) {
     const response = await page.goto(route.path);
     expect(response, route.path).not.toBeNull();
     await expect(page.locator("main").locator("h1:visible, h2:visible").first(), route.path).toBeVisible();
     expect(await axeViolations(page), `axe on ${route.path}`).toEqual([]);
+    expect(await darkContrastViolations(page), `axe colour contrast on ${route.path}, dark`).toEqual([]);
   }
 }
+
+/** axe's colour-contrast rule with the system's scheme dark (the page as it is now otherwise). */
+async function darkContrastViolations(page: Page): Promise<string[]> {
+  await page.emulateMedia({ colorScheme: "dark" });
+  try {
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe(DARK_BG);
+    const { violations } = await new AxeBuilder({ page }).withRules(["color-contrast"]).setLegacyMode().analyze();
+    return violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} ${n.failureSummary}`).join(", ")}`,
+    );
+  } finally {
+    await page.emulateMedia({ colorScheme: "light" });
+  }
+}
+
+/** the dark theme's page background (app/styles/dark.css) */
+const DARK_BG = "rgb(18, 21, 28)";
 
 /**
  * Whether Chromium's own accessibility tree (what a screen reader gets, not
@@ -110,6 +134,7 @@ for (const size of SIZES) {
         await menu.click();
         await expect(page.getByRole("button", { name: "Log out" })).toBeVisible();
         expect(await axeViolations(page), "axe with the header's menu open").toEqual([]);
+        expect(await darkContrastViolations(page), "dark, the header's menu open").toEqual([]);
         await menu.click();
         await page.locator("summary", { hasText: "Team menu" }).click();
         await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
@@ -124,6 +149,7 @@ for (const size of SIZES) {
         await page.getByRole("button", { name: "Move WEB-1" }).click();
         await expect(page.getByRole("group", { name: "Move WEB-1" })).toBeVisible();
         expect(await axeViolations(page), "axe with a card's move menu open").toEqual([]);
+        expect(await darkContrastViolations(page), "dark, a card's move menu open").toEqual([]);
       }
     });
 
@@ -138,6 +164,7 @@ for (const size of SIZES) {
       await page.getByRole("button", { name: "Set up an authenticator app" }).click();
       await expect(page.getByRole("img", { name: "QR code for the authenticator app" })).toBeVisible();
       expect(await axeViolations(page), "axe with an enrolment under way").toEqual([]);
+      expect(await darkContrastViolations(page), "dark, an enrolment under way").toEqual([]);
 
       const enrolled = await backend.createUser();
       await enrolAuthenticator(backend, enrolled);

@@ -29,7 +29,7 @@ for (const mode of MODES) {
       ]);
       await page.getByRole("button", { name: "Attach", exact: true }).click();
       await expect(section.getByRole("link", { name: "notes – draft.txt" })).toBeVisible();
-      await expect(section.getByRole("link", { name: "pixel.png" })).toBeVisible();
+      await expect(section.getByRole("link", { name: "pixel.png", exact: true })).toBeVisible();
       await expect(section.getByRole("img", { name: "Preview of pixel.png" })).toBeVisible();
       await expect(section.locator("[data-attachment='notes – draft.txt']")).toContainText(
         "13 B · text/plain · Mia Member",

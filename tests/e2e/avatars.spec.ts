@@ -43,6 +43,8 @@ for (const mode of MODES) {
       await expect(page.getByText("Avatars must be PNG, JPEG, WebP or GIF.")).toBeVisible();
       await expect(page.getByText("The avatar is larger than 2 MB.")).toHaveCount(0);
       await expect(page.getByLabel("Display name")).toHaveValue("Ava Tarr");
+      // the address stays the profile's own (not the index route's `/account?index`)
+      expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/account");
       expect(await files()).toEqual([]);
 
       await page.getByLabel("New avatar").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });

@@ -27,7 +27,9 @@ for (const mode of MODES) {
       await expect(card(page, "backlog", "Write the launch post")).toBeVisible();
       await expect(page.getByText(`Created by ${team.users.member.displayName}`)).toBeVisible();
 
-      // a rejected edit keeps what was typed
+      // the task is shown to read; "Edit" opens the form. A rejected edit keeps what was typed
+      await expect(panel.getByLabel("Title", { exact: true })).toHaveCount(0);
+      await panel.getByRole("link", { name: "Edit", exact: true }).click();
       await panel.getByLabel("Title", { exact: true }).fill(" ");
       await panel.getByLabel("Due date", { exact: true }).fill("2099-01-15");
       await page.getByRole("button", { name: "Save changes" }).click();
@@ -43,7 +45,9 @@ for (const mode of MODES) {
       await expect(edited.getByText("High")).toBeVisible();
       await expect(edited.getByText(team.users.admin.displayName)).toBeVisible();
       await expect(edited.getByText("Due 2099-01-15")).toBeVisible();
-      await expect(panel.getByLabel("Description", { exact: true })).toHaveValue("Line one\nLine two <b>not bold</b>");
+      // saved: back to reading, the description rendered, its HTML shown as text
+      await expect(panel.locator(".task-description-text")).toHaveText("Line one\nLine two <b>not bold</b>");
+      await expect(panel.locator(".task-description-text b")).toHaveCount(0);
 
       // status and place, as a plain form: any of the project's statuses, in either direction
       await expect(panel.getByLabel("Status", { exact: true }).locator("option")).toHaveText([
@@ -145,7 +149,12 @@ for (const mode of MODES) {
       const board = `/teams/${team.slug}/projects/WEB`;
       await page.goto(`${board}/tasks/1`);
       await expect(page.getByRole("heading", { name: "WEB-1 Audit the logs" })).toBeVisible();
-      await expect(page.locator(".task-description dd")).toHaveText("First line\n<script>alert(1)</script> stays text");
+      await expect(page.locator(".task-description-text")).toHaveText(
+        "First line\n<script>alert(1)</script> stays text",
+      );
+      await expect(page.locator(".task-description script")).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Edit", exact: true })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Preview" })).toHaveCount(0);
       for (const name of ["Save changes", "Move", "Post comment"])
         await expect(page.getByRole("button", { name, exact: true })).toHaveCount(0);
       await expect(page.getByRole("link", { name: "New task" })).toHaveCount(0);

@@ -34,6 +34,7 @@ for (const mode of MODES) {
       await expect(panel.locator("li.comment")).toHaveCount(1);
 
       // the task's fields still save from this page
+      await panel.getByRole("link", { name: "Edit", exact: true }).click();
       await panel.getByLabel("Title", { exact: true }).fill("Plan the team offsite");
       await panel.getByRole("button", { name: "Save changes" }).click();
       await expect(page.getByText("WEB-1 is saved.")).toBeVisible();

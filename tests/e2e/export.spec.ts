@@ -23,11 +23,17 @@ for (const mode of MODES) {
       ]);
       expect(download.suggestedFilename()).toMatch(new RegExp(`^${team.slug}-WEB-tasks-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
       const csv = fs.readFileSync((await download.path())!, "utf8");
-      const lines = csv.split("\r\n");
-      expect(lines[0]).toBe("number,title,status,priority,assignee,due_date,labels,created_at,updated_at,completed_at");
-      // the status by the name the board shows, the team's labels by name
+      // a byte order mark first, so a spreadsheet app reads the file as UTF-8
+      expect(csv.startsWith("\uFEFF")).toBe(true);
+      const lines = csv.slice(1).split("\r\n");
+      expect(lines[0]).toBe(
+        "Task,Title,Description,Status,Priority,Assignee,Due date,Labels,Created (UTC),Updated (UTC),Completed (UTC)",
+      );
+      // the words the board shows: status, priority and the person's name, the team's labels by name; minutes in UTC
       expect(lines[1]).toMatch(
-        new RegExp(`^WEB-1,"Ship it, ""now""",Backlog,\\w+,${team.users.member.displayName},,release,`),
+        new RegExp(
+          `^WEB-1,"Ship it, ""now""",,Backlog,(No priority|Low|Medium|High|Urgent),${team.users.member.displayName},,release,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2},`,
+        ),
       );
       expect(lines[2]).toMatch(/^WEB-2,'=SUM\(A1:A9\),/);
       expect(lines.at(-1)).toBe("");

@@ -56,7 +56,9 @@ for (const mode of MODES) {
       ).toBeVisible();
       await guest.locator(".auth-page .card").getByRole("link", { name: "Sign up" }).click();
       await guest.getByLabel("Your name").fill("Nell Newcomer");
-      await guest.getByLabel("Email").fill(email);
+      // the invited address is filled in, and still editable
+      await expect(guest.getByLabel("Email")).toHaveValue(email);
+      await expect(guest.getByLabel("Email")).toBeEditable();
       await guest.getByLabel("Password").fill(PASSWORD);
       await guest.getByRole("button", { name: "Sign up" }).click();
       await expect(guest.getByRole("heading", { name: "Check your email" })).toBeVisible();

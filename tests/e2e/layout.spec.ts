@@ -15,8 +15,9 @@ import { enrolAuthenticator } from "./support/two-factor";
  * Phones: every page at 390 × 844 (a common phone) and 360 × 740 (the
  * narrowest we support), with and without JavaScript. The page never scrolls
  * sideways, the main controls are big enough to tap, and the header's folded
- * menu reaches search and "Log out". Screenshots of the main pages are kept
- * in test-results/ for people to look at (not compared).
+ * menu reaches search and "Log out". Screenshots of the main pages, in the
+ * light and the dark theme, are kept in test-results/ for people to look at
+ * (not compared; a11y.spec checks both themes' contrast).
  */
 const PHONES = [
   { name: "390", viewport: { width: 390, height: 844 } },
@@ -67,8 +68,13 @@ async function checkPage(page: Page, route: RouteCase, testInfo: TestInfo, shotP
   await expect(page.locator("main").locator("h1:visible, h2:visible").first(), route.path).toBeVisible();
   expect(await sidewaysOverflow(page), `${route.path} scrolls sideways by`).toBe(0);
   expect(await smallTargets(page), `${route.path}: controls under 44 × 44 px`).toEqual([]);
-  if (route.screenshot && shotPrefix)
+  if (route.screenshot && shotPrefix) {
     await page.screenshot({ path: testInfo.outputPath(`${shotPrefix}-${route.name}.png`), fullPage: true });
+    // and in the dark theme (the page is drawn "as the system": no theme cookie)
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.screenshot({ path: testInfo.outputPath(`${shotPrefix}-${route.name}-dark.png`), fullPage: true });
+    await page.emulateMedia({ colorScheme: "light" });
+  }
 }
 
 /** The folded header menu: its button, then search and "Log out" on screen; closed again afterwards. */

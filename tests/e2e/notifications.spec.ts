@@ -60,6 +60,8 @@ for (const mode of MODES) {
       if (!mode.js) await miaPage.reload();
       await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
 
+      // the task is shown to read; "Edit" opens its form (issue 28)
+      await panel.getByRole("link", { name: "Edit", exact: true }).click();
       await panel.getByLabel("Assignee", { exact: true }).selectOption({ label: mia.displayName });
       await panel.getByRole("button", { name: "Save changes" }).click();
       await expect(panel.locator(".timeline-event").last()).toContainText(`assigned this to ${mia.displayName}`);

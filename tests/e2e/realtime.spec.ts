@@ -65,6 +65,7 @@ test("a move, a title edit and a comment by one person show on another's board w
   await expect(column(adamPage, "todo").locator("li[data-task-id]")).toHaveCount(0);
 
   // and renames it
+  await panel.getByRole("link", { name: "Edit", exact: true }).click();
   await panel.getByLabel("Title", { exact: true }).fill("Ship the realtime board");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText("WEB-1 is saved.")).toBeVisible();

@@ -71,7 +71,7 @@ for (const mode of MODES) {
       const memberPage = await memberContext.newPage();
       await memberPage.goto(`${board}/tasks/1`);
       await expect(memberPage.getByRole("link", { name: "New task" })).toBeVisible();
-      await expect(memberPage.getByRole("button", { name: "Save changes" })).toBeVisible();
+      await expect(memberPage.getByRole("link", { name: "Edit", exact: true })).toBeVisible();
 
       await login(admin);
       await page.goto(`/teams/${team.slug}/members`);
@@ -89,7 +89,7 @@ for (const mode of MODES) {
       await memberPage.reload();
       await expect(memberPage.getByRole("heading", { name: /Ship the beta/ })).toBeVisible();
       await expect(memberPage.getByRole("link", { name: "New task" })).toHaveCount(0);
-      await expect(memberPage.getByRole("button", { name: "Save changes" })).toHaveCount(0);
+      await expect(memberPage.getByRole("link", { name: "Edit", exact: true })).toHaveCount(0);
       await expect(memberPage.getByRole("button", { name: "Post comment" })).toHaveCount(0);
       // …and the server refuses what the page no longer offers
       const refused = await memberContext.request.post(`${board}/tasks/1`, {

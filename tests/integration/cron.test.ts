@@ -19,7 +19,7 @@ const at = (iso: string) => Date.parse(iso);
 const clock = new ManualClock(at("2026-11-26T07:58:30Z"));
 let stack: TestStack;
 
-/** The migrations' own jobs (send-notifications every minute, due-reminders every quarter hour) are not what these tests watch. */
+/** The migrations' own jobs (send-notifications every minute, due-reminders every quarter hour, the notifications' prune …) are not what these tests watch. */
 const withoutProductJobs = (s: TestStack) => s.db.query("select cron.unschedule(jobid) from cron.job");
 
 beforeAll(async () => {

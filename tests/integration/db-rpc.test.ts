@@ -779,14 +779,23 @@ describe("the demo seed (supabase/seed.sql)", () => {
       );
       expect(board.rows).toEqual([
         { key: "OPS", tasks: 30, numbers_ok: true, statuses: 5, comments: 4 },
-        { key: "WEB", tasks: 32, numbers_ok: true, statuses: 6, comments: 9 },
+        { key: "WEB", tasks: 33, numbers_ok: true, statuses: 6, comments: 11 },
+      ]);
+      // the task written in Markdown, with its picture attached (docs/product.md §14)
+      const picture = await db.query(
+        `select t.number, a.file_name, a.content_type, a.object_path = t.id || '/' || a.file_name as in_folder,
+                t.description like '%](/attachments/' || a.id || ')%' as shown_in_text
+         from attachments a join tasks t on t.id = a.task_id`,
+      );
+      expect(picture.rows).toEqual([
+        { number: 33, file_name: "board-sketch.png", content_type: "image/png", in_folder: true, shown_in_text: true },
       ]);
       // activity (issue 25): every task's creation by its creator, in the past; a few changes by name
       const created = await db.query(
         `select count(*)::int as n, count(*) filter (where e.actor_id = t.created_by and e.created_at < now() - interval '1 day')::int as named
          from task_events e join tasks t on t.id = e.task_id where e.kind = 'task_created'`,
       );
-      expect(created.rows).toEqual([{ n: 62, named: 62 }]);
+      expect(created.rows).toEqual([{ n: 63, named: 63 }]);
       const notified = await db.query(
         `select p.display_name as who, n.kind, n.read_at is not null as read, a.display_name as actor, n.email
          from notifications n join profiles p on p.id = n.recipient_id join profiles a on a.id = n.actor_id
@@ -805,14 +814,16 @@ describe("the demo seed (supabase/seed.sql)", () => {
          from task_events e where e.kind <> 'task_created' group by e.kind order by e.kind`,
       );
       expect(changes.rows).toEqual([
+        // the Markdown task's picture, by Olivia
+        { kind: "attachment_added", n: 1, named: true },
         // issue 24's demo: checklists (one item ticked by Mia), WEB-23's sub-tasks, two relations on both sides
         { kind: "checklist_item_added", n: 8, named: true },
         { kind: "checklist_item_ticked", n: 1, named: true },
-        { kind: "comment_posted", n: 13, named: true },
+        { kind: "comment_posted", n: 15, named: true },
         { kind: "relation_added", n: 4, named: true },
         { kind: "subtask_added", n: 2, named: true },
-        // 59 tasks' labels put on as they were made, and three changes by name
-        { kind: "task_updated", n: 62, named: true },
+        // 60 tasks' labels put on as they were made, and three changes by name
+        { kind: "task_updated", n: 63, named: true },
       ]);
       const gaps = await db.query(
         `select project_id, status_id from tasks group by project_id, status_id
@@ -842,7 +853,7 @@ describe("the demo seed (supabase/seed.sql)", () => {
           subtasks: 2,
           open_blockers: 1,
           label_colors: 10,
-          labelled: 37, // 36, and the label Mia puts on WEB-2 in the activity demo
+          labelled: 38, // 36, the Markdown task (design) and the label Mia puts on WEB-2 in the activity demo
         },
       ]);
       // due dates around the day the database was made, not fixed ones

@@ -65,8 +65,8 @@ beforeAll(async () => {
   ).rows[0].id;
   for (const [i, title] of AWKWARD.entries()) {
     const { rows: made } = await stack.db.query<{ id: string }>(
-      `insert into tasks (project_id, number, title, status_id, priority, assignee_id, due_on, position, created_at, updated_at)
-       select $1, $2, $3, s.id, $5, $6, $7, $8, '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z'
+      `insert into tasks (project_id, number, title, status_id, priority, assignee_id, due_on, position, created_at, updated_at, description)
+       select $1, $2, $3, s.id, $5, $6, $7, $8, '2026-01-02T03:04:05Z', '2026-01-03T00:00:00Z', $9
        from project_statuses s where s.project_id = $1 and s.name = $4
        returning id`,
       [
@@ -78,6 +78,7 @@ beforeAll(async () => {
         i === 0 ? owner.id : null,
         i === 0 ? "2026-02-01" : null,
         i,
+        i === 0 ? "Zoë's notes, two lines:\n- first" : "",
       ],
     );
     if (i === 0) {
@@ -92,7 +93,7 @@ beforeAll(async () => {
       await stack.db.transaction(async (tx) => {
         await tx.query("set local session_replication_role = replica");
         await tx.query(
-          "update tasks set updated_at = '2026-01-03T00:00:00Z', completed_at = '2026-01-03T00:00:00Z' where id = $1",
+          "update tasks set updated_at = '2026-01-03T00:00:00Z', completed_at = '2026-01-03T23:59:59Z' where id = $1",
           [made[0].id],
         );
       });
@@ -148,34 +149,40 @@ describe("export-project", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8; header=present");
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="EXP-tasks-\d{4}-\d{2}-\d{2}\.csv"$/);
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // a UTF-8 byte order mark first, so a spreadsheet app reads "Zoë" as UTF-8
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes).slice(1);
     const rows = parseCsv(text);
     expect(rows[0]).toEqual([
-      "number",
-      "title",
-      "status",
-      "priority",
-      "assignee",
-      "due_date",
-      "labels",
-      "created_at",
-      "updated_at",
-      "completed_at",
+      "Task",
+      "Title",
+      "Description",
+      "Status",
+      "Priority",
+      "Assignee",
+      "Due date",
+      "Labels",
+      "Created (UTC)",
+      "Updated (UTC)",
+      "Completed (UTC)",
     ]);
-    // the status by the name the board shows; the team's labels by name (a spreadsheet formula neutralised)
+    // the words the board shows: status and priority names, the person's name, the
+    // team's labels by name (a spreadsheet formula neutralised), minutes in UTC
     expect(rows[1]).toEqual([
       "EXP-1",
       "Plain title",
+      "Zoë's notes, two lines:\n- first",
       "Done",
-      "urgent",
+      "Urgent",
       'Olive, "the" Owner',
       "2026-02-01",
       "'=bad, ui",
-      "2026-01-02T03:04:05.000Z",
-      "2026-01-03T00:00:00.000Z",
-      "2026-01-03T00:00:00.000Z",
+      "2026-01-02 03:04",
+      "2026-01-03 00:00",
+      "2026-01-03 23:59",
     ]);
-    expect(rows[2].slice(2, 3).concat(rows[2].slice(9))).toEqual(["To do", ""]);
+    expect([rows[2][2], rows[2][3], rows[2][4], rows[2][10]]).toEqual(["", "To do", "No priority", ""]);
     expect(rows.slice(1).map((r) => r[1])).toEqual([
       "Plain title",
       "Commas, everywhere, here",
@@ -188,7 +195,7 @@ describe("export-project", () => {
       "Ünïcödé ✓",
     ]);
     expect(text).toContain('"She said ""ship it"""');
-    expect(rows.every((r) => r.length === 10)).toBe(true);
+    expect(rows.every((r) => r.length === 11)).toBe(true);
   });
 
   it("through functions.invoke too", async () => {
@@ -198,9 +205,10 @@ describe("export-project", () => {
   });
 
   it("an empty project gives the header line only", async () => {
+    // (supabase-js reads the body as text, which drops the byte order mark; the first test checks the bytes)
     expect(await exportAs(owner.client, emptyProjectId)).toEqual({
       status: 200,
-      body: "number,title,status,priority,assignee,due_date,labels,created_at,updated_at,completed_at\r\n",
+      body: "Task,Title,Description,Status,Priority,Assignee,Due date,Labels,Created (UTC),Updated (UTC),Completed (UTC)\r\n",
     });
   });
 

@@ -44,10 +44,11 @@ async function teamOf(userId: string, slug: string) {
       [team],
     );
     for (let i = 0; i < 3; i++) {
-      const task = await one(
-        "insert into tasks (project_id, title, status, created_by) values ($1, $2, 'todo', $3) returning id",
-        [project, `${LONG_TITLE} ${i}`, userId],
-      );
+      const task = await one("insert into tasks (project_id, title, created_by) values ($1, $2, $3) returning id", [
+        project,
+        `${LONG_TITLE} ${i}`,
+        userId,
+      ]);
       await tx.query("insert into comments (task_id, author_id, body) values ($1, $2, $3)", [task, userId, LONG_TITLE]);
     }
   });

@@ -64,7 +64,8 @@ async function answer(run: () => Promise<unknown>): Promise<{ status: number; js
 describe("/api/attachments answers", () => {
   it("200 and the file attached, for a member", async () => {
     const { status, json } = await upload(team.member, form(team.taskIds[0]));
-    expect([status, json]).toEqual([200, { ok: true, message: null }]);
+    // the new attachment's id: a picture pasted into a text is written as ![name](/attachments/<id>)
+    expect([status, json]).toEqual([200, { ok: true, message: null, ids: [expect.stringMatching(/^[0-9a-f-]{36}$/)] }]);
   });
 
   it("403 with the role message for a viewer, not a backend failure", async () => {

@@ -21,6 +21,7 @@ let board: typeof import("~/routes/teams.$team.projects.$key");
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
 let members: typeof import("~/routes/teams.$team.members");
+let list: typeof import("~/routes/teams.$team.projects.$key_.list");
 let root: typeof import("~/root");
 let activity: typeof import("~/routes/teams.$team.activity");
 let notifications: typeof import("~/routes/notifications._index");
@@ -35,6 +36,7 @@ beforeAll(async () => {
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
   members = await import("~/routes/teams.$team.members");
+  list = await import("~/routes/teams.$team.projects.$key_.list");
   root = await import("~/root");
   activity = await import("~/routes/teams.$team.activity");
   notifications = await import("~/routes/notifications._index");
@@ -102,11 +104,50 @@ describe("one round trip per loader", () => {
     });
     expect(status).toBe(200);
     // the repeat rules are a read of their own beside board_view, which predates them (lib/recurrence.server.ts)
-    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/tasks", "/rest/v1/team_members"]);
+    expect(requests.sort()).toEqual([
+      "/rest/v1/rpc/board_view",
+      "/rest/v1/saved_views",
+      "/rest/v1/tasks",
+      "/rest/v1/team_members",
+    ]);
     expect(depth).toBe(1);
   });
 
-  it("a board of 12 statuses is still one request beside the team (issue 24)", async () => {
+  it("the list reads the project, a page of tasks and the members in one request, beside the team and the saved views", async () => {
+    let status = 0;
+    const { requests, depth } = await measure(async () => {
+      ({ status } = await call(list.loader, {
+        url: `${boardUrl()}/list?sort=-due&group=status`,
+        user: team.member,
+        params: params(),
+      }));
+    });
+    expect(status).toBe(200);
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/list_view", "/rest/v1/saved_views", "/rest/v1/team_members"]);
+    expect(depth).toBe(1);
+  });
+
+  it("a bulk edit is one request after the project context: two in a row", async () => {
+    let location: string | null = null;
+    const { requests, depth } = await measure(async () => {
+      ({ location } = await call(list.action, {
+        url: `${boardUrl()}/list`,
+        user: team.member,
+        params: params(),
+        form: [
+          ["intent", "bulk"],
+          ...team.taskIds.map((id) => ["ids", id] as [string, string]),
+          ["change", "priority"],
+          ["priority", "high"],
+        ],
+      }));
+    });
+    expect(location).toBe(`${boardUrl()}/list`);
+    expect(requests.filter((path) => path === "/rest/v1/rpc/bulk_edit_tasks")).toHaveLength(1);
+    expect(depth).toBe(2);
+  });
+
+  it("a board of 12 statuses is still one request beside the team and the saved views (issue 24)", async () => {
     const { rows } = await stack.db.query<{ id: string }>(
       "insert into public.projects (team_id, key, name) values ($1, 'WIDE', 'Twelve columns') returning id",
       [team.id],
@@ -128,7 +169,12 @@ describe("one round trip per loader", () => {
       ({ data } = await call(board.loader, { url, user: team.member, params: params({ key: "WIDE" }) }));
     });
     expect((data as Board).columns).toHaveLength(12);
-    expect(requests.sort()).toEqual(["/rest/v1/rpc/board_view", "/rest/v1/tasks", "/rest/v1/team_members"]);
+    expect(requests.sort()).toEqual([
+      "/rest/v1/rpc/board_view",
+      "/rest/v1/saved_views",
+      "/rest/v1/tasks",
+      "/rest/v1/team_members",
+    ]);
     expect(depth).toBe(1);
   });
 

@@ -23,6 +23,8 @@ import { seedTeam, signIn, startRouteStack, type RouteTeam, type RouteUser } fro
  */
 let stack: TestStack;
 let team: RouteTeam;
+/** the project's "To do" status, which forms name by id */
+let todo: string;
 let vite: ViteDevServer;
 let origin: string;
 const cacheDir = path.join(os.tmpdir(), `teamboard-session-cookies-${process.pid}`);
@@ -30,6 +32,11 @@ const cacheDir = path.join(os.tmpdir(), `teamboard-session-cookies-${process.pid
 beforeAll(async () => {
   stack = await startRouteStack({ auth: { jwtExpiry: 30 } });
   team = await seedTeam(stack);
+  todo = (
+    await stack.db.query<{ id: string }>("select id from project_statuses where project_id = $1 and name = 'To do'", [
+      team.projectId,
+    ])
+  ).rows[0].id;
   const { createServer } = await import("vite");
   const port = await freePort();
   vite = await createServer({
@@ -63,7 +70,7 @@ interface Case {
   session?: "refreshed" | "cleared" | "untouched";
 }
 
-/** `:team` in a request, `:task1` / `:task2` in a form: the seeded team's slug and tasks (known once it is made) */
+/** `:team` in a request, `:task1` / `:task2` / `:todo` in a form: the seeded team's slug, tasks and To do status (known once it is made) */
 const board = "/teams/:team/projects/WEB";
 
 const CASES: Case[] = [
@@ -120,8 +127,8 @@ const CASES: Case[] = [
   { request: "GET /teams/nope.data", status: 404 },
 
   // form posts: an action, then (unless it redirects) the page's loaders
-  { request: "POST /account?index", form: { displayName: "Mia Renamed" }, status: 302 },
-  { request: "POST /account?index", form: { displayName: "Mia", username: "no spaces" }, status: 400 },
+  { request: "POST /account", form: { displayName: "Mia Renamed" }, status: 302 },
+  { request: "POST /account", form: { displayName: "Mia", username: "no spaces" }, status: 400 },
   { request: "POST /account/email", form: { email: "not-an-address" }, status: 400 },
   { request: "POST /account/password", form: { password: "long-enough-1", confirm: "different-2" }, status: 400 },
   { request: "POST /account/security", form: { intent: "enroll" }, status: 200 },
@@ -154,10 +161,10 @@ const CASES: Case[] = [
   { request: `POST ${board}`, form: { intent: "archive" }, status: 403 },
   {
     request: `POST ${board}.data`,
-    form: { intent: "move", taskId: ":task1", status: "todo", position: "0" },
+    form: { intent: "move", taskId: ":task1", status: ":todo", position: "0" },
     status: 200,
   },
-  { request: `POST ${board}/tasks/new`, form: { title: "Cookie task", status: "todo" }, status: 302 },
+  { request: `POST ${board}/tasks/new`, form: { title: "Cookie task", status: ":todo" }, status: 302 },
   { request: `POST ${board}/tasks/new`, as: "viewer", form: { title: "Sneaky" }, status: 403 },
   { request: `POST ${board}/tasks/2`, form: { intent: "update", title: "" }, status: 400 },
   { request: `POST ${board}/tasks/2`, form: { intent: "update", title: "Book the room" }, status: 302 },
@@ -228,6 +235,7 @@ async function send(c: Case, user: RouteUser) {
       .replaceAll(":team", team.slug)
       .replace(":task1", team.taskIds[0])
       .replace(":task2", team.taskIds[1])
+      .replace(":todo", todo)
       .replace(":member-email", team.member.email);
   const [method, target] = named(c.request).split(" ");
   let body: FormData | URLSearchParams | undefined;

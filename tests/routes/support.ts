@@ -81,7 +81,7 @@ export async function call(
     url: string;
     user: RouteUser | null;
     params: Record<string, string>;
-    form?: Record<string, string>;
+    form?: Record<string, string> | Array<[string, string]>;
     /** the production server shed the request (server.mjs) */
     shed?: boolean;
   },
@@ -105,7 +105,9 @@ export async function call(
     scope.writeInto(headersTarget(headers));
     return headers.getSetCookie();
   };
-  if (answer instanceof Response) {
+  // duck-typed as Remix's isResponse: the stack's HTTP server (@hono/node-server) replaces the global
+  // Response in this process, and Response.json() still makes Node's own, so instanceof would miss it
+  if (isResponse(answer)) {
     const location = answer.headers.get("Location");
     return {
       status: answer.status,
@@ -210,6 +212,18 @@ export async function seedTeam(stack: TestStack): Promise<RouteTeam> {
   };
 }
 
+function isResponse(value: unknown): value is Response {
+  const r = value as Response | null;
+  return (
+    !!r &&
+    typeof r === "object" &&
+    typeof r.status === "number" &&
+    typeof r.statusText === "string" &&
+    typeof r.headers === "object" &&
+    typeof r.body !== "undefined"
+  );
+}
+
 /**
  * The loaders of one page called together in one request scope, as Remix
  * runs a document request's matched routes (root, layouts, the page); what
@@ -228,7 +242,7 @@ export async function callTogether(
           const answer = await fn({ request, params, context: {} as AppLoadContext });
           return { status: 200, data: answer };
         } catch (thrown) {
-          if (thrown instanceof Response) return { status: thrown.status, data: undefined };
+          if (isResponse(thrown)) return { status: thrown.status, data: undefined };
           throw thrown;
         }
       }),

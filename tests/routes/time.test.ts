@@ -25,6 +25,7 @@ let other: RouteTeam;
 let root: typeof import("~/root");
 let signup: typeof import("~/routes/signup");
 let account: typeof import("~/routes/account._index");
+let accountLayout: typeof import("~/routes/account");
 let projectCalendar: typeof import("~/routes/teams.$team.projects.$key_.calendar");
 let myCalendar: typeof import("~/routes/calendar._index");
 let feedPage: typeof import("~/routes/account.calendar");
@@ -36,6 +37,7 @@ beforeAll(async () => {
   root = await import("~/root");
   signup = await import("~/routes/signup");
   account = await import("~/routes/account._index");
+  accountLayout = await import("~/routes/account");
   projectCalendar = await import("~/routes/teams.$team.projects.$key_.calendar");
   myCalendar = await import("~/routes/calendar._index");
   feedPage = await import("~/routes/account.calendar");
@@ -91,8 +93,8 @@ describe("a person's time zone", () => {
     expect(zones[0]).toBe("UTC");
     expect(zones).toEqual(["UTC", ...Intl.supportedValuesOf("timeZone")]);
 
-    const refused = await call(account.action, {
-      url: "/account?index",
+    const refused = await call(accountLayout.action, {
+      url: "/account",
       user,
       params: {},
       form: { displayName: "Tim Zone", timeZone: "Europe/Atlantis" },
@@ -102,8 +104,8 @@ describe("a person's time zone", () => {
     expect(refused.data).toMatchObject({ values: { displayName: "Tim Zone", timeZone: "Europe/Atlantis" } });
     expect(await zoneOf(user.id)).toBe("UTC");
 
-    const saved = await call(account.action, {
-      url: "/account?index",
+    const saved = await call(accountLayout.action, {
+      url: "/account",
       user,
       params: {},
       form: { displayName: "Tim Zone", timeZone: "America/New_York" },

@@ -14,6 +14,7 @@ export function BoardFilters({
   userId,
   basePath,
   formKey,
+  keep = {},
 }: {
   filters: Filters;
   members: Array<{ id: string; name: string }>;
@@ -23,11 +24,17 @@ export function BoardFilters({
   basePath: string;
   /** re-mounts the form when the URL changes, so its fields show the URL's filters */
   formKey: string;
+  /** other parameters of the view the filters keep (the list's sort and grouping), and "Clear filters" too */
+  keep?: Record<string, string>;
 }) {
+  const kept = new URLSearchParams(keep).toString();
   const active = [filters.assignee, filters.q, filters.label].filter((value) => value !== null).length;
   return (
     <Fold className="filters-fold" summary={<FoldLabel title="Filters" place={active > 0 ? `${active} on` : null} />}>
       <Form method="get" className="board-filters" aria-label="Filter tasks" key={formKey}>
+        {Object.entries(keep).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <div className="field">
           <label htmlFor="filter-assignee">Assignee</label>
           <select
@@ -73,7 +80,7 @@ export function BoardFilters({
             Filter
           </button>
           {hasFilters(filters) ? (
-            <Link to={basePath} className="small">
+            <Link to={kept ? `${basePath}?${kept}` : basePath} className="small">
               Clear filters
             </Link>
           ) : null}

@@ -6,13 +6,19 @@ import { pageSearch, type Paging } from "~/lib/paging";
  * (every other parameter kept), so they work without JavaScript and survive
  * reloads; with JavaScript they navigate inside the layout.
  */
-export function Pager({ page, hasPrevious, hasNext, label }: Paging & { label: string }) {
+export function Pager({
+  page,
+  hasPrevious,
+  hasNext,
+  label,
+  name = "page",
+}: Paging & { label: string; /** the page's parameter, when a page has more than one list */ name?: string }) {
   const params = new URLSearchParams(useLocation().search);
   if (!hasPrevious && !hasNext) return null;
   return (
     <nav className="pager" aria-label={label}>
       {hasPrevious ? (
-        <Link to={pageSearch(params, page - 1)} rel="prev">
+        <Link to={pageSearch(params, page - 1, name)} rel="prev">
           ← Previous page
         </Link>
       ) : (
@@ -20,7 +26,7 @@ export function Pager({ page, hasPrevious, hasNext, label }: Paging & { label: s
       )}
       <span className="muted small">Page {page}</span>
       {hasNext ? (
-        <Link to={pageSearch(params, page + 1)} rel="next">
+        <Link to={pageSearch(params, page + 1, name)} rel="next">
           Next page →
         </Link>
       ) : (

@@ -50,7 +50,7 @@ export function TaskCard({
       onDragEnd={move ? move.onDragEnd : undefined}
     >
       <div className="task-card-top">
-        <Link to={href} className="task-card-link" preventScrollReset>
+        <Link to={href} className="task-card-link" preventScrollReset data-nav-item>
           <span className="task-ref">{ref}</span> <span className="task-card-title">{task.title}</span>
         </Link>
         {move ? (

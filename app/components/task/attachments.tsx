@@ -5,6 +5,9 @@ import { formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { MESSAGES } from "~/lib/messages";
 import {
+  attachmentImageSrc,
+  attachmentPath,
+  isPreviewableImage,
   ATTACHMENT_MAX_BYTES,
   ATTACHMENTS_PER_TASK,
   formatBytes,
@@ -12,10 +15,13 @@ import {
   TOO_MANY_MESSAGE,
 } from "~/lib/attachments";
 import type { AttachmentView } from "~/lib/attachments.server";
+import { UploadProgress, type UploadState } from "~/components/upload-progress";
+import { uploadAttachment } from "~/lib/attachment-upload";
 
 /**
  * The task panel's attachments: the list (name, size, type, uploader, time;
- * downloads and thumbnails through 60-second signed URLs made for this view)
+ * downloads through 60-second signed URLs made for this view; pictures as
+ * thumbnails from Storage's image transformation, through /attachments/<id>)
  * and the upload form. Without JavaScript the form posts the chosen files to
  * the task's action. With it, each file goes to /api/attachments on its own
  * with a progress bar, and files dropped anywhere on the panel are attached
@@ -32,12 +38,8 @@ interface Props {
   result: unknown;
 }
 
-interface Upload {
+interface Upload extends UploadState {
   key: string;
-  name: string;
-  loaded: number;
-  total: number;
-  error: string | null;
   done: boolean;
 }
 
@@ -69,38 +71,12 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
     const pending = batch
       .map((upload, i) => ({ upload, file: files[i] }))
       .filter(({ upload }) => !upload.error)
-      .map(
-        ({ upload, file }) =>
-          new Promise<boolean>((resolve) => {
-            const body = new FormData();
-            body.append("taskId", taskId);
-            body.append("files", file);
-            const xhr = new XMLHttpRequest();
-            xhr.open("POST", "/api/attachments");
-            xhr.setRequestHeader("accept", "application/json");
-            xhr.upload.onprogress = (e) => update(upload.key, { loaded: e.loaded, total: e.total || upload.total });
-            xhr.onload = () => {
-              let message: string | null = null;
-              try {
-                message = (JSON.parse(xhr.responseText) as { message?: string | null }).message ?? null;
-              } catch {
-                message = xhr.status >= 400 ? "Something went wrong." : null;
-              }
-              // a finished bar is full: the progress events counted the multipart body, not the file
-              update(
-                upload.key,
-                xhr.status < 300
-                  ? { done: true, loaded: 1, total: 1 }
-                  : { done: true, error: message ?? "Something went wrong." },
-              );
-              resolve(xhr.status < 300);
-            };
-            xhr.onerror = () => {
-              update(upload.key, { done: true, error: MESSAGES.backendDown });
-              resolve(false);
-            };
-            xhr.send(body);
-          }),
+      .map(({ upload, file }) =>
+        uploadAttachment(taskId, file, (loaded, total) => update(upload.key, { loaded, total })).then((outcome) => {
+          // a finished bar is full: the progress events counted the multipart body, not the file
+          update(upload.key, outcome.ok ? { done: true, loaded: 1, total: 1 } : { done: true, error: outcome.message });
+          return outcome.ok;
+        }),
       );
     void Promise.all(pending).then((sent) => {
       // a file that didn't go stays chosen, so "Attach" sends it again; the list reloads only when one went
@@ -153,8 +129,17 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
       <ul className="attachments-list">
         {attachments.map((a) => (
           <li key={a.id} data-attachment={a.fileName}>
-            {a.url && a.contentType.startsWith("image/") ? (
-              <img className="attachment-thumb" src={a.url} alt={`Preview of ${a.fileName}`} width={48} height={48} />
+            {isPreviewableImage(a.contentType) ? (
+              // the thumbnail comes from Storage's image transformation; a click opens the full picture
+              <a href={attachmentPath(a.id)} className="attachment-thumb-link" aria-label={`Open ${a.fileName}`}>
+                <img
+                  className="attachment-thumb"
+                  src={attachmentImageSrc(a.id, "thumb")}
+                  alt={`Preview of ${a.fileName}`}
+                  width={48}
+                  height={48}
+                />
+              </a>
             ) : null}
             <div>
               {a.downloadUrl ? (
@@ -181,34 +166,11 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
           </li>
         ))}
       </ul>
-      {uploads.length > 0 ? (
-        <ul className="attachments-list" aria-label="Uploads">
-          {uploads.map((u) => (
-            <li key={u.key} className="attachment-progress" data-upload={u.name}>
-              <span>{u.name}</span>
-              {u.error ? (
-                <>
-                  <span className="field-error" role="alert">
-                    {u.error}
-                  </span>
-                  <button
-                    type="button"
-                    className="link-button"
-                    aria-label={`Dismiss the message about ${u.name}`}
-                    onClick={() => setUploads((current) => current.filter((other) => other.key !== u.key))}
-                  >
-                    Dismiss
-                  </button>
-                </>
-              ) : (
-                <progress max={u.total || 1} value={u.loaded} aria-label={`Uploading ${u.name}`}>
-                  {Math.round((u.loaded / (u.total || 1)) * 100)}%
-                </progress>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <UploadProgress
+        uploads={uploads}
+        label="Uploads"
+        dismiss={(key) => setUploads((current) => current.filter((other) => other.key !== key))}
+      />
       {canAttach ? (
         <Form
           method="post"

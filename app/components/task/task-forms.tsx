@@ -1,8 +1,9 @@
-import { Field, SelectField, SubmitButton, TextAreaField, ValidatedForm, formState } from "~/components/form";
+import type { ReactNode } from "react";
+import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
+import { MarkdownField, previewOf } from "~/components/markdown-field";
+import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type StatusRef } from "~/lib/board";
 import type { RepeatFields as SavedRepeat } from "~/lib/recurrence";
 import { RepeatFields } from "./repeat-fields";
-import { LabelChips, StatusBadge } from "~/components/labels";
-import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 
 type MemberOption = { id: string; name: string };
 type LabelOption = { id: string; name: string };
@@ -22,6 +23,8 @@ export function TaskFields({
   teamLabels,
   result,
   intent,
+  team,
+  attachTo,
 }: {
   task?: Partial<EditableTask>;
   /** the task's rule as the form's fields */
@@ -33,6 +36,10 @@ export function TaskFields({
   teamLabels: LabelOption[];
   result: unknown;
   intent?: string;
+  /** the team the description may refer to (its tasks and people) */
+  team: string;
+  /** the task pasted pictures are attached to (the panel's editor) */
+  attachTo?: string;
 }) {
   const { errors, values } = formState(result, intent);
   // one task form on a page at a time (the board's filter has its own list)
@@ -41,14 +48,16 @@ export function TaskFields({
   return (
     <>
       <Field name="title" label="Title" maxLength={200} value={pick("title", task?.title ?? "")} error={errors.title} />
-      <TextAreaField
+      <MarkdownField
         name="description"
         label="Description"
-        hint="Plain text; line breaks are kept."
         maxLength={10_000}
-        rows={6}
+        rows={8}
         value={pick("description", task?.description ?? "")}
         error={errors.description}
+        preview={previewOf(result, intent, "description")}
+        team={team}
+        attachTo={attachTo}
       />
       <div className="field-row">
         <SelectField
@@ -106,6 +115,9 @@ export function TaskEditor({
   teamLabels,
   result,
   action,
+  team,
+  taskId,
+  cancel,
 }: {
   task: EditableTask;
   repeat: SavedRepeat;
@@ -114,6 +126,10 @@ export function TaskEditor({
   teamLabels: LabelOption[];
   result: unknown;
   action: string;
+  team: string;
+  taskId: string;
+  /** back to reading the task */
+  cancel: ReactNode;
 }) {
   return (
     <ValidatedForm
@@ -132,10 +148,15 @@ export function TaskEditor({
         teamLabels={teamLabels}
         result={result}
         intent="update"
+        team={team}
+        attachTo={taskId}
       />
-      <SubmitButton className="button button-small" pendingText="Saving…">
-        Save changes
-      </SubmitButton>
+      <div className="form-actions">
+        <SubmitButton className="button button-small" pendingText="Saving…">
+          Save changes
+        </SubmitButton>
+        {cancel}
+      </div>
     </ValidatedForm>
   );
 }
@@ -227,48 +248,5 @@ export function RepeatNote({
         </ValidatedForm>
       ) : null}
     </div>
-  );
-}
-
-export function TaskReadOnly({
-  task,
-  status,
-  labels,
-  assigneeName,
-}: {
-  task: EditableTask;
-  status: StatusRef;
-  labels: LabelChip[];
-  assigneeName: string | null;
-}) {
-  return (
-    <dl className="task-facts">
-      <div>
-        <dt>Status</dt>
-        <dd>
-          <StatusBadge status={status} />
-        </dd>
-      </div>
-      <div>
-        <dt>Priority</dt>
-        <dd>{PRIORITY_LABELS[task.priority]}</dd>
-      </div>
-      <div>
-        <dt>Assignee</dt>
-        <dd>{assigneeName ?? "Unassigned"}</dd>
-      </div>
-      <div>
-        <dt>Due</dt>
-        <dd>{task.due_on ?? "No due date"}</dd>
-      </div>
-      <div>
-        <dt>Labels</dt>
-        <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
-      </div>
-      <div className="task-description">
-        <dt>Description</dt>
-        <dd className="plain-text">{task.description || <span className="muted">No description.</span>}</dd>
-      </div>
-    </dl>
   );
 }

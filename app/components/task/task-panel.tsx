@@ -1,4 +1,5 @@
 import { Form, Link, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import { FormAlert, type FormFailure } from "~/components/form";
 import { columnAnchor } from "~/components/board/column-switcher";
 import { boardSearch, isClosed, taskRef } from "~/lib/board";
@@ -10,7 +11,8 @@ import { Attachments } from "./attachments";
 import { Checklist, Relations, SubTasks } from "./breakdown";
 import { Timeline } from "./timeline";
 import { WatchForm } from "./watch-form";
-import { RepeatNote, TaskEditor, TaskMoveForm, TaskReadOnly } from "./task-forms";
+import { RepeatNote, TaskEditor, TaskMoveForm } from "./task-forms";
+import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
 
@@ -66,6 +68,8 @@ export function TaskPanel({
     now,
     userId,
     can,
+    teamSlug,
+    descriptionHtml,
   } = data;
   const members = board?.members ?? [];
   const statuses = board?.columns.map((c) => c.status) ?? [task.status];
@@ -80,6 +84,17 @@ export function TaskPanel({
   const failure = result ?? commentResult;
   const refusedElsewhere = !can.editTasks || failure?.intent === "delete-task" || failure?.intent === "delete-comment";
   const topAlert = failure?.errors.form && refusedElsewhere ? failure.errors.form : null;
+  // reading by default; "Edit" opens the form: ?edit without JavaScript, in place with it
+  const [editingInPlace, setEditingInPlace] = useState(false);
+  useEffect(() => setEditingInPlace(false), [task.id, task.updated_at]);
+  const params = new URLSearchParams(location.search);
+  // the form is on screen because of the address or an answer: Cancel navigates; else it just closes
+  const editingByPage = params.has("edit") || result?.intent === "update";
+  const editing = can.editTasks && (editingByPage || editingInPlace);
+  params.delete("edit");
+  const readHref = `${taskPath}${params.size ? `?${params}` : ""}`;
+  params.set("edit", "task");
+  const editHref = `${taskPath}?${params}`;
   const assigneeName = task.assignee_id
     ? (members.find((m) => m.id === task.assignee_id)?.name ?? "A former member")
     : null;
@@ -96,7 +111,13 @@ export function TaskPanel({
         <h2 id="task-title">
           <span className="task-ref">{ref}</span> <span className="task-title-text">{task.title}</span>
         </h2>
-        <Link to={`${boardPath}${search}`} className="close-panel" aria-label="Close the task" preventScrollReset>
+        <Link
+          to={`${boardPath}${search}`}
+          className="close-panel"
+          aria-label="Close the task"
+          preventScrollReset
+          data-shortcut="Escape"
+        >
           ✕
         </Link>
       </div>
@@ -140,29 +161,67 @@ export function TaskPanel({
         canEdit={can.editTasks}
         key={`repeat-${task.id}-${task.updated_at}`}
       />
-      {can.editTasks ? (
+      {editing ? (
+        <TaskEditor
+          task={task}
+          repeat={repeat}
+          labels={labels}
+          members={members}
+          teamLabels={board?.labels ?? []}
+          result={result}
+          action={taskAction}
+          team={teamSlug}
+          taskId={task.id}
+          key={`edit-${task.id}-${task.updated_at}`}
+          cancel={
+            <Link
+              to={readHref}
+              className="button button-small button-secondary"
+              preventScrollReset
+              onClick={(event) => {
+                setEditingInPlace(false);
+                if (!editingByPage) event.preventDefault();
+              }}
+            >
+              Cancel
+            </Link>
+          }
+        />
+      ) : (
         <>
-          <TaskMoveForm
+          {can.editTasks ? (
+            <p className="task-actions">
+              <Link
+                to={editHref}
+                className="button button-small button-secondary"
+                preventScrollReset
+                onClick={(event) => {
+                  event.preventDefault();
+                  setEditingInPlace(true);
+                }}
+              >
+                Edit
+              </Link>
+            </p>
+          ) : null}
+          <TaskReadView
             task={task}
-            statuses={statuses}
-            result={result}
-            action={taskAction}
-            key={`move-${task.id}-${task.status_id}-${task.position}`}
-          />
-          <TaskEditor
-            task={task}
-            repeat={repeat}
+            status={task.status}
             labels={labels}
-            members={members}
-            teamLabels={board?.labels ?? []}
-            result={result}
-            action={taskAction}
-            key={`edit-${task.id}-${task.updated_at}`}
+            assigneeName={assigneeName}
+            descriptionHtml={descriptionHtml}
           />
         </>
-      ) : (
-        <TaskReadOnly task={task} status={task.status} labels={labels} assigneeName={assigneeName} />
       )}
+      {can.editTasks ? (
+        <TaskMoveForm
+          task={task}
+          statuses={statuses}
+          result={result}
+          action={taskAction}
+          key={`move-${task.id}-${task.status_id}-${task.position}`}
+        />
+      ) : null}
       <Checklist
         items={checklist}
         taskPath={taskPath}
@@ -220,6 +279,8 @@ export function TaskPanel({
         canDeleteAny={can.deleteAnyComment}
         action={commentsAction}
         result={commentResult}
+        team={teamSlug}
+        taskId={task.id}
       />
     </article>
   );

@@ -1,14 +1,18 @@
 import { Avatar } from "~/components/avatar";
 import { Form, Link, useLocation } from "@remix-run/react";
-import { SubmitButton, TextAreaField, ValidatedForm, formState, type FormFailure } from "~/components/form";
-import { MentionCombobox, MentionText } from "~/components/mentions";
+import { SubmitButton, ValidatedForm, formState, type FormFailure } from "~/components/form";
+import { MARKDOWN_HINT, MarkdownField, previewOf } from "~/components/markdown-field";
+import { MentionCombobox } from "~/components/mentions";
+import { RichText } from "~/components/rich-text";
 import { timelineSearch } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import type { Mentionable } from "~/lib/mentions";
 import type { TimelineItem } from "~/lib/tasks.server";
 
-type CommentItem = Extract<TimelineItem, { type: "comment" }>;
+/** a comment comes with its body rendered from Markdown on the server */
+type CommentItem = Extract<TimelineItem, { type: "comment" }> & { bodyHtml: string };
+type Item = CommentItem | EventItem;
 type EventItem = Extract<TimelineItem, { type: "event" }>;
 type CommentResult = FormFailure<"comment" | "edit-comment" | "delete-comment"> | undefined;
 
@@ -16,8 +20,9 @@ type CommentResult = FormFailure<"comment" | "edit-comment" | "delete-comment"> 
  * A task's timeline (PRODUCT.md §10): its comments and what happened to it,
  * oldest first, one page at a time: the latest 50, or an earlier page
  * (`earlierPage`) reached with "Show earlier", a plain link whose cursor is
- * in the URL. Comments are plain text (never HTML) with @mentions shown as
- * the person's name; the author edits and deletes theirs, admins delete any.
+ * in the URL. Comments are Markdown rendered on the server (@mentions of
+ * members shown as the person's name); the author edits and deletes theirs,
+ * admins delete any; Preview on both forms.
  */
 export function Timeline({
   items,
@@ -31,8 +36,10 @@ export function Timeline({
   canDeleteAny,
   action,
   result,
+  team,
+  taskId,
 }: {
-  items: TimelineItem[];
+  items: Item[];
   commentCount: number;
   hasEarlier: boolean;
   earlierPage: boolean;
@@ -45,6 +52,10 @@ export function Timeline({
   /** the task's /comments route (with the page's search) */
   action: string;
   result: CommentResult;
+  /** the team whose tasks and people comments may refer to */
+  team: string;
+  /** the task a pasted or dropped picture is attached to */
+  taskId: string;
 }) {
   const newComment = formState(result, "comment");
   const params = new URLSearchParams(useLocation().search);
@@ -81,6 +92,8 @@ export function Timeline({
               canDeleteAny={canDeleteAny}
               action={action}
               result={result}
+              team={team}
+              taskId={taskId}
             />
           ) : (
             <Event key={item.id} event={item} now={now} />
@@ -95,16 +108,20 @@ export function Timeline({
           result={result}
           preventScrollReset
           aria-label="New comment"
-          key={items.length}
+          // a new form once a comment is posted (not when an event, such as an attachment, arrives)
+          key={commentCount}
         >
-          <TextAreaField
+          <MarkdownField
             name="body"
             label="Add a comment"
-            hint="Type @ to mention someone in the team."
+            hint={`${MARKDOWN_HINT} Type @ to mention someone in the team.`}
             maxLength={5000}
-            rows={3}
+            rows={4}
             value={newComment.values.body}
             error={newComment.errors.body}
+            preview={previewOf(result, "comment", "body")}
+            team={team}
+            attachTo={taskId}
           />
           <MentionCombobox field="body" members={members} />
           <SubmitButton className="button button-small" pendingText="Posting…">
@@ -138,6 +155,8 @@ function Comment({
   canDeleteAny,
   action,
   result,
+  team,
+  taskId,
 }: {
   comment: CommentItem;
   members: Mentionable[];
@@ -146,11 +165,14 @@ function Comment({
   canDeleteAny: boolean;
   action: string;
   result: CommentResult;
+  team: string;
+  taskId: string;
 }) {
   // an edit form's answer names its comment
   const editResult = result?.intent === "edit-comment" && result.values.commentId === comment.id ? result : undefined;
   const editing = formState(editResult, "edit-comment");
-  const hasEditError = Object.keys(editing.errors).length > 0;
+  const editPreview = previewOf(editResult, "edit-comment", "body");
+  const hasEditError = Object.keys(editing.errors).length > 0 || editPreview !== null;
   const { zone } = usePageTime();
   return (
     <li className="comment" data-comment-id={comment.id}>
@@ -162,9 +184,7 @@ function Comment({
         </time>
         {comment.edited_at ? <span className="muted small"> (edited)</span> : null}
       </p>
-      <p className="plain-text comment-body">
-        <MentionText segments={comment.segments} />
-      </p>
+      <RichText html={comment.bodyHtml} className="comment-body" />
       {canComment && (mine || canDeleteAny) ? (
         <div className="comment-actions">
           {mine ? (
@@ -178,13 +198,16 @@ function Comment({
                 aria-label="Edit comment"
               >
                 <input type="hidden" name="commentId" value={comment.id} />
-                <TextAreaField
+                <MarkdownField
                   name="body"
                   label="Your comment"
                   maxLength={5000}
-                  rows={3}
+                  rows={4}
                   value={editing.values.body ?? comment.body}
                   error={editing.errors.body}
+                  preview={editPreview}
+                  team={team}
+                  attachTo={taskId}
                 />
                 <MentionCombobox field="body" members={members} />
                 <SubmitButton className="button button-small">Save comment</SubmitButton>

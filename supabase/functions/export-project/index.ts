@@ -3,25 +3,40 @@
 // page at a time. Read with the caller's own client, so the file holds only
 // what row-level security lets them see. Cells that a spreadsheet would run
 // as a formula (starting with = + - @, tab or CR) get a leading apostrophe.
+// Written for a person opening it in a spreadsheet: a UTF-8 byte order mark
+// first (so Excel reads "Zoë" as UTF-8), the words the board shows (status
+// and priority names, people's names), times as `YYYY-MM-DD HH:MM` in UTC and
+// the header saying so (per-person zones are not in the product yet).
 import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
 const COLUMNS = [
-  "number",
-  "title",
-  "status",
-  "priority",
-  "assignee",
-  "due_date",
-  "labels",
-  "created_at",
-  "updated_at",
-  "completed_at",
+  "Task",
+  "Title",
+  "Description",
+  "Status",
+  "Priority",
+  "Assignee",
+  "Due date",
+  "Labels",
+  "Created (UTC)",
+  "Updated (UTC)",
+  "Completed (UTC)",
 ];
+/** The board's words for the priorities (app/lib/board.ts PRIORITY_LABELS; a function cannot import the app). */
+const PRIORITY_WORDS: Record<string, string> = {
+  none: "No priority",
+  low: "Low",
+  medium: "Medium",
+  high: "High",
+  urgent: "Urgent",
+};
+const BOM = "\uFEFF";
 
 interface TaskRow {
   number: number;
   title: string;
+  description: string;
   priority: string;
   due_on: string | null;
   created_at: string;
@@ -47,12 +62,18 @@ function line(values: string[]): string {
   return values.map(cell).join(",") + "\r\n";
 }
 
+/** `2026-01-02T03:04:05Z` → `2026-01-02 03:04`, in UTC. */
+function utc(timestamp: string | null): string {
+  return timestamp ? new Date(timestamp).toISOString().slice(0, 16).replace("T", " ") : "";
+}
+
 function row(key: string, t: TaskRow): string {
   return line([
     `${key}-${t.number}`,
     text(t.title),
+    text(t.description),
     text(t.status?.name ?? ""),
-    t.priority,
+    PRIORITY_WORDS[t.priority] ?? t.priority,
     text(t.assignee?.display_name ?? ""),
     t.due_on ?? "",
     text(
@@ -62,9 +83,9 @@ function row(key: string, t: TaskRow): string {
         .sort((a, b) => a.localeCompare(b))
         .join(", "),
     ),
-    new Date(t.created_at).toISOString(),
-    new Date(t.updated_at).toISOString(),
-    t.completed_at ? new Date(t.completed_at).toISOString() : "",
+    utc(t.created_at),
+    utc(t.updated_at),
+    utc(t.completed_at),
   ]);
 }
 
@@ -94,13 +115,13 @@ Deno.serve(async (req) => {
     async pull(controller) {
       if (header) {
         header = false;
-        controller.enqueue(encoder.encode(line(COLUMNS)));
+        controller.enqueue(encoder.encode(BOM + line(COLUMNS)));
         return;
       }
       const { data, error } = await caller
         .from("tasks")
         .select(
-          "number, title, priority, due_on, created_at, updated_at, completed_at, " +
+          "number, title, description, priority, due_on, created_at, updated_at, completed_at, " +
             "assignee:profiles!tasks_assignee_id_fkey(display_name), " +
             "status:project_statuses!tasks_status_in_project_fkey(name), task_labels(label:labels(name))",
         )

@@ -1,0 +1,48 @@
+import { Link } from "@remix-run/react";
+import type { Permissions } from "~/lib/permissions";
+
+/**
+ * The top of every view of a project (board, list): its key, name and
+ * description, and what may be done with it (export, a new task, the
+ * project's settings, where admins also archive it).
+ */
+export function ProjectHeader({
+  project,
+  basePath,
+  search,
+  can,
+}: {
+  project: { key: string; name: string; description: string; archived: boolean };
+  basePath: string;
+  /** carried into "New task" so the board behind it keeps its filters */
+  search: string;
+  can: Pick<Permissions, "editTasks" | "manageProjects">;
+}) {
+  return (
+    <div className="board-header">
+      <div>
+        <h1>
+          <span className="project-key">{project.key}</span> {project.name}
+          {project.archived ? <span className="archived-badge">Archived</span> : null}
+        </h1>
+        {project.description ? <p className="muted plain-text">{project.description}</p> : null}
+      </div>
+      <div className="board-actions">
+        {/* a plain download (no client routing), so it works without JavaScript too */}
+        <a href={`${basePath}/export`} className="button button-small button-secondary" download>
+          Export CSV
+        </a>
+        {can.editTasks ? (
+          <Link to={`${basePath}/tasks/new${search}`} className="button button-small" data-shortcut="c">
+            New task
+          </Link>
+        ) : null}
+        {can.manageProjects ? (
+          <Link to={`${basePath}/settings`} className="button button-small button-secondary">
+            Project settings
+          </Link>
+        ) : null}
+      </div>
+    </div>
+  );
+}

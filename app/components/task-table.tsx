@@ -1,0 +1,160 @@
+import { Link, useLocation } from "@remix-run/react";
+import { Fragment, type ReactNode } from "react";
+import { LabelChips, StatusBadge } from "~/components/labels";
+import { PRIORITY_LABELS } from "~/lib/board";
+import { formatDateTime, formatDay } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
+import {
+  SORT_KEYS,
+  SORT_LABELS,
+  ariaSort,
+  groupTitle,
+  sortSearch,
+  type GroupKey,
+  type Sort,
+  type SortKey,
+  type TaskRow,
+} from "~/lib/list";
+
+/**
+ * Tasks as a table (docs/product.md §13): the list view's and My work's. A
+ * real <table>: column headers whose links sort (the current one says so
+ * with aria-sort), a <tbody> per group headed by a row header, a sticky
+ * header on wide screens and, on phones, each row stacked as a small card
+ * (app.css's .task-table). With `selection`, a first column of checkboxes
+ * that belong to the bulk edit form (by its id, so the table needn't sit
+ * inside it).
+ */
+export function TaskTable({
+  rows,
+  sort,
+  group = null,
+  names,
+  caption,
+  taskHref,
+  sortParam = "sort",
+  pageParam = "page",
+  showProject = false,
+  selection,
+}: {
+  rows: readonly TaskRow[];
+  sort: Sort;
+  group?: GroupKey | null;
+  /** member names by id */
+  names: Record<string, string>;
+  caption: ReactNode;
+  taskHref: (row: TaskRow) => string;
+  sortParam?: string;
+  pageParam?: string;
+  /** My work: which team each task is in */
+  showProject?: boolean;
+  selection?: { form: string; selected: ReadonlySet<string> };
+}) {
+  const params = new URLSearchParams(useLocation().search);
+  const groups = group ? groupRows(rows) : [{ value: null, rows }];
+  const columns = SORT_KEYS.length + (selection ? 1 : 0);
+  return (
+    <table className="task-table">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          {selection ? (
+            <th scope="col" className="task-table-select">
+              <span className="visually-hidden">Selected</span>
+            </th>
+          ) : null}
+          {SORT_KEYS.map((key) => (
+            <th key={key} scope="col" aria-sort={ariaSort(key, sort)}>
+              <Link to={sortSearch(params, key, sort, sortParam, pageParam)} preventScrollReset>
+                {SORT_LABELS[key]}
+                <SortMark sortKey={key} sort={sort} />
+              </Link>
+            </th>
+          ))}
+        </tr>
+      </thead>
+      {groups.map((part, index) => (
+        <tbody key={`${part.value ?? ""}-${index}`}>
+          {group ? (
+            <tr className="task-table-group">
+              <th scope="rowgroup" colSpan={columns}>
+                {groupTitle(group, part.value, names, part.rows[0])}
+              </th>
+            </tr>
+          ) : null}
+          {part.rows.map((row, rowIndex) => (
+            <Fragment key={`${row.id}-${rowIndex}`}>
+              <Row row={row} names={names} href={taskHref(row)} showProject={showProject} selection={selection} />
+            </Fragment>
+          ))}
+        </tbody>
+      ))}
+    </table>
+  );
+}
+
+function SortMark({ sortKey, sort }: { sortKey: SortKey; sort: Sort }) {
+  if (sortKey !== sort.key) return null;
+  return <span aria-hidden="true">{sort.descending ? " ↓" : " ↑"}</span>;
+}
+
+function Row({
+  row,
+  names,
+  href,
+  showProject,
+  selection,
+}: {
+  row: TaskRow;
+  names: Record<string, string>;
+  href: string;
+  showProject: boolean;
+  selection?: { form: string; selected: ReadonlySet<string> };
+}) {
+  const ref = `${row.project_key}-${row.number}`;
+  const { zone } = usePageTime();
+  return (
+    <tr>
+      {selection ? (
+        <td className="task-table-select">
+          <input
+            type="checkbox"
+            name="ids"
+            value={row.id}
+            form={selection.form}
+            defaultChecked={selection.selected.has(row.id)}
+            aria-label={`Select ${ref}`}
+          />
+        </td>
+      ) : null}
+      <td data-label="Key">
+        <Link to={href} data-nav-item>
+          {ref}
+        </Link>
+        {showProject ? <span className="muted small"> · {row.team_name}</span> : null}
+      </td>
+      <td data-label="Title" className="task-table-title">
+        {row.title}
+      </td>
+      <td data-label="Status">
+        <StatusBadge status={row.status} />
+      </td>
+      <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>
+      <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>
+      <td data-label="Due">{row.due_on ? formatDay(row.due_on) : "—"}</td>
+      <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>
+      <td data-label="Last change">{formatDateTime(row.updated_at, zone)}</td>
+    </tr>
+  );
+}
+
+/** Consecutive rows of one group (the database sends them in group order). */
+function groupRows(rows: readonly TaskRow[]): Array<{ value: string | null; rows: TaskRow[] }> {
+  const groups: Array<{ value: string | null; rows: TaskRow[] }> = [];
+  for (const row of rows) {
+    const last = groups.at(-1);
+    if (last && last.value === row.group) last.rows.push(row);
+    else groups.push({ value: row.group, rows: [row] });
+  }
+  return groups;
+}

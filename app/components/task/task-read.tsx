@@ -1,0 +1,58 @@
+import { LabelChips, StatusBadge } from "~/components/labels";
+import { RichText } from "~/components/rich-text";
+import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
+
+/**
+ * The task to read: its fields as text and its description rendered
+ * (Markdown, on the server). Everyone sees this; members open the form with
+ * "Edit" (the panel), viewers never see a control they can't use.
+ */
+export function TaskReadView({
+  task,
+  status,
+  labels,
+  assigneeName,
+  descriptionHtml,
+}: {
+  task: EditableTask;
+  status: StatusRef;
+  labels: LabelChip[];
+  assigneeName: string | null;
+  descriptionHtml: string;
+}) {
+  return (
+    <>
+      <dl className="task-facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Priority</dt>
+          <dd>{PRIORITY_LABELS[task.priority]}</dd>
+        </div>
+        <div>
+          <dt>Assignee</dt>
+          <dd>{assigneeName ?? "Unassigned"}</dd>
+        </div>
+        <div>
+          <dt>Due</dt>
+          <dd>{task.due_on ?? "No due date"}</dd>
+        </div>
+        <div>
+          <dt>Labels</dt>
+          <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
+        </div>
+      </dl>
+      <section className="task-description" aria-label="Description">
+        {task.description ? (
+          <RichText html={descriptionHtml} className="task-description-text" />
+        ) : (
+          <p className="muted">No description.</p>
+        )}
+      </section>
+    </>
+  );
+}
