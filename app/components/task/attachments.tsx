@@ -3,7 +3,6 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { FormAlert, isFormFailure } from "~/components/form";
 import { formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
-import { MESSAGES } from "~/lib/messages";
 import {
   attachmentImageSrc,
   attachmentPath,
