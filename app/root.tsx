@@ -28,6 +28,7 @@ import {
 import { isLiveRefresh } from "~/lib/live-refresh";
 import { publicEnv } from "~/lib/env.server";
 import { takeFlash } from "~/lib/flash.server";
+import { pageTime } from "~/lib/time-zones.server";
 import { unreadCount } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
 import { useNonce } from "~/lib/nonce";
@@ -57,6 +58,8 @@ export async function loader() {
     user: user ? { id: user.id, email: user.email, displayName: user.displayName, avatarPath: user.avatarPath } : null,
     unread,
     flash,
+    // the zone's offsets and today's date, so that the page and its hydration print times alike (dates.ts)
+    time: pageTime(user?.timeZone ?? "UTC"),
   };
 }
 

@@ -231,6 +231,34 @@ from (values
 join public.projects p on p.key = c.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks t on t.project_id = p.id and t.number = c.task_number;
 
+-- Time (PRODUCT.md §12) ---------------------------------------------------------------
+-- People in three time zones (the account's metadata; a trigger copies it to the profile),
+-- and tasks due today and tomorrow on Olivia's and Mia's calendars, one of them overdue.
+update auth.users u set raw_user_meta_data = u.raw_user_meta_data || jsonb_build_object('time_zone', z.zone)
+from (values
+  ('a1000000-0000-4000-8000-000000000001'::uuid, 'Europe/Berlin'),
+  ('a1000000-0000-4000-8000-000000000002'::uuid, 'America/New_York'),
+  ('a1000000-0000-4000-8000-000000000003'::uuid, 'Asia/Calcutta')
+) as z (id, zone)
+where u.id = z.id;
+
+update public.tasks t set due_on = current_date + d.days, assignee_id = d.assignee::uuid
+from (values
+  ('WEB', 5, 0, 'a1000000-0000-4000-8000-000000000001'),
+  ('WEB', 6, 1, 'a1000000-0000-4000-8000-000000000001'),
+  ('WEB', 9, -3, 'a1000000-0000-4000-8000-000000000001'),
+  ('OPS', 2, 0, 'a1000000-0000-4000-8000-000000000003'),
+  ('OPS', 5, 1, 'a1000000-0000-4000-8000-000000000003')
+) as d (project_key, task_number, days, assignee)
+join public.projects p on p.key = d.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
+where t.project_id = p.id and t.number = d.task_number;
+
+-- WEB-6 (due tomorrow) repeats every week on its due date's weekday: completing it makes the next one.
+update public.tasks t
+set recurrence = 'FREQ=WEEKLY;INTERVAL=1;BYDAY=' || (array['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'])[extract(isodow from t.due_on)::int]
+from public.projects p
+where p.key = 'WEB' and p.team_id = 'b1000000-0000-4000-8000-000000000001'
+  and t.project_id = p.id and t.number = 6;
 -- Seeing the work (docs/product.md §13) ---------------------------------------------
 -- Mia chose the dark theme: the account's choice (profiles.theme) and the copy her
 -- access token carries, so logging in as member@teamboard.local shows it at once.

@@ -5,11 +5,12 @@ import { ShortcutsHelp } from "~/lib/shortcuts";
 /**
  * A project's views as tabs (PRODUCT.md §13): the URL says which. One list,
  * so every view's page shows the same tabs; a view added later goes here.
- * Each tab is also the control of its shortcut (`g b`, `g l`: lib/shortcuts.ts).
+ * Each tab is also the control of its shortcut (`g b`, `g l`, `g c`: lib/shortcuts.ts).
  */
 const VIEWS = [
   { path: "", label: "Board", shortcut: "g b" },
   { path: "/list", label: "List", shortcut: "g l" },
+  { path: "/calendar", label: "Calendar", shortcut: "g c" },
 ] as const;
 
 /**

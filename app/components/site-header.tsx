@@ -51,6 +51,7 @@ export function SiteHeader({
                 <NavLink to="/teams">Teams</NavLink>
               </li>
               <li>
+                <NavLink to="/calendar">Calendar</NavLink>
                 <NavLink to="/my-work">My work</NavLink>
               </li>
               <li className="site-menu-search">

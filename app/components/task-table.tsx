@@ -2,7 +2,8 @@ import { Link, useLocation } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
 import { LabelChips, StatusBadge } from "~/components/labels";
 import { PRIORITY_LABELS } from "~/lib/board";
-import { formatDate, formatDateTime } from "~/lib/dates";
+import { formatDateTime, formatDay } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import {
   SORT_KEYS,
   SORT_LABELS,
@@ -111,6 +112,7 @@ function Row({
   selection?: { form: string; selected: ReadonlySet<string> };
 }) {
   const ref = `${row.project_key}-${row.number}`;
+  const { zone } = usePageTime();
   return (
     <tr>
       {selection ? (
@@ -139,9 +141,9 @@ function Row({
       </td>
       <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>
       <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>
-      <td data-label="Due">{row.due_on ? formatDate(row.due_on) : "—"}</td>
+      <td data-label="Due">{row.due_on ? formatDay(row.due_on) : "—"}</td>
       <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>
-      <td data-label="Last change">{formatDateTime(row.updated_at)}</td>
+      <td data-label="Last change">{formatDateTime(row.updated_at, zone)}</td>
     </tr>
   );
 }

@@ -1,5 +1,5 @@
 import { PRIORITY_LABELS, type Priority } from "./board";
-import { formatDate } from "./dates";
+import { formatDay } from "./dates";
 import { statusName } from "./notifications";
 
 /**
@@ -107,7 +107,7 @@ function changePhrases(changes: Record<string, Change>, { names, subject: named 
   if (due_on) {
     phrases.push(
       due_on.to
-        ? `set the due date of ${task()} to ${formatDate(String(due_on.to))}`
+        ? `set the due date of ${task()} to ${formatDay(String(due_on.to))}`
         : `removed the due date of ${task()}`,
     );
   }

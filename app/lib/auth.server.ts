@@ -4,6 +4,7 @@ import { isBackendUnavailable } from "./auth-errors.server";
 import { requestScope } from "./request-scope.server";
 import { pathWithSearch } from "./safe-redirect";
 import { hasAuthCookie, requestClient } from "./supabase.server";
+import { canonicalTimeZone } from "./time-zones.server";
 import { isTheme, type Theme } from "./theme";
 
 /** The verified identity of the person behind a request (from the access token's claims). */
@@ -13,6 +14,8 @@ export interface SessionUser {
   displayName: string | null;
   /** the avatar's object in bucket `avatars` (kept in the user's metadata so every page has it from the token) */
   avatarPath: string | null;
+  /** the IANA zone dates are shown in (kept in the metadata too; "UTC" when none or one this server doesn't know) */
+  timeZone: string;
   sessionId: string | null;
   /** "recovery" when the session came from a password recovery link, "totp" once a code stepped it up */
   amr: string[];
@@ -77,6 +80,7 @@ async function readClaims(): Promise<SessionUser | null> {
     email: claims.email ?? "",
     displayName: typeof meta.display_name === "string" ? meta.display_name : null,
     avatarPath: typeof meta.avatar_path === "string" ? meta.avatar_path : null,
+    timeZone: canonicalTimeZone(typeof meta.time_zone === "string" ? meta.time_zone : null) ?? "UTC",
     sessionId: claims.session_id ?? null,
     amr,
     aal: claims.aal === "aal2" ? "aal2" : "aal1",

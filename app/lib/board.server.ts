@@ -1,5 +1,6 @@
 import type { SupabaseClient } from "./supabase-types";
 import { columnLimit, type BoardFilters, type Card, type LabelChip, type StatusColumnInfo } from "./board";
+import { readRepeats } from "./recurrence.server";
 
 export type { Card, LabelChip };
 
@@ -76,20 +77,24 @@ export async function loadBoard(
   filters: BoardFilters,
   limits: Record<string, number>,
 ): Promise<{ error: unknown; board: BoardView | null }> {
-  const { data, error } = await supabase.rpc(
-    "board_view",
-    {
-      team_slug: teamSlug,
-      project_key: projectKey,
-      assignee: filters.assignee ?? undefined,
-      label: filters.label ?? undefined,
-      q: filters.q ?? undefined,
-      limits,
-      // a read: GET, like the REST reads it replaces (and the request log shows which board)
-    },
-    { get: true },
-  );
-  if (error) return { error, board: null };
+  const [{ data, error }, repeats] = await Promise.all([
+    supabase.rpc(
+      "board_view",
+      {
+        team_slug: teamSlug,
+        project_key: projectKey,
+        assignee: filters.assignee ?? undefined,
+        label: filters.label ?? undefined,
+        q: filters.q ?? undefined,
+        limits,
+        // a read: GET, like the REST reads it replaces (and the request log shows which board)
+      },
+      { get: true },
+    ),
+    // which cards repeat (board_view predates repeating tasks): beside it, not after
+    readRepeats(supabase, { teamSlug, projectKey }),
+  ]);
+  if (error || repeats.error) return { error: error ?? repeats.error, board: null };
   const row = data as unknown as BoardViewRow | null;
   if (!row) return { error: null, board: null };
   const members = row.members.map((m) => ({
@@ -116,7 +121,8 @@ export async function loadBoard(
             .slice(0, limit)
             .map((card) =>
               toCard({ ...card, label_ids: byName(card.label_ids.filter((id) => order.has(id))) }, status.id, labels),
-            ),
+            )
+            .map((card) => ({ ...card, repeats: repeats.rules.has(card.id) })),
           hasMore: cards.length > limit,
           limit,
         };

@@ -84,6 +84,8 @@ export type Card = Pick<
   subtasks: Tally | null;
   /** a task that is not completed or canceled blocks it */
   blocked: boolean;
+  /** it repeats: it has a rule and no successor yet (read beside the board: lib/recurrence.server.ts) */
+  repeats?: boolean;
 };
 
 /** What a task's forms edit (its fields, its place). */
@@ -112,6 +114,7 @@ export type TaskDetail = Pick<
   | "completed_at"
   | "created_by"
   | "parent_id"
+  | "recurrence"
 > & {
   creator: { display_name: string } | null;
   status: StatusRef;

@@ -58,6 +58,35 @@ export type Database = {
           },
         ]
       }
+      calendar_feeds: {
+        Row: {
+          created_at: string
+          selector: string
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          selector: string
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          selector?: string
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "calendar_feeds_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: true
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       checklist_items: {
         Row: {
           created_at: string
@@ -161,6 +190,45 @@ export type Database = {
           },
           {
             foreignKeyName: "comments_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      due_reminders: {
+        Row: {
+          created_at: string
+          day: string
+          due_on: string
+          recipient_id: string
+          task_id: string
+        }
+        Insert: {
+          created_at?: string
+          day: string
+          due_on: string
+          recipient_id: string
+          task_id: string
+        }
+        Update: {
+          created_at?: string
+          day?: string
+          due_on?: string
+          recipient_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "due_reminders_recipient_id_fkey"
+            columns: ["recipient_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "due_reminders_task_id_fkey"
             columns: ["task_id"]
             isOneToOne: false
             referencedRelation: "tasks"
@@ -447,6 +515,7 @@ export type Database = {
           display_name: string
           id: string
           theme: string
+          time_zone: string
           updated_at: string
           username: string
         }
@@ -456,6 +525,7 @@ export type Database = {
           display_name: string
           id: string
           theme?: string
+          time_zone?: string
           updated_at?: string
           username: string
         }
@@ -465,6 +535,7 @@ export type Database = {
           display_name?: string
           id?: string
           theme?: string
+          time_zone?: string
           updated_at?: string
           username?: string
         }
@@ -807,6 +878,8 @@ export type Database = {
           created_by: string | null
           description: string
           due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
           id: string
           label_ids: string[]
           number: number
@@ -815,10 +888,12 @@ export type Database = {
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
+          recurrence: string | null
           search: unknown | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
+          successor_id: string | null
           title: string
           updated_at: string
         }
@@ -831,6 +906,8 @@ export type Database = {
           created_by?: string | null
           description?: string
           due_on?: string | null
+          due_on_set_at?: string | null
+          due_on_set_by?: string | null
           id?: string
           label_ids?: string[]
           number: number
@@ -839,10 +916,12 @@ export type Database = {
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id: string
+          recurrence?: string | null
           search?: unknown | null
           status_id: string
           subtasks_done?: number
           subtasks_total?: number
+          successor_id?: string | null
           title: string
           updated_at?: string
         }
@@ -855,6 +934,8 @@ export type Database = {
           created_by?: string | null
           description?: string
           due_on?: string | null
+          due_on_set_at?: string | null
+          due_on_set_by?: string | null
           id?: string
           label_ids?: string[]
           number?: number
@@ -863,10 +944,12 @@ export type Database = {
           position?: number
           priority?: Database["public"]["Enums"]["task_priority"]
           project_id?: string
+          recurrence?: string | null
           search?: unknown | null
           status_id?: string
           subtasks_done?: number
           subtasks_total?: number
+          successor_id?: string | null
           title?: string
           updated_at?: string
         }
@@ -881,6 +964,13 @@ export type Database = {
           {
             foreignKeyName: "tasks_created_by_fkey"
             columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_due_on_set_by_fkey"
+            columns: ["due_on_set_by"]
             isOneToOne: false
             referencedRelation: "profiles"
             referencedColumns: ["id"]
@@ -905,6 +995,13 @@ export type Database = {
             isOneToOne: false
             referencedRelation: "project_statuses"
             referencedColumns: ["project_id", "id"]
+          },
+          {
+            foreignKeyName: "tasks_successor_id_fkey"
+            columns: ["successor_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
           },
         ]
       }
@@ -998,6 +1095,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      base64url: { Args: { bytes: string }; Returns: string }
       board_view: {
         Args: {
           team_slug: string
@@ -1013,6 +1111,7 @@ export type Database = {
         Args: { task_ids: string[]; change: string; value?: string }
         Returns: number
       }
+      calendar_feed: { Args: { token: string }; Returns: Json }
       check_team_has_one_owner: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1059,15 +1158,25 @@ export type Database = {
           slug: string
         }
       }
+      day_of_month: { Args: { first: string; d: number }; Returns: string }
       decline_invitation: { Args: { token: string }; Returns: undefined }
       default_email_setting: { Args: { kind: string }; Returns: string }
+      digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       email_setting: { Args: { person: string; kind: string }; Returns: string }
       finish_notification_emails: {
         Args: { sent_claims: string[]; failed_claims: string[] }
         Returns: number
       }
       handle_new_user: { Args: Record<PropertyKey, never>; Returns: unknown }
+      handle_new_user_time_zone: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       handle_user_metadata_change: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      handle_user_time_zone_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -1101,6 +1210,8 @@ export type Database = {
         Returns: unknown
       }
       is_member: { Args: { team_id: string }; Returns: boolean }
+      is_recurrence: { Args: { rule: string }; Returns: boolean }
+      is_time_zone: { Args: { name: string }; Returns: boolean }
       label_refs: { Args: { label_ids: string[] }; Returns: Json }
       labels_before_insert: {
         Args: Record<PropertyKey, never>
@@ -1135,6 +1246,7 @@ export type Database = {
         Args: { earlier: Json; later: Json }
         Returns: Json
       }
+      metadata_time_zone: { Args: { meta: Json }; Returns: string }
       move_checklist_item: {
         Args: { item_id: string; position: number }
         Returns: {
@@ -1174,6 +1286,8 @@ export type Database = {
           created_by: string | null
           description: string
           due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
           id: string
           label_ids: string[]
           number: number
@@ -1182,10 +1296,12 @@ export type Database = {
           position: number
           priority: Database["public"]["Enums"]["task_priority"]
           project_id: string
+          recurrence: string | null
           search: unknown | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
+          successor_id: string | null
           title: string
           updated_at: string
         }
@@ -1216,6 +1332,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: string[]
       }
+      next_due_date: { Args: { rule: string; after: string }; Returns: string }
       notification_email_claimable: {
         Args: { n: Database["public"]["Tables"]["notifications"]["Row"] }
         Returns: boolean
@@ -1226,6 +1343,10 @@ export type Database = {
       }
       open_notification: { Args: { notification_id: string }; Returns: Json }
       person_time_zone: { Args: { person: string }; Returns: string }
+      profiles_check_time_zone: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       project_statuses_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1260,12 +1381,14 @@ export type Database = {
       }
       recovery_codes_left: { Args: Record<PropertyKey, never>; Returns: number }
       redeem_recovery_code: { Args: { code: string }; Returns: boolean }
+      remind_due_tasks: { Args: { run_at?: string }; Returns: number }
       remove_status: {
         Args: { status_id: string; move_to?: string }
         Returns: undefined
       }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
+      reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
@@ -1370,6 +1493,7 @@ export type Database = {
         Returns: unknown
       }
       tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_note_due_on: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_record_delete: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1382,6 +1506,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_repeat: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_set_completed_at: {
         Args: Record<PropertyKey, never>
         Returns: unknown

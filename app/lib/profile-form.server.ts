@@ -10,12 +10,13 @@ import { chosenFiles } from "./storage.server";
 import { requestClient } from "./supabase.server";
 import { isTheme, THEME_LABELS } from "./theme";
 import { saveTheme } from "./theme.server";
+import { canonicalTimeZone, TIME_ZONE_MESSAGE } from "./time-zones.server";
 
 /** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
 
 /**
- * The profile page's posts (save, remove the avatar, or the theme). It is the /account
+ * The profile page's posts (save the profile with its time zone, remove the avatar, or the theme). It is the /account
  * layout's action, not the profile (index) page's: a form posting to an index
  * route goes to `/account?index`, which the address bar then shows after an
  * answer that is not a redirect (a rejected avatar, for one). The profile
@@ -53,10 +54,13 @@ export async function submitProfile({ request }: ActionFunctionArgs) {
   }
   const result = parseForm(ProfileSchema, form);
   if (!result.success) return formFailure(result);
+  const timeZone = result.data.timeZone === undefined ? undefined : canonicalTimeZone(result.data.timeZone);
+  if (timeZone === null) return formFailure({ errors: { timeZone: TIME_ZONE_MESSAGE }, values: result.values });
   const saved = await saveProfile(supabase, user.id, {
     displayName: result.data.displayName,
     username: result.data.username,
     avatar: chosenFiles(form, "avatar")[0] ?? null,
+    timeZone,
   });
   if (saved.field) return formFailure({ errors: { [saved.field]: saved.message }, values: result.values });
   if (saved.error) {

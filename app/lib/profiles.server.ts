@@ -10,13 +10,14 @@ export interface Profile {
   username: string | null;
   display_name: string | null;
   avatar_path: string | null;
+  time_zone: string;
 }
 
 /** The signed-in person's own profile row (row-level security lets them read and update it). */
 export async function getProfile(supabase: SupabaseClient, userId: string) {
   return supabase
     .from("profiles")
-    .select("id, username, display_name, avatar_path")
+    .select("id, username, display_name, avatar_path, time_zone")
     .eq("id", userId)
     .maybeSingle<Profile>();
 }
@@ -48,7 +49,7 @@ export async function saveProfile(
   supabase: SupabaseClient,
   userId: string,
   /** no `username`: the saved one stays (the column is not null; every profile has one) */
-  input: { displayName: string; username: string | undefined; avatar: File | null },
+  input: { displayName: string; username: string | undefined; avatar: File | null; timeZone: string | undefined },
 ): Promise<SaveResult> {
   let avatarPath: string | undefined;
   if (input.avatar) {
@@ -79,9 +80,13 @@ export async function saveProfile(
     if (avatarPath) await supabase.storage.from("avatars").remove([avatarPath]);
     return { error };
   }
+  // the zone lives in the metadata (every token carries it); a trigger copies it into the profile
   const meta: Record<string, string> = { display_name: input.displayName };
   if (avatarPath) meta.avatar_path = avatarPath;
-  await supabase.auth.updateUser({ data: meta });
+  if (input.timeZone) meta.time_zone = input.timeZone;
+  const updated = await supabase.auth.updateUser({ data: meta });
+  if (updated.error && input.timeZone)
+    return { error: { message: updated.error.message, status: updated.error.status } };
   if (avatarPath) await removeQueuedFiles();
   return { error: null };
 }

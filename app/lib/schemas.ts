@@ -40,8 +40,15 @@ const displayName = z
 
 const next = z.string().optional();
 
-// in the form's order: a page sent back without JavaScript focuses the first wrong field by it
-export const SignupSchema = z.object({ displayName, email, password: newPassword, next });
+// in the form's order: a page sent back without JavaScript focuses the first wrong field by it;
+// timeZone: the browser's, when JavaScript filled the hidden field (the server keeps only a zone it knows)
+export const SignupSchema = z.object({
+  displayName,
+  email,
+  password: newPassword,
+  next,
+  timeZone: z.string().optional(),
+});
 export const LoginSchema = z.object({ email, password: currentPassword, next });
 /** "Email me a sign-in link" and "email me a code" */
 export const EmailSignInSchema = z.object({ email, next });
@@ -119,6 +126,8 @@ export const ProfileSchema = z.object({
     )
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  /** an IANA name from the list (the server checks it is one); absent: the saved one stays */
+  timeZone: z.string().trim().min(1, "Choose a time zone from the list.").optional(),
 });
 
 export type FieldErrors = Record<string, string>;

@@ -81,7 +81,41 @@ const labels = z
   .refine((list) => list.length <= 10, "A task has at most 10 labels.")
   .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
 
-export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels });
+/**
+ * Repeating (PRODUCT.md §12): how often, every N, the weekdays (one checkbox
+ * each, day_MO … day_SU) and the month's day or last day. The rule itself
+ * comes from these and the due date (taskRecurrence in lib/recurrence.server.ts;
+ * this file imports nothing of lib/recurrence.ts, so the pages that load it for
+ * other forms don't fetch that too).
+ */
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value !== undefined && value !== "");
+
+const repeatFields = {
+  repeat: z
+    .enum(["never", "daily", "weekly", "monthly", "yearly"], {
+      errorMap: () => ({ message: "Choose how often it repeats." }),
+    })
+    .default("never"),
+  every: z
+    .string()
+    .default("1")
+    .transform((value) => value.trim() || "1")
+    .refine((value) => /^\d{1,2}$/.test(value) && Number(value) >= 1, "Repeat every 1 to 99.")
+    .transform(Number),
+  monthly: z.enum(["day", "last"]).default("day"),
+  day_MO: checkbox,
+  day_TU: checkbox,
+  day_WE: checkbox,
+  day_TH: checkbox,
+  day_FR: checkbox,
+  day_SA: checkbox,
+  day_SU: checkbox,
+};
+
+export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels, ...repeatFields });
 
 /** One of the project's statuses (the database checks it is this project's). */
 const statusId = z.string({ required_error: "Choose a status." }).uuid("Choose a status.");
@@ -138,10 +172,22 @@ export const BoardActionSchema = z.discriminatedUnion("intent", [
   BoardMoveSchema.extend({ intent: z.literal("move") }),
 ]);
 
+/** A calendar: a task dragged or carried to another day gets that day as its due date. */
+export const CalendarActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("due"),
+    taskId: z.string().uuid("That task doesn't exist."),
+    dueOn: z
+      .string({ required_error: "Choose a day." })
+      .refine(isValidDueDate, "Enter a real date between 2000-01-01 and 2100-12-31."),
+  }),
+]);
+
 /** The task panel: its fields, its status and place (the task is the URL's), or deleting it. */
 export const TaskActionSchema = z.discriminatedUnion("intent", [
   TaskFieldsSchema.extend({ intent: z.literal("update") }),
   MoveTaskSchema.omit({ taskId: true }).extend({ intent: z.literal("move") }),
+  z.object({ intent: z.literal("stop-repeating") }),
   z.object({ intent: z.literal("delete-task") }),
 ]);
 

@@ -5,6 +5,7 @@ import type { TaskComment } from "./comments.server";
 import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
 import { actorName, describeEvent, type TaskEvent } from "./activity";
 import type { Mentionable } from "./mentions";
+import { readRepeats } from "./recurrence.server";
 import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
@@ -143,20 +144,24 @@ export async function requireTaskPanel(
   names: { teamSlug: string; projectKey: string; number: number },
   before: TimelineCursor | null,
 ): Promise<TaskPanel> {
-  const { data, error } = await supabase.rpc(
-    "task_panel",
-    {
-      team_slug: names.teamSlug,
-      project_key: names.projectKey,
-      task_number: names.number,
-      before_created_at: before?.createdAt,
-      before_id: before?.id,
-      page_size: TIMELINE_PAGE_SIZE,
-      // a read: GET, like the REST reads it replaces (and the request log shows which task)
-    },
-    { get: true },
-  );
-  if (error) throw backendError(error);
+  const [{ data, error }, repeats] = await Promise.all([
+    supabase.rpc(
+      "task_panel",
+      {
+        team_slug: names.teamSlug,
+        project_key: names.projectKey,
+        task_number: names.number,
+        before_created_at: before?.createdAt,
+        before_id: before?.id,
+        page_size: TIMELINE_PAGE_SIZE,
+        // a read: GET, like the REST reads it replaces (and the request log shows which task)
+      },
+      { get: true },
+    ),
+    // its repeat rule (task_panel predates repeating tasks): beside it, not after
+    readRepeats(supabase, names),
+  ]);
+  if (error || repeats.error) throw backendError(error ?? repeats.error);
   const row = data as unknown as
     | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "watching"> & {
         timeline: RawTimelineItem[];
@@ -176,7 +181,7 @@ export async function requireTaskPanel(
     .map((raw) => timelineItem(raw, people))
     .reverse();
   return {
-    task: row.task,
+    task: { ...row.task, recurrence: repeats.rules.get(row.task.id) ?? null },
     labels: row.labels,
     checklist: row.checklist,
     subtasks: row.subtasks,
@@ -197,6 +202,8 @@ export interface TaskFields {
   priority: Priority;
   assignee: string | null;
   dueOn: string | null;
+  /** the repeat rule (lib/recurrence.ts), null when the task doesn't repeat */
+  recurrence: string | null;
 }
 
 function columnsOf(fields: TaskFields) {
@@ -206,7 +213,13 @@ function columnsOf(fields: TaskFields) {
     priority: fields.priority,
     assignee_id: fields.assignee,
     due_on: fields.dueOn,
+    recurrence: fields.recurrence,
   };
+}
+
+/** "Stop repeating": the series ends with this task (its completion makes no successor). */
+export async function stopRepeating(supabase: SupabaseClient, taskId: string) {
+  return supabase.from("tasks").update({ recurrence: null }).eq("id", taskId).select("id").maybeSingle();
 }
 
 /**

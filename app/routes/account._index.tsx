@@ -8,6 +8,7 @@ import { Avatar } from "~/components/avatar";
 import { AVATAR_TYPES } from "~/lib/avatars";
 import { getProfile } from "~/lib/profiles.server";
 import { requestClient } from "~/lib/supabase.server";
+import { TIME_ZONE_OPTIONS } from "~/lib/time-zones.server";
 import { THEME_LABELS, THEMES } from "~/lib/theme";
 import type { loader as rootLoader } from "~/root";
 import { unlessFormRejected } from "~/lib/revalidation";
@@ -26,6 +27,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     username: profile?.username ?? "",
     email: user.email,
     avatarPath: profile?.avatar_path ?? null,
+    timeZone: profile?.time_zone ?? user.timeZone,
+    // the server's own list (Node's ICU): the browser never needs Intl to show it
+    timeZones: TIME_ZONE_OPTIONS,
   };
 }
 
@@ -83,6 +87,13 @@ function ProfileCard({
           type="file"
           accept={Object.keys(AVATAR_TYPES).join(",")}
           hint="PNG, JPEG, WebP or GIF, up to 2 MB."
+        />
+        <SelectField
+          name="timeZone"
+          label="Time zone"
+          hint="Dates and times are shown in it, and due-date reminders come at 08:00 in it."
+          options={profile.timeZones}
+          defaultValue={profile.timeZone}
         />
         <SubmitButton className="button">Save profile</SubmitButton>
       </ValidatedForm>

@@ -6,7 +6,8 @@ import { FormAlert, SubmitButton } from "~/components/form";
 import { getUser, needsSecondFactor, secondFactorUrl } from "~/lib/auth.server";
 import { setFlash } from "~/lib/flash.server";
 import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
-import { formatDate } from "~/lib/dates";
+import { formatDate, type ZoneTable } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import {
   acceptInvitation,
   declineInvitation,
@@ -97,16 +98,20 @@ function refusal(error: { code?: string; message?: string }) {
   return data({ error: message }, { status });
 }
 
-const ENDED: Record<Exclude<InvitationPreview["status"], "pending">, (i: InvitationPreview) => string> = {
+const ENDED: Record<
+  Exclude<InvitationPreview["status"], "pending">,
+  (i: InvitationPreview, zone: ZoneTable) => string
+> = {
   accepted: () => "This invitation was already used.",
   revoked: () => "This invitation was withdrawn.",
-  expired: (i) =>
-    `This invitation expired on ${formatDate(i.expiresAt)}. Ask ${i.inviterName ?? "the team's admins"} for a new one.`,
+  expired: (i, zone) =>
+    `This invitation expired on ${formatDate(i.expiresAt, zone)}. Ask ${i.inviterName ?? "the team's admins"} for a new one.`,
 };
 
 export default function Invitation() {
   const { invitation, here, signedInAs, forMe } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
+  const { zone } = usePageTime();
   if (!invitation) {
     return (
       <div className="auth-page">
@@ -135,7 +140,7 @@ export default function Invitation() {
         {invitation.status !== "pending" ? (
           <>
             <p role="alert" className="alert alert-error" data-invitation-state={invitation.status}>
-              {ENDED[invitation.status](invitation)}
+              {ENDED[invitation.status](invitation, zone)}
             </p>
             <p>
               <Link to="/teams">Go to your teams</Link>
@@ -173,7 +178,7 @@ export default function Invitation() {
             {result && "error" in result ? <FormAlert autoFocus>{result.error}</FormAlert> : null}
             <p className="muted small">
               The invitation is valid until{" "}
-              <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>.
+              <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt, zone)}</time>.
             </p>
             <Form method="post" className="actions">
               <SubmitButton name="intent" value="accept" pendingText="Joining…">

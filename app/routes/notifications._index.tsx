@@ -5,6 +5,7 @@ import { SubmitButton } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { encodeTimelineCursor, parseTimelineCursor } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { backendError } from "~/lib/http.server";
 import { notificationVerb } from "~/lib/notifications";
@@ -83,6 +84,7 @@ export default function Notifications() {
 }
 
 function NotificationItem({ notification: n, now }: { notification: NotificationView; now: string }) {
+  const { zone } = usePageTime();
   const ref = `${n.task.project.key}-${n.task.number}`;
   const actor = n.actor?.display_name ?? (n.actor_id ? "A former member" : "Someone");
   return (
@@ -95,8 +97,8 @@ function NotificationItem({ notification: n, now }: { notification: Notification
       {n.comment ? <p className="muted small notification-quote">{n.comment.body.slice(0, 200)}</p> : null}
       <p className="muted small">
         {n.task.project.team.name} ·{" "}
-        <time dateTime={n.created_at} title={formatDateTime(n.created_at)}>
-          {formatAgo(n.created_at, now)}
+        <time dateTime={n.created_at} title={formatDateTime(n.created_at, zone)}>
+          {formatAgo(n.created_at, now, zone)}
         </time>
       </p>
     </li>

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { BrowserTimeZone } from "~/components/auth/browser-time-zone";
 import { Field, HiddenNext, SubmitButton, ValidatedForm } from "~/components/form";
 import { describeAuthError } from "~/lib/auth-errors.server";
 import { requireAnonymous } from "~/lib/auth.server";
@@ -10,6 +11,7 @@ import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { parseForm, SignupSchema } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
+import { canonicalTimeZone } from "~/lib/time-zones.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up · Teamboard" }];
 
@@ -30,11 +32,16 @@ async function submit({ request }: ActionFunctionArgs) {
   if (!result.success) return formFailure(result);
   const { email, password, displayName } = result.data;
   const next = safeRedirect(result.data.next);
+  // the browser's zone (a hidden field JavaScript fills), else UTC: a sign-up never fails over it
+  const timeZone = canonicalTimeZone(result.data.timeZone) ?? "UTC";
 
   const { data: signUp, error } = await supabase.auth.signUp({
     email,
     password,
-    options: { data: { display_name: displayName }, emailRedirectTo: `${originOf(request)}${next}` },
+    options: {
+      data: { display_name: displayName, time_zone: timeZone },
+      emailRedirectTo: `${originOf(request)}${next}`,
+    },
   });
   if (error) return authFailure(describeAuthError(error), { values: result.values });
   // For an address that is already confirmed, the backend answers with a
@@ -78,6 +85,7 @@ export default function Signup() {
       <div className="card">
         <ValidatedForm schema="SignupSchema" result={actionData}>
           <HiddenNext next={next} />
+          <BrowserTimeZone />
           <Field name="displayName" label="Your name" autoComplete="name" maxLength={60} />
           <Field
             name="email"

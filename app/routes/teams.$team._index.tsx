@@ -2,9 +2,11 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { CATEGORIES, CATEGORY_LABELS, PRIORITY_LABELS, taskRef } from "~/lib/board";
+import { isOverdue } from "~/lib/calendar";
 import { backendError, notFound } from "~/lib/http.server";
 import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
+import { usePageTime } from "~/lib/use-page-time";
 import { unlessFormRejected } from "~/lib/revalidation";
 
 /** A rejected form leaves the page as it is (lib/revalidation.ts). */
@@ -22,6 +24,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function TeamOverview() {
   const { team, overview } = useLoaderData<typeof loader>();
+  const { today } = usePageTime();
   const base = `/teams/${team.slug}`;
   return (
     <div className="overview">
@@ -57,6 +60,12 @@ export default function TeamOverview() {
                   {task.priority !== "none" ? ` · ${PRIORITY_LABELS[task.priority]}` : ""}
                   {task.due_on ? ` · due ${task.due_on}` : ""}
                 </span>
+                {isOverdue({ due_on: task.due_on, open: true }, today) ? (
+                  <>
+                    {" "}
+                    <span className="overdue-badge">Overdue</span>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@ import { actorName, describeEvent } from "~/lib/activity";
 import { listTeamActivity, listTeamPeople, listTeamProjectKeys } from "~/lib/activity.server";
 import { encodeTimelineCursor, parseTimelineCursor } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import { backendError } from "~/lib/http.server";
 import { withTeamContext } from "~/lib/team-context.server";
 
@@ -63,6 +64,7 @@ export async function loader(args: LoaderFunctionArgs) {
 
 export default function TeamActivity() {
   const { team, events, next, olderPage, people, projects, filters, now } = useLoaderData<typeof loader>();
+  const { zone } = usePageTime();
   const base = `/teams/${team.slug}`;
   const filterSearch = new URLSearchParams();
   if (filters.project) filterSearch.set("project", filters.project);
@@ -112,8 +114,8 @@ export default function TeamActivity() {
               <strong>{event.who}</strong> {event.what} <Link to={event.path}>Open {event.ref}</Link>
               <span className="muted small">
                 {" · "}
-                <time dateTime={event.created_at} title={formatDateTime(event.created_at)}>
-                  {formatAgo(event.created_at, now)}
+                <time dateTime={event.created_at} title={formatDateTime(event.created_at, zone)}>
+                  {formatAgo(event.created_at, now, zone)}
                 </time>
               </span>
             </li>

@@ -11,6 +11,7 @@ import { forbiddenResult, formFailure } from "~/lib/forms.server";
 import { backendError, backendUnavailableResult, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { membersActionSchema } from "~/lib/invitations.schemas";
 import { formatDate } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import {
   findPendingInvitation,
   listPendingInvitations,
@@ -233,6 +234,7 @@ type LoadedInvitation = ReturnType<typeof useLoaderData<typeof loader>>["invitat
 /** Admins and the owner: invite by email, and the invitations still waiting (resend, withdraw). */
 function Invitations({ invitations, result }: { invitations: LoadedInvitation[]; result: unknown }) {
   const sentBack = formState(result, "invite");
+  const { zone } = usePageTime();
   const role = sentBack.values.role;
   return (
     <section aria-labelledby="invite-title" className="invitations">
@@ -289,7 +291,7 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
                 <td>{invitation.email}</td>
                 <td data-label="Role">{ROLE_LABELS[invitation.role]}</td>
                 <td data-label="Expires">
-                  <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>
+                  <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt, zone)}</time>
                 </td>
                 <td>
                   <div className="member-actions">

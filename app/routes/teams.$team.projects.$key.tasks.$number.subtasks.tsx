@@ -37,6 +37,7 @@ export async function action(args: ActionFunctionArgs) {
     priority: "none",
     assignee: null,
     dueOn: null,
+    recurrence: null,
     statusId: null,
     parentId: task.id,
   });

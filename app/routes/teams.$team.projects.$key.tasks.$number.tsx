@@ -20,9 +20,11 @@ import {
 } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
 import { TaskActionSchema } from "~/lib/tasks.schemas";
+import { describeRule, fieldsFromRule } from "~/lib/recurrence";
+import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
 import { previewAnswer, renderTexts } from "~/lib/text.server";
-import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, stopRepeating, updateTask } from "~/lib/tasks.server";
 import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -45,6 +47,9 @@ export async function loader(args: LoaderFunctionArgs) {
     ...panel,
     earlierPage: before !== null,
     now: new Date().toISOString(),
+    // in words here, so the browser needn't carry the wording (docs/decisions/0021)
+    repeatWords: describeRule(panel.task.recurrence),
+    repeat: fieldsFromRule(panel.task.recurrence),
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
   };
@@ -105,10 +110,12 @@ async function submit(args: ActionFunctionArgs) {
     case "update": {
       if (!parsed.success) return formFailure(parsed);
       const { intent } = parsed;
+      const recurrence = taskRecurrence(parsed.data);
+      if ("error" in recurrence) return formFailure({ intent, errors: { repeat: recurrence.error }, values });
       // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
       const labelled = await setTaskLabels(supabase, task.id, parsed.data.labels);
       if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" });
-      const { error } = await updateTask(supabase, task.id, parsed.data);
+      const { error } = await updateTask(supabase, task.id, { ...parsed.data, recurrence: recurrence.rule });
       if (error)
         return writeFailure(error, {
           intent,
@@ -126,6 +133,12 @@ async function submit(args: ActionFunctionArgs) {
       ]);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
       return done(status ? `${ref} is in ${status.name}.` : `${ref} is moved.`);
+    }
+
+    case "stop-repeating": {
+      const { error } = await stopRepeating(supabase, task.id);
+      if (error) return writeFailure(error, { intent: parsed.intent, values });
+      return done(`${ref} no longer repeats.`);
     }
 
     case "delete-task": {

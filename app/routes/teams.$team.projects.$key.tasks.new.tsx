@@ -13,6 +13,7 @@ import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
 import { CreateTaskSchema } from "~/lib/tasks.schemas";
+import { taskRecurrence } from "~/lib/recurrence.server";
 import { createTask, setTaskLabels } from "~/lib/tasks.server";
 import { previewAnswer } from "~/lib/text.server";
 import { unlessFormRejected } from "~/lib/revalidation";
@@ -40,9 +41,12 @@ async function submit(args: ActionFunctionArgs) {
   if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
   if (!result.success) return formFailure(result);
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
+  const recurrence = taskRecurrence(result.data);
+  if ("error" in recurrence) return formFailure({ errors: { repeat: recurrence.error }, values: result.values });
   const { data: task, error } = await createTask(supabase, project.id, {
     ...result.data,
     statusId: result.data.status,
+    recurrence: recurrence.rule,
   });
   if (error)
     return writeFailure(error, { values: result.values, field: /assignee/i.test(error.message) ? "assignee" : "form" });

@@ -8,6 +8,7 @@ import { requestClient } from "~/lib/supabase.server";
 import { parsePage } from "~/lib/paging";
 import { ROLE_LABELS } from "~/lib/teams";
 import { formatDate } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import { listMyInvitations } from "~/lib/invitations.server";
 import { listMyTeams } from "~/lib/teams.server";
 import boardStyles from "~/styles/board.css?url";
@@ -28,6 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Teams() {
   const { teams, paging, invitations } = useLoaderData<typeof loader>();
+  const { zone } = usePageTime();
   return (
     <div className="teams-page">
       <div className="page-heading">
@@ -65,8 +67,8 @@ export default function Teams() {
               <li key={invitation.id} data-invitation-team={invitation.teamName}>
                 <strong>{invitation.teamName}</strong>: {invitation.inviterName ?? "Someone"} invited you as{" "}
                 {ROLE_LABELS[invitation.role].toLowerCase()}, valid until{" "}
-                <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt)}</time>. Open the link in the
-                email to accept or decline it.
+                <time dateTime={invitation.expiresAt}>{formatDate(invitation.expiresAt, zone)}</time>. Open the link in
+                the email to accept or decline it.
               </li>
             ))}
           </ul>

@@ -24,6 +24,8 @@ const LIVE_GZIP_BUDGETS = {
   list: 141 * KiB,
   "task page": 154 * KiB,
   "tasks/new": 148 * KiB,
+  "project calendar": 140 * KiB,
+  "/calendar": 140 * KiB,
 } as const;
 /**
  * The live pages as sent (Brotli). Part II's task page (timeline, mentions,
@@ -37,6 +39,8 @@ const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
   list: 128 * KiB,
   "task page": 136 * KiB,
   "tasks/new": 130 * KiB,
+  "project calendar": 128 * KiB,
+  "/calendar": 128 * KiB,
 };
 /**
  * Every signed-in page carries Realtime for the header's bell (PRODUCT.md §10:
@@ -143,6 +147,7 @@ test.describe("signed-in pages", () => {
     { name: "/my-work", url: () => "/my-work" },
     { name: "/account", url: () => "/account" },
     { name: "/account/password", url: () => "/account/password" },
+    { name: "/account/calendar", url: () => "/account/calendar" },
   ];
   for (const { name, url } of pages) {
     const budget = PAGE_BUDGET;
@@ -166,6 +171,8 @@ test.describe("signed-in pages", () => {
     { name: "list", url: () => `/teams/${team.slug}/projects/WEB/list` },
     { name: "task page", url: () => `/teams/${team.slug}/projects/WEB/tasks/1` },
     { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
+    { name: "project calendar", url: () => `/teams/${team.slug}/projects/WEB/calendar` },
+    { name: "/calendar", url: () => "/calendar" },
   ];
   for (const { name, url } of livePages) {
     test(`${name} (live) loads at most ${LIVE_SENT_BUDGETS[name] / KiB} KiB of JavaScript (${LIVE_GZIP_BUDGETS[name] / KiB} as gzip), Realtime included`, async ({

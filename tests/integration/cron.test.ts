@@ -12,13 +12,14 @@ import { ManualClock } from "../../stack/cron/clock.ts";
 import type { JobListing } from "../../stack/cron/routes.ts";
 import { INVALID_SCHEDULES, VALID_SCHEDULES } from "../../stack/cron/schedule-cases.ts";
 import type { Queryable } from "../../stack/db/types.ts";
+import { advanceClock } from "../support/cron-clock.ts";
 import { persistentTestDatabase, startTestStack, type TestStack } from "../support/stack.ts";
 
 const at = (iso: string) => Date.parse(iso);
 const clock = new ManualClock(at("2026-11-26T07:58:30Z"));
 let stack: TestStack;
 
-/** The migrations' own jobs (send-notifications every minute, the notifications' prune …) are not what these tests watch. */
+/** The migrations' own jobs (send-notifications every minute, due-reminders every quarter hour, the notifications' prune …) are not what these tests watch. */
 const withoutProductJobs = (s: TestStack) => s.db.query("select cron.unschedule(jobid) from cron.job");
 
 beforeAll(async () => {
@@ -54,23 +55,7 @@ async function runs(jobname: string) {
   return rows.map((r) => ({ ...r, start_time: new Date(r.start_time).toISOString() }));
 }
 
-/**
- * Moves the clock a minute at a time, waiting after each for the runs it
- * started, as a real clock gives a run time to finish before the next minute.
- * (Jumping 45 minutes at once would start a run that is due at 08:40 only
- * after the clock already reads 08:45, when its database work, on another
- * thread, gets its turn.)
- */
-async function advanceTo(iso: string) {
-  await stack.scheduler.cron.reload();
-  const target = at(iso);
-  for (let minute = Math.floor(clock.now() / 60_000) * 60_000 + 60_000; minute < target; minute += 60_000) {
-    await clock.set(minute);
-    await stack.scheduler.cron.settled();
-  }
-  await clock.set(target);
-  await stack.scheduler.cron.settled();
-}
+const advanceTo = (iso: string) => advanceClock(stack, clock, iso);
 
 describe("cron.schedule and friends", () => {
   it("accepts the schedules pg_cron accepts and refuses the others with pg_cron's error", async () => {

@@ -318,6 +318,8 @@ describe("the catalog: nothing added later can forget the rule", () => {
       // an email's unsubscribe link works without signing in (RFC 8058): its token is the key
       ["unsubscribe_from_emails", "the link's holder, signed in or not"],
       ["unsubscribe_link_status", "the link's holder, signed in or not"],
+      // a calendar app fetches the feed without signing in: the secret address is the key
+      ["calendar_feed", "the feed address's holder, signed in or not"],
       // the rule itself
       ["has_required_aal", "the rule"],
       ["require_aal", "the rule"],

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { overWipLimit, showMoreSearch } from "~/lib/board";
+import { isClosed, overWipLimit, showMoreSearch } from "~/lib/board";
 import type { Card } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
 import { columnAnchor } from "./column-switcher";
@@ -82,6 +82,7 @@ export function BoardColumn({
             assignee={task.assignee_id ? memberNames[task.assignee_id] : undefined}
             avatarPath={task.assignee_id ? memberAvatars[task.assignee_id] : null}
             open={task.number === openNumber}
+            closed={isClosed(status.category)}
             move={move}
           />
         ))}

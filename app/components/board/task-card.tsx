@@ -1,6 +1,8 @@
 import { Avatar } from "~/components/avatar";
 import { Link } from "@remix-run/react";
 import { PRIORITY_LABELS, taskRef } from "~/lib/board";
+import { isOverdue } from "~/lib/calendar";
+import { usePageTime } from "~/lib/use-page-time";
 import type { Card } from "~/lib/board";
 import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
@@ -18,6 +20,7 @@ export function TaskCard({
   assignee,
   avatarPath,
   open,
+  closed,
   move,
 }: {
   task: Card;
@@ -27,6 +30,8 @@ export function TaskCard({
   avatarPath: string | null | undefined;
   /** the task open in the panel */
   open: boolean;
+  /** its column's status is completed or canceled (no "Overdue") */
+  closed: boolean;
   /** null when the card can't be moved (no JavaScript yet, or a viewer) */
   move: BoardMove | null;
 }) {
@@ -68,7 +73,7 @@ export function TaskCard({
           </button>
         ) : null}
       </div>
-      <CardMeta task={task} assignee={assignee} avatarPath={avatarPath} />
+      <CardMeta task={task} assignee={assignee} avatarPath={avatarPath} closed={closed} />
       {move && menuOpen ? <MoveMenu id={menuId} task={task} label={`Move ${ref}`} move={move} /> : null}
     </li>
   );
@@ -140,11 +145,14 @@ function CardMeta({
   task,
   assignee,
   avatarPath,
+  closed,
 }: {
   task: Card;
   assignee: string | null | undefined;
   avatarPath: string | null | undefined;
+  closed: boolean;
 }) {
+  const { today } = usePageTime();
   return (
     <div className="task-card-meta">
       {task.blocked ? <span className="blocked">Blocked</span> : null}
@@ -152,6 +160,12 @@ function CardMeta({
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
       {task.due_on ? <span className="due">Due {task.due_on}</span> : null}
+      {task.repeats ? (
+        <span className="repeat-mark" title="Repeats">
+          ↻<span className="visually-hidden"> Repeats</span>
+        </span>
+      ) : null}
+      {isOverdue({ due_on: task.due_on, open: !closed }, today) ? <span className="overdue-badge">Overdue</span> : null}
       <span className="assignee with-avatar">
         {task.assignee_id ? <Avatar path={avatarPath} name={assignee} size={18} /> : null}
         {assignee ?? (task.assignee_id ? "Assigned" : "Unassigned")}

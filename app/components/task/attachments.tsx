@@ -2,6 +2,7 @@ import { Form, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { FormAlert, isFormFailure } from "~/components/form";
 import { formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import {
   attachmentImageSrc,
   attachmentPath,
@@ -42,6 +43,7 @@ interface Upload extends UploadState {
 }
 
 export function Attachments({ taskId, attachments, userId, canAttach, canDeleteAny, action, result }: Props) {
+  const { zone } = usePageTime();
   const failure =
     isFormFailure(result) && (result.intent === "attach" || result.intent?.startsWith("delete-attachment:"))
       ? result
@@ -149,7 +151,7 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
               <div className="muted small">
                 {formatBytes(a.sizeBytes)} · {a.contentType} ·{" "}
                 {a.uploaderName ?? (a.uploadedBy ? "A former member" : "Deleted user")} ·{" "}
-                <time dateTime={a.createdAt}>{formatDateTime(a.createdAt)}</time>
+                <time dateTime={a.createdAt}>{formatDateTime(a.createdAt, zone)}</time>
               </div>
             </div>
             {canAttach && (a.uploadedBy === userId || canDeleteAny) ? (

@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { MarkdownField, previewOf } from "~/components/markdown-field";
 import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type StatusRef } from "~/lib/board";
+import type { RepeatFields as SavedRepeat } from "~/lib/recurrence";
+import { RepeatFields } from "./repeat-fields";
 
 type MemberOption = { id: string; name: string };
 type LabelOption = { id: string; name: string };
@@ -15,6 +17,7 @@ function assigneeOptions(members: MemberOption[]) {
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
 export function TaskFields({
   task,
+  repeat,
   labels = [],
   members,
   teamLabels,
@@ -24,6 +27,8 @@ export function TaskFields({
   attachTo,
 }: {
   task?: Partial<EditableTask>;
+  /** the task's rule as the form's fields */
+  repeat?: SavedRepeat;
   /** the task's labels now */
   labels?: LabelOption[];
   members: MemberOption[];
@@ -96,6 +101,7 @@ export function TaskFields({
           ))}
         </datalist>
       </div>
+      <RepeatFields saved={repeat} values={values} errors={errors} />
     </>
   );
 }
@@ -103,6 +109,7 @@ export function TaskFields({
 /** `action`: the task's URL (with the page's search), whichever route renders the panel. */
 export function TaskEditor({
   task,
+  repeat,
   labels,
   members,
   teamLabels,
@@ -113,6 +120,7 @@ export function TaskEditor({
   cancel,
 }: {
   task: EditableTask;
+  repeat: SavedRepeat;
   labels: LabelOption[];
   members: MemberOption[];
   teamLabels: LabelOption[];
@@ -135,6 +143,7 @@ export function TaskEditor({
       <TaskFields
         task={task}
         labels={labels}
+        repeat={repeat}
         members={members}
         teamLabels={teamLabels}
         result={result}
@@ -200,5 +209,44 @@ export function TaskMoveForm({
       </div>
       <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
     </ValidatedForm>
+  );
+}
+
+/** "Repeats every week on Monday", and for members a "Stop repeating" button (its own small form). */
+export function RepeatNote({
+  words,
+  result,
+  action,
+  canEdit,
+}: {
+  /** describeRule's words for the task's rule, null when it doesn't repeat */
+  words: string | null;
+  result: unknown;
+  action: string;
+  canEdit: boolean;
+}) {
+  if (!words) return null;
+  return (
+    <div className="repeat-note">
+      <p>
+        <span className="repeat-mark" aria-hidden="true">
+          ↻
+        </span>{" "}
+        Repeats: {words}. Completing it makes the next one.
+      </p>
+      {canEdit ? (
+        <ValidatedForm
+          intent="stop-repeating"
+          action={action}
+          result={result}
+          preventScrollReset
+          aria-label="Stop repeating"
+        >
+          <SubmitButton className="button button-small button-secondary" pendingText="Stopping…">
+            Stop repeating
+          </SubmitButton>
+        </ValidatedForm>
+      ) : null}
+    </div>
   );
 }

@@ -2,20 +2,22 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { FormAlert, type FormFailure } from "~/components/form";
 import { columnAnchor } from "~/components/board/column-switcher";
-import { boardSearch, taskRef } from "~/lib/board";
+import { boardSearch, isClosed, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
-import { formatDateTime } from "~/lib/dates";
+import { isOverdue } from "~/lib/calendar";
+import { formatDateTime, formatDay } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import { Attachments } from "./attachments";
 import { Checklist, Relations, SubTasks } from "./breakdown";
 import { Timeline } from "./timeline";
 import { WatchForm } from "./watch-form";
-import { TaskEditor, TaskMoveForm } from "./task-forms";
+import { RepeatNote, TaskEditor, TaskMoveForm } from "./task-forms";
 import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
 
 /** What the task route's forms can send back (successes redirect). */
-export type TaskFormResult = FormFailure<"update" | "move" | "delete-task">;
+export type TaskFormResult = FormFailure<"update" | "move" | "stop-repeating" | "delete-task">;
 /** What the /comments route's forms can send back. */
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
 /** What the /attachments route's forms can send back. */
@@ -41,6 +43,7 @@ export function TaskPanel({
   breakdownResult?: BreakdownFormResult;
 }) {
   const data = useTaskData();
+  const { zone, today } = usePageTime();
   const board = useBoardData();
   const location = useLocation();
   if (!data) return null;
@@ -48,6 +51,8 @@ export function TaskPanel({
     projectKey,
     taskPath,
     task,
+    repeatWords,
+    repeat,
     labels,
     checklist,
     subtasks,
@@ -136,17 +141,30 @@ export function TaskPanel({
       />
       <p className="muted small task-provenance">
         Created by {task.creator?.display_name ?? (task.created_by ? "a former member" : "a deleted user")} on{" "}
-        <time dateTime={task.created_at}>{formatDateTime(task.created_at)}</time>
+        <time dateTime={task.created_at}>{formatDateTime(task.created_at, zone)}</time>
         {task.updated_at !== task.created_at ? (
           <>
             {" "}
-            · updated <time dateTime={task.updated_at}>{formatDateTime(task.updated_at)}</time>
+            · updated <time dateTime={task.updated_at}>{formatDateTime(task.updated_at, zone)}</time>
           </>
         ) : null}
       </p>
+      {task.due_on && isOverdue({ due_on: task.due_on, open: !isClosed(task.status.category) }, today) ? (
+        <p className="overdue-note">
+          <span className="overdue-badge">Overdue</span>: it was due on {formatDay(task.due_on)}.
+        </p>
+      ) : null}
+      <RepeatNote
+        words={repeatWords}
+        result={result}
+        action={taskAction}
+        canEdit={can.editTasks}
+        key={`repeat-${task.id}-${task.updated_at}`}
+      />
       {editing ? (
         <TaskEditor
           task={task}
+          repeat={repeat}
           labels={labels}
           members={members}
           teamLabels={board?.labels ?? []}

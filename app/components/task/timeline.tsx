@@ -6,6 +6,7 @@ import { MentionCombobox } from "~/components/mentions";
 import { RichText } from "~/components/rich-text";
 import { timelineSearch } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 import type { Mentionable } from "~/lib/mentions";
 import type { TimelineItem } from "~/lib/tasks.server";
 
@@ -134,12 +135,13 @@ export function Timeline({
 
 /** "Olive moved this from To do to In progress · 5 min ago" */
 function Event({ event, now }: { event: EventItem; now: string }) {
+  const { zone } = usePageTime();
   return (
     <li className="timeline-event small" data-event-kind={event.kind}>
       <strong>{event.who}</strong> {event.what}
       {" · "}
-      <time dateTime={event.created_at} title={formatDateTime(event.created_at)} className="muted">
-        {formatAgo(event.created_at, now)}
+      <time dateTime={event.created_at} title={formatDateTime(event.created_at, zone)} className="muted">
+        {formatAgo(event.created_at, now, zone)}
       </time>
     </li>
   );
@@ -171,13 +173,14 @@ function Comment({
   const editing = formState(editResult, "edit-comment");
   const editPreview = previewOf(editResult, "edit-comment", "body");
   const hasEditError = Object.keys(editing.errors).length > 0 || editPreview !== null;
+  const { zone } = usePageTime();
   return (
     <li className="comment" data-comment-id={comment.id}>
       <p className="comment-meta">
         <Avatar path={comment.author?.avatar_path} name={comment.author?.display_name ?? null} size={20} />{" "}
         <strong>{comment.author?.display_name ?? (comment.author_id ? "A former member" : "Deleted user")}</strong>{" "}
         <time dateTime={comment.created_at} className="muted small">
-          {formatDateTime(comment.created_at)}
+          {formatDateTime(comment.created_at, zone)}
         </time>
         {comment.edited_at ? <span className="muted small"> (edited)</span> : null}
       </p>
