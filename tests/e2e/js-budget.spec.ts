@@ -56,8 +56,12 @@ const WATCH_MS = 5_000;
  * split made 23.
  */
 const SCRIPT_BUDGET = 16;
-/** the live pages' Part II modules (tabs, filters, labels, task forms, dates) arrive as chunks of their own */
-const LIVE_SCRIPT_BUDGET = 18;
+/**
+ * The live pages' Part II modules (tabs, filters, labels, task forms, dates,
+ * calendar, page time) arrive as small chunks of their own: the task page
+ * fetches 21 (decision 0021 says which would merge back).
+ */
+const LIVE_SCRIPT_BUDGET = 22;
 
 const names = (js: JsFigures) => js.files.map((f) => f.path.replace(/^\/assets\//, ""));
 /** a chunk's name without its hash: "live-refresh-CJAx5RQe.js" → "live-refresh" */
