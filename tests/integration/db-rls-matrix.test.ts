@@ -71,7 +71,7 @@ const MATRIX: Row[] = [
                                                                                     (_a, w) => ["select exists (select 1 from teams where slug = $1)", [`direct-${w.n}`]]],
   ["teams",        "rename the team",                                "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("teams").update({ name: "Acme Corp" }).eq("id", w.team),
                                                                                     (_a, w) => ["select name = 'Acme Corp' from teams where id = $1", [w.team]]],
-  ["teams",        "change the team's slug",                         ALL,           (c, _a, w) => c.from("teams").update({ slug: `moved-${w.n}` }).eq("id", w.team),
+  ["teams",        "change the team's address (slug)",               "✓ ✓ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("teams").update({ slug: `moved-${w.n}` }).eq("id", w.team),
                                                                                     (_a, w) => ["select slug = $2 from teams where id = $1", [w.team, `moved-${w.n}`]]],
   ["teams",        "delete the team",                                "✓ ✗ ✗ ✗ ✗ ✗", (c, _a, w) => c.from("teams").delete().eq("id", w.team),
                                                                                     (_a, w) => ["select not exists (select 1 from teams where id = $1)", [w.team]]],
