@@ -142,7 +142,7 @@ test.describe("when the backend can't be reached", () => {
     expect(response?.status()).toBe(503);
     await expect(
       page.getByRole("heading", {
-        name: "Teamboard can't reach its backend right now. Your changes were not saved; try again.",
+        name: "Teamboard can't reach its backend right now, so this page can't be shown. Try again in a moment.",
       }),
     ).toBeVisible();
     expect(await page.content()).not.toMatch(/at \w+ \(|node_modules|\.ts:\d+/);

@@ -94,7 +94,7 @@ export async function createPeople(backend: Backend, n: number, teamSlug: string
 export async function readWorkload(backend: Backend, team: string, project: string): Promise<Workload> {
   const admin = { apikey: backend.serviceRoleKey, authorization: `Bearer ${backend.serviceRoleKey}` };
   const response = await fetch(
-    `${backend.url}/rest/v1/tasks?select=id,number,status,projects!inner(key,teams!inner(slug))&projects.key=eq.${project}&projects.teams.slug=eq.${team}&order=number`,
+    `${backend.url}/rest/v1/tasks?select=id,number,status:status_id,projects!inner(key,teams!inner(slug))&projects.key=eq.${project}&projects.teams.slug=eq.${team}&order=number`,
     { headers: admin },
   );
   if (!response.ok) throw new Error(`reading tasks: ${response.status} ${await response.text()}`);
