@@ -77,6 +77,19 @@ async function checkPage(page: Page, route: RouteCase, testInfo: TestInfo, shotP
   }
 }
 
+/** The folded header menu: its button, then search and "Log out" on screen; closed again afterwards. */
+async function expectHeaderMenuReaches(page: Page, path: string) {
+  const menu = page.getByRole("banner").locator("summary", { hasText: /^Menu$/ });
+  await menu.click();
+  await expect(page.getByRole("searchbox", { name: "Search tasks" }), path).toBeInViewport({ ratio: 1 });
+  // the header's own (an invitation opened by someone else offers one too)
+  const logOut = page.getByRole("banner").getByRole("button", { name: "Log out" });
+  await expect(logOut, path).toBeInViewport({ ratio: 1 });
+  expect(await sidewaysOverflow(page), `${path} with the menu open scrolls sideways by`).toBe(0);
+  await menu.click();
+  await expect(logOut).toBeHidden();
+}
+
 for (const phone of PHONES) {
   for (const mode of MODES) {
     test.describe(`phone ${phone.name} px ${mode.name}`, () => {
@@ -98,10 +111,7 @@ for (const phone of PHONES) {
         await login(team.owner);
         for (const route of [...signedInRoutes(team), invitationRoute(invitation, { signedIn: true })]) {
           await checkPage(page, route, testInfo, shots);
-          // not signed in all the way yet: the header offers Log out alone, no menu or search
-          const header = page.getByRole("banner");
-          await expect(header.getByRole("button", { name: "Log out" }), route.path).toBeInViewport({ ratio: 1 });
-          await expect(header.getByRole("searchbox"), route.path).toHaveCount(0);
+          await expectHeaderMenuReaches(page, route.path);
         }
 
         // the header's search, used from the menu
