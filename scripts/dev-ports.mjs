@@ -34,6 +34,24 @@ export async function findFreePort(preferred, { host = "127.0.0.1", offsets = [0
   return null;
 }
 
+/**
+ * The first offset (0, `step`, 2 × `step`, …) at which every one of `ports` +
+ * offset is free, or null: where `npm test` runs the e2e suite when something
+ * (another checkout's run, a stack left running) holds its usual ports.
+ */
+export async function findFreeOffset(ports, { host = "127.0.0.1", step = 100, tries = 20 } = {}) {
+  for (let i = 0; i < tries; i++) {
+    const offset = i * step;
+    let free = true;
+    for (const port of ports) {
+      free = port + offset <= 65535 && (await isPortFree(port + offset, host));
+      if (!free) break;
+    }
+    if (free) return offset;
+  }
+  return null;
+}
+
 /** The keys this checkout's stack made in its data folder (null before its first start). */
 export function readKeys(dataDir) {
   const file = path.join(dataDir, "keys.json");

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTestStack, type TestStack } from "../tests/support/stack";
-import { planAppPort, planStack } from "./dev-ports.mjs";
+import { e2ePorts } from "../tests/e2e/support/ports.mjs";
+import { findFreeOffset, isPortFree, planAppPort, planStack } from "./dev-ports.mjs";
 
 /** `npm run dev`'s choice of ports and of a stack to attach to, against real sockets and a real stack. */
 
@@ -91,4 +92,22 @@ test("the app takes PORT when it is free, refuses it when taken, else the first 
   expect(plan.port).toBeGreaterThan(taken);
   expect(plan.note).toBe(`port ${taken} is taken; the app takes port ${plan.port} instead`);
   expect(await planAppPort({ preferred: 5173, chosen: plan.port!, host: "127.0.0.1" })).toEqual({ port: plan.port });
+});
+
+test("npm test moves the e2e run to the first offset whose ports are all free", async () => {
+  const taken = await occupy();
+  const offset = await findFreeOffset([taken + 1, taken], { step: 7 });
+  expect(offset).toBeGreaterThan(0);
+  expect(offset! % 7).toBe(0);
+  expect(await isPortFree(taken + offset!)).toBe(true);
+  expect(await isPortFree(taken + 1 + offset!)).toBe(true);
+  expect(await findFreeOffset([taken], { step: 1, tries: 1 })).toBeNull();
+  listeners.pop()?.close();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(await findFreeOffset([taken], { step: 1 })).toBe(0);
+});
+
+test("the e2e ports are each environment's stack, its mail port (+4) and its app, all moved by the offset", () => {
+  expect(e2ePorts(0)).toEqual([54350, 54354, 4010, 54351, 54355, 4011, 54359, 54363, 4012]);
+  expect(e2ePorts(100)).toEqual(e2ePorts(0).map((port) => port + 100));
 });

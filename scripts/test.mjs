@@ -7,6 +7,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { e2ePorts } from "../tests/e2e/support/ports.mjs";
+import { findFreeOffset } from "./dev-ports.mjs";
 import { ensureChromium, ensureNodeModules } from "./ensure-setup.mjs";
 import { startNativePostgres } from "./native-pg.mjs";
 
@@ -122,6 +124,7 @@ if (e2e) {
   const built = await build;
   console.log(`\n━━ production build (for the e2e run): exit ${built.code} in ${built.seconds.toFixed(1)} s`);
   if (built.code !== 0) process.stdout.write(built.output);
+  const offset = await e2eOffset();
   const code = run(
     "end-to-end (Playwright, Chromium)",
     "node_modules/.bin/playwright",
@@ -130,9 +133,26 @@ if (e2e) {
       PLAYWRIGHT_JSON_OUTPUT_NAME: file,
       // built above; playwright.config.ts builds when run on its own
       E2E_PREBUILT: built.code === 0 ? "1" : "",
+      E2E_PORT_OFFSET: String(offset),
     },
   );
   readPlaywright(file, code);
+}
+
+/**
+ * E2E_PORT_OFFSET when set, else the first offset whose ports are all free:
+ * a stack or app still listening on the usual ports (another checkout's run,
+ * one left running) moves this run aside instead of failing it.
+ */
+async function e2eOffset() {
+  if (process.env.E2E_PORT_OFFSET) return Number(process.env.E2E_PORT_OFFSET);
+  const offset = await findFreeOffset(e2ePorts());
+  if (offset === null) {
+    console.log("! the e2e ports and the next 19 offsets are all taken: set E2E_PORT_OFFSET");
+    return 0;
+  }
+  if (offset !== 0) console.log(`(the e2e ports ${e2ePorts().join(", ")} are taken: this run moves them by ${offset})`);
+  return offset;
 }
 
 for (const p of problems) console.log(`! ${p}`);

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { E2E_BASE_PORTS as BASE } from "./ports.mjs";
 
 /**
  * The e2e run's backends and apps: each app (the built app under server.mjs)
@@ -6,13 +7,16 @@ import path from "node:path";
  * expire after a few seconds, for the refresh tests; `down` points at a port
  * where nothing listens, for the "backend unreachable" pages.
  */
-/** E2E_PORT_OFFSET=100 moves every port, so two checkouts can run their suites at once. */
+/**
+ * E2E_PORT_OFFSET=100 moves every port, so two checkouts can run their suites
+ * at once; `npm test` picks a free offset itself when the ports are taken.
+ */
 const OFFSET = Number(process.env.E2E_PORT_OFFSET ?? 0);
 
 export const ENVIRONMENTS = {
-  main: { stackPort: 54350 + OFFSET, appPort: 4010 + OFFSET, jwtExpiry: 3600, backend: "stack" },
-  down: { stackPort: 54359 + OFFSET, appPort: 4012 + OFFSET, jwtExpiry: 3600, backend: "none" },
-  short: { stackPort: 54351 + OFFSET, appPort: 4011 + OFFSET, jwtExpiry: 4, backend: "stack" },
+  main: { stackPort: BASE.main.stack + OFFSET, appPort: BASE.main.app + OFFSET, jwtExpiry: 3600, backend: "stack" },
+  down: { stackPort: BASE.down.stack + OFFSET, appPort: BASE.down.app + OFFSET, jwtExpiry: 3600, backend: "none" },
+  short: { stackPort: BASE.short.stack + OFFSET, appPort: BASE.short.app + OFFSET, jwtExpiry: 4, backend: "stack" },
 } as const;
 
 export type EnvironmentName = keyof typeof ENVIRONMENTS;
