@@ -8,6 +8,11 @@
 export const TIMELINE_PAGE_SIZE = 50;
 export const TIMELINE_CURSOR_PARAM = "timeline.before";
 
+/** The id of a comment's element in the timeline, so a URL can land at it (`#comment-<id>`). */
+export function commentAnchor(commentId: string): string {
+  return `comment-${commentId}`;
+}
+
 export interface TimelineCursor {
   createdAt: string;
   id: string;

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { TaskPanel } from "~/components/task/task-panel";
+import { commentAnchor } from "~/lib/comments";
 import { addComment, deleteComment, editComment } from "~/lib/comments.server";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
@@ -43,10 +44,10 @@ async function submit(args: ActionFunctionArgs) {
   switch (parsed.intent) {
     case "comment": {
       if (!parsed.success) return formFailure(parsed);
-      const { error } = await addComment(supabase, task.id, parsed.data.body);
+      const { data: posted, error } = await addComment(supabase, task.id, parsed.data.body);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "body" });
-      // a new comment shows on the latest page
-      return done("Your comment is posted.", urls.task);
+      // a new comment shows on the latest page; the page lands at it (without JavaScript too)
+      return done("Your comment is posted.", `${urls.task}#${commentAnchor(posted.id)}`);
     }
 
     case "edit-comment": {

@@ -46,5 +46,24 @@ for (const mode of MODES) {
       await expect(page.getByText("Your comment is posted.")).toBeVisible();
       await expect(panel.locator("li.comment").last()).toContainText("Venue booked.");
     });
+
+    test("a posted comment is where the page lands, below a long timeline", async ({ page, backend, login }) => {
+      const team = await seedTeam(backend, { tasks: [{ title: "Plan the offsite" }] });
+      await addComments(backend, team.tasks[0].id, team.users.admin, 20, (n) => `Earlier note ${n}\n\nwith a second paragraph`);
+      await login(team.users.member);
+      await page.goto(`/teams/${team.slug}/projects/WEB/tasks/1?q=offsite`);
+      const panel = page.getByRole("complementary", { name: "Task" });
+
+      await panel.getByLabel("Add a comment").fill("Venue booked for the 12th.");
+      await panel.getByRole("button", { name: "Post comment" }).click();
+      await expect(page.getByText("Your comment is posted.")).toBeVisible();
+      const posted = panel.locator("li.comment", { hasText: "Venue booked for the 12th." });
+      await expect(posted).toBeInViewport();
+      // the board's filter stays, and the address names the comment (a link to it)
+      const id = await posted.getAttribute("data-comment-id");
+      await expect(page).toHaveURL(new RegExp(`/tasks/1\\?q=offsite#comment-${id}$`));
+      // the form is empty, ready for the next one
+      await expect(panel.getByLabel("Add a comment")).toHaveValue("");
+    });
   });
 }

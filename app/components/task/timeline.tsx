@@ -4,7 +4,7 @@ import { SubmitButton, ValidatedForm, formState, type FormFailure } from "~/comp
 import { MARKDOWN_HINT, MarkdownField, previewOf } from "~/components/markdown-field";
 import { MentionCombobox } from "~/components/mentions";
 import { RichText } from "~/components/rich-text";
-import { timelineSearch } from "~/lib/comments";
+import { commentAnchor, timelineSearch } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import type { Mentionable } from "~/lib/mentions";
@@ -175,7 +175,7 @@ function Comment({
   const hasEditError = Object.keys(editing.errors).length > 0 || editPreview !== null;
   const { zone } = usePageTime();
   return (
-    <li className="comment" data-comment-id={comment.id}>
+    <li className="comment" id={commentAnchor(comment.id)} data-comment-id={comment.id}>
       <p className="comment-meta">
         <Avatar path={comment.author?.avatar_path} name={comment.author?.display_name ?? null} size={20} />{" "}
         <strong>{comment.author?.display_name ?? (comment.author_id ? "A former member" : "Deleted user")}</strong>{" "}
