@@ -2,6 +2,7 @@ import { Form, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { ZodTypeAny } from "zod";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
+import { ErrorSummary } from "~/components/error-summary";
 
 /**
  * Where each form's schema lives. A form loads its own module (and Zod,
@@ -87,7 +88,7 @@ interface FormState {
   errors: FieldErrors;
   values: FormValues;
   formId: string;
-  /** the field (or "form") that gets focus: the first one with a message */
+  /** the field (or "form") that gets focus: the first one with a message, unless a summary does */
   firstError: string | undefined;
 }
 
@@ -147,12 +148,16 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   const errors = clientErrors ?? serverResult?.errors ?? {};
   const values = serverResult?.values ?? {};
   // Messages come in the schema's order, which is the form's; a field's message goes before the form's.
-  const firstError = Object.keys(errors).find((name) => name !== "form") ?? (errors.form ? "form" : undefined);
+  const wrongFields = Object.keys(errors).filter((name) => name !== "form");
+  // two wrong fields or more: a summary at the top lists them, and it takes focus (no field does)
+  const summary = wrongFields.length > 1;
+  const firstError = summary ? undefined : (wrongFields[0] ?? (errors.form ? "form" : undefined));
 
   useEffect(() => {
     if (Object.keys(errors).length === 0) return;
     const form = formRef.current;
     const target =
+      form?.querySelector<HTMLElement>("[data-error-summary]") ??
       form?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
       form?.querySelector<HTMLElement>("[data-form-alert]");
     target?.focus();
@@ -183,7 +188,9 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
         }}
       >
         {intent ? <input type="hidden" name="intent" value={intent} /> : null}
-        {errors.form ? (
+        {summary ? (
+          <ErrorSummary formId={formId} errors={errors} fields={wrongFields} form={formRef} />
+        ) : errors.form ? (
           <FormAlert id={`${formId}-form-error`} autoFocus={firstError === "form"}>
             {errors.form}
           </FormAlert>

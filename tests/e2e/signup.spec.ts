@@ -30,23 +30,64 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Sign up" }).click();
       const email = page.getByLabel("Email");
       await expect(email).toHaveAttribute("aria-invalid", "true");
-      await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
-      await expect(page.getByText("Include at least one letter and one digit.")).toBeVisible();
+      const beside = page.locator(".field-error");
+      await expect(beside).toHaveText([
+        "Enter a valid email address, like name@example.com.",
+        "Include at least one letter and one digit.",
+      ]);
       await expect(email).toHaveValue("grace@example");
       await expect(page.getByLabel("Your name")).toHaveValue("Grace");
       // the message is tied to its field for screen readers
       const describedBy = await email.getAttribute("aria-describedby");
       await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(/Enter a valid email address/);
-      if (mode.js) await expect(email).toBeFocused();
     });
 
-    test("the first wrong field, in the form's order, is the one focused", async ({ page }) => {
+    test("two wrong fields: the page lands at a summary on top of the form, announced, with a link to each", async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width: 390, height: 500 });
       await page.goto("/signup");
+      await page.getByLabel("Your name").fill("Grace");
+      await page.getByLabel("Email").fill("grace@example");
+      await page.getByLabel("Password").fill("abcdefgh");
+      await page.getByRole("button", { name: "Sign up" }).click();
+
+      const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+      await expect(summary).toBeFocused();
+      await expect(summary).toBeInViewport();
+      await expect(page.getByRole("alert")).toHaveCount(1);
+      const links = summary.getByRole("link");
+      await expect(links).toHaveText([
+        "Enter a valid email address, like name@example.com.",
+        "Include at least one letter and one digit.",
+      ]);
+      // each link leads to its field
+      await links.nth(1).click();
+      if (mode.js) await expect(page.getByLabel("Password")).toBeFocused();
+      else await expect(page).toHaveURL(new RegExp(`#${await page.getByLabel("Password").getAttribute("id")}$`));
+      await expect(page.getByLabel("Password")).toBeInViewport();
+    });
+
+    test("one wrong field is the one focused; with more, the summary lists them in the form's order", async ({
+      page,
+    }) => {
+      await page.goto("/signup");
+      await page.getByLabel("Your name").fill("Grace");
       await page.getByLabel("Email").fill("grace@example");
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign up" }).click();
-      await expect(page.getByLabel("Your name")).toHaveAttribute("aria-invalid", "true");
-      await expect(page.getByLabel("Your name")).toBeFocused();
+      await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+      await expect(page.getByLabel("Email")).toBeFocused();
+      // one message, said once: beside its field, no summary
+      await expect(page.getByText("Enter a valid email address, like name@example.com.")).toHaveCount(1);
+      await expect(page.getByRole("alert")).toHaveCount(0);
+
+      await page.getByLabel("Your name").fill("");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign up" }).click();
+      const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+      await expect(summary).toBeFocused();
+      await expect(summary.getByRole("link")).toHaveText([/name/i, /valid email/]);
     });
 
     test("a duplicate email says so and keeps the values", async ({ page, signUp }) => {
