@@ -14,7 +14,7 @@ import {
 } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorPage } from "~/components/error-page";
-import { FlashMessage } from "~/components/flash-message";
+import { ClaimFlash, FlashMessage } from "~/components/flash-message";
 import { SiteHeader } from "~/components/site-header";
 import { getUser } from "~/lib/auth.server";
 import { formWasRejected } from "~/lib/revalidation";
@@ -107,6 +107,8 @@ export default function App() {
   const { user, flash, env, unread } = useRouteLoaderData<typeof loader>("root")!;
   useBrowserAuth(env, user);
   const [helpOpen, setHelpOpen] = useState(false);
+  // the message a form on the page shows beside its own button (components/flash-message)
+  const [claimed, setClaimed] = useState<RootData["flash"]>(null);
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => handleShortcut(event, () => setHelpOpen(true));
     window.addEventListener("keydown", onKeyDown);
@@ -118,8 +120,10 @@ export default function App() {
     <ShortcutsHelp.Provider value={() => setHelpOpen(true)}>
       <SiteHeader user={user} unread={unread} halfway={halfway} />
       <main id="main" className="main">
-        <FlashMessage flash={flash} />
-        <Outlet />
+        <FlashMessage flash={flash === claimed ? null : flash} />
+        <ClaimFlash.Provider value={setClaimed}>
+          <Outlet />
+        </ClaimFlash.Provider>
       </main>
       {helpOpen ? (
         <Suspense fallback={null}>

@@ -1,81 +1,10 @@
 import { Form, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from "react";
-import type { ZodTypeAny } from "zod";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 import { ErrorSummary } from "~/components/error-summary";
-
-/**
- * Where each form's schema lives. A form loads its own module (and Zod,
- * ~14 KB gzip) once someone starts on it — focuses, touches or types — not
- * with the page: a visit that never fills the form never fetches them, and
- * no page fetches the schemas of other pages. Until they have arrived the
- * server checks alone (it always does).
- */
-const SCHEMA_MODULES = {
-  auth: () => import("~/lib/schemas"),
-  teams: () => import("~/lib/teams.schemas"),
-  tasks: () => import("~/lib/tasks.schemas"),
-  invitations: () => import("~/lib/invitations.schemas"),
-  views: () => import("~/lib/views.schemas"),
-  statuses: () => import("~/lib/statuses.schemas"),
-  labels: () => import("~/lib/labels.schemas"),
-};
-type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };
-
-const SCHEMAS = {
-  SignupSchema: "auth",
-  LoginSchema: "auth",
-  EmailSignInSchema: "auth",
-  OtpSchema: "auth",
-  ForgotPasswordSchema: "auth",
-  ResetPasswordSchema: "auth",
-  PasswordChangeSchema: "auth",
-  EmailChangeSchema: "auth",
-  ProfileSchema: "auth",
-  MfaCodeSchema: "auth",
-  ConfirmFactorSchema: "auth",
-  FactorNameSchema: "auth",
-  RecoveryCodeSchema: "auth",
-  CreateTeamSchema: "teams",
-  RenameTeamSchema: "teams",
-  TeamAddressSchema: "teams",
-  CommentSchema: "tasks",
-  CreateProjectSchema: "tasks",
-  CreateTaskSchema: "tasks",
-  ChecklistItemSchema: "tasks",
-  SubtaskSchema: "tasks",
-  InviteSchema: "invitations",
-  SaveViewSchema: "views",
-  RenameViewSchema: "views",
-  AddStatusSchema: "statuses",
-  EditStatusSchema: "statuses",
-  LabelSchema: "labels",
-} as const satisfies Record<string, keyof typeof SCHEMA_MODULES>;
-
-type SchemaName = keyof typeof SCHEMAS;
-// a name above that its module doesn't export as a Zod schema is a type error here
-type SchemaOf<K extends SchemaName> = SchemaModules[(typeof SCHEMAS)[K]][K & keyof SchemaModules[(typeof SCHEMAS)[K]]];
-const schemasExist: { [K in SchemaName]: SchemaOf<K> extends ZodTypeAny ? true : never } = Object.fromEntries(
-  Object.keys(SCHEMAS).map((k) => [k, true]),
-) as never;
-void schemasExist;
-
-interface BrowserCheck {
-  parseForm: SchemaModules["auth"]["parseForm"];
-  schema: ZodTypeAny;
-}
-const loaded = new Map<SchemaName, Promise<BrowserCheck>>();
-function loadSchema(name: SchemaName): Promise<BrowserCheck> {
-  let check = loaded.get(name);
-  if (!check) {
-    check = Promise.all([SCHEMA_MODULES.auth(), SCHEMA_MODULES[SCHEMAS[name]]()]).then(([{ parseForm }, module]) => ({
-      parseForm,
-      schema: (module as unknown as Record<SchemaName, ZodTypeAny>)[name],
-    }));
-    loaded.set(name, check);
-  }
-  return check;
-}
+import { loadSchema, type BrowserCheck, type SchemaName } from "~/components/form-schemas";
+import { ConfirmationBeside, useConfirmationHere } from "~/components/flash-message";
+import type { Flash } from "~/lib/flash.server";
 
 /** What an action sends back when a form is rejected. */
 export interface FormFailure<I extends string = string> {
@@ -90,9 +19,17 @@ interface FormState {
   formId: string;
   /** the field (or "form") that gets focus: the first one with a message, unless a summary does */
   firstError: string | undefined;
+  /** with JavaScript, the success message of this form, for its button to show beside it */
+  confirmation: Flash | null;
 }
 
-const FormStateContext = createContext<FormState>({ errors: {}, values: {}, formId: "", firstError: undefined });
+const FormStateContext = createContext<FormState>({
+  errors: {},
+  values: {},
+  formId: "",
+  firstError: undefined,
+  confirmation: null,
+});
 
 /**
  * The messages of the ValidatedForm around a field: the browser's check, or
@@ -109,7 +46,7 @@ export function isFormFailure(value: unknown): value is FormFailure {
 }
 
 type ValidatedFormProps = Omit<FormProps, "onSubmit"> & {
-  /** the name of the form's Zod schema (SCHEMAS above): checked in the browser before sending, and by the action always */
+  /** the name of the form's Zod schema (components/form-schemas): checked in the browser before sending, and by the action always */
   schema?: SchemaName;
   /** the action's answer, when it is about this form */
   result?: unknown;
@@ -131,6 +68,13 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   const [clientErrors, setClientErrors] = useState<FieldErrors | null>(null);
   // whether the browser checks this form before sending (its schema has arrived)
   const [check, setCheck] = useState<BrowserCheck | null>(null);
+  // whether the navigation under way is this form's submission
+  const sent = useRef(false);
+  const confirmation = useConfirmationHere(() => sent.current);
+  const idle = useNavigation().state === "idle";
+  useEffect(() => {
+    if (idle) sent.current = false;
+  }, [idle]);
   const live = useRef(true);
   useEffect(() => {
     live.current = true;
@@ -164,7 +108,7 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
   }, [errors]);
 
   return (
-    <FormStateContext.Provider value={{ errors, values, formId, firstError }}>
+    <FormStateContext.Provider value={{ errors, values, formId, firstError, confirmation }}>
       <Form
         ref={formRef}
         method={method}
@@ -177,10 +121,12 @@ export function ValidatedForm({ schema, result, intent, children, method = "post
         onPointerDown={startChecking}
         onKeyDown={startChecking}
         onSubmit={(event) => {
+          sent.current = true;
           if (!check) return;
           const parsed = check.parseForm(check.schema, new FormData(event.currentTarget));
           if (!parsed.success) {
             event.preventDefault();
+            sent.current = false;
             setClientErrors(parsed.errors);
           } else {
             setClientErrors(null);
@@ -388,10 +334,14 @@ export function SubmitButton({
 }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
+  const { confirmation } = useContext(FormStateContext);
   return (
-    <button type="submit" className={className} name={name} value={value} aria-disabled={pending || undefined}>
-      {pending && pendingText ? pendingText : children}
-    </button>
+    <>
+      <button type="submit" className={className} name={name} value={value} aria-disabled={pending || undefined}>
+        {pending && pendingText ? pendingText : children}
+      </button>
+      <ConfirmationBeside flash={confirmation} />
+    </>
   );
 }
 

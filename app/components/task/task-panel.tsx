@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { ConfirmationBeside, useConfirmationHere } from "~/components/flash-message";
 import { FormAlert, type FormFailure } from "~/components/form";
 import { columnAnchor } from "~/components/board/column-switcher";
 import { boardSearch, isClosed, taskRef } from "~/lib/board";
@@ -87,6 +88,10 @@ export function TaskPanel({
   // reading by default; "Edit" opens the form: ?edit without JavaScript, in place with it
   const [editingInPlace, setEditingInPlace] = useState(false);
   useEffect(() => setEditingInPlace(false), [task.id, task.updated_at]);
+  // with JavaScript, a save closes the form: "WEB-1 is saved." goes beside the Edit button that takes its place, in view
+  const saved = useConfirmationHere(
+    (navigation) => navigation.formData?.get("intent") === "update" && navigation.formAction?.split("?")[0] === taskPath,
+  );
   const params = new URLSearchParams(location.search);
   // the form is on screen because of the address or an answer: Cancel navigates; else it just closes
   const editingByPage = params.has("edit") || result?.intent === "update";
@@ -202,6 +207,7 @@ export function TaskPanel({
               >
                 Edit
               </Link>
+              <ConfirmationBeside flash={saved} />
             </p>
           ) : null}
           <TaskReadView
