@@ -98,7 +98,7 @@ function ProfileCard({
         <SubmitButton className="button">Save profile</SubmitButton>
       </ValidatedForm>
       {profile.avatarPath ? (
-        <Form method="post" action="/account" className="inline-form">
+        <Form method="post" action="/account">
           <input type="hidden" name="intent" value="remove-avatar" />
           <button type="submit" className="link-button">
             Remove avatar

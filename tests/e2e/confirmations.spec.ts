@@ -47,7 +47,7 @@ test("saving a task scrolled down shows its confirmation in view, beside the but
 
 test("saving the profile shows its confirmation beside Save profile", async ({ page, signUp, login }) => {
   await login(await signUp());
-  await page.setViewportSize({ width: 390, height: 500 });
+  await page.setViewportSize({ width: 1280, height: 400 });
   await page.goto("/account");
   await page.getByLabel("Display name").fill("Ada Byron");
   const save = page.getByRole("button", { name: "Save profile" });
@@ -55,6 +55,7 @@ test("saving the profile shows its confirmation beside Save profile", async ({ p
   await save.click();
   const status = page.getByRole("status").filter({ hasText: "Your profile is saved." });
   await expect(status).toBeInViewport();
+  await expectBeside(status, save);
   await expect(page.getByText("Your profile is saved.")).toHaveCount(1);
   await expect(page.getByLabel("Display name")).toHaveValue("Ada Byron");
 });
