@@ -49,7 +49,13 @@ for (const mode of MODES) {
 
     test("a posted comment is where the page lands, below a long timeline", async ({ page, backend, login }) => {
       const team = await seedTeam(backend, { tasks: [{ title: "Plan the offsite" }] });
-      await addComments(backend, team.tasks[0].id, team.users.admin, 20, (n) => `Earlier note ${n}\n\nwith a second paragraph`);
+      await addComments(
+        backend,
+        team.tasks[0].id,
+        team.users.admin,
+        20,
+        (n) => `Earlier note ${n}\n\nwith a second paragraph`,
+      );
       await login(team.users.member);
       await page.goto(`/teams/${team.slug}/projects/WEB/tasks/1?q=offsite`);
       const panel = page.getByRole("complementary", { name: "Task" });

@@ -21,11 +21,7 @@ const PNG = Buffer.from(
   "base64",
 );
 
-test("a form's last button is at least 12 px from the heading or form after it", async ({
-  page,
-  backend,
-  login,
-}) => {
+test("a form's last button is at least 12 px from the heading or form after it", async ({ page, backend, login }) => {
   const team = await seedTeam(backend, { tasks: [{ title: "Plan the offsite" }] });
   await login(team.users.admin);
 
@@ -103,9 +99,11 @@ test("every link that starts with ← has a space after the arrow", async ({ pag
       // a space, at least (a quarter of a 16-px em is 4 px)
       for (const { text, gap } of gaps) expect(gap, `${path} at ${width}: "${text}"`).toBeGreaterThanOrEqual(3);
       // and in the text a screen reader or a copy gets
-      const texts = await page.locator("a").evaluateAll((links) =>
-        links.map((a) => (a as HTMLElement).innerText).filter((t) => t?.trim().startsWith("←")),
-      );
+      const texts = await page
+        .locator("a")
+        .evaluateAll((links) =>
+          links.map((a) => (a as HTMLElement).innerText).filter((t) => t?.trim().startsWith("←")),
+        );
       for (const text of texts) expect(text.trim()).toMatch(/^← \S/);
     }
 });

@@ -90,7 +90,8 @@ export function TaskPanel({
   useEffect(() => setEditingInPlace(false), [task.id, task.updated_at]);
   // with JavaScript, a save closes the form: "WEB-1 is saved." goes beside the Edit button that takes its place, in view
   const saved = useConfirmationHere(
-    (navigation) => navigation.formData?.get("intent") === "update" && navigation.formAction?.split("?")[0] === taskPath,
+    (navigation) =>
+      navigation.formData?.get("intent") === "update" && navigation.formAction?.split("?")[0] === taskPath,
   );
   const params = new URLSearchParams(location.search);
   // the form is on screen because of the address or an answer: Cancel navigates; else it just closes
