@@ -250,6 +250,32 @@ for (const mode of MODES) {
       await expect(confirm).toBeFocused();
     });
 
+    test("task edit: two wrong fields open one summary on top of the form, focused and in view", async ({
+      page,
+      backend,
+      login,
+    }) => {
+      const long = Array.from({ length: 20 }, (_, i) => `Step ${i + 1} of the plan.`).join("\n\n");
+      const team = await seedTeam(backend, { tasks: [{ title: "Plan the offsite", description: long }] });
+      await login(team.users.member);
+      await page.setViewportSize({ width: 1280, height: 600 });
+      await page.goto(`/teams/${team.slug}/projects/WEB/tasks/1?edit=task`);
+      const form = page.getByRole("form", { name: "Edit task" });
+      await form.getByLabel("Title", { exact: true }).fill(" ");
+      await form.getByLabel("Labels").fill("a, b, c, d, e, f, g, h, i, j, k");
+      await form.getByRole("button", { name: "Save changes" }).scrollIntoViewIfNeeded();
+      await submitRejected(page, form.getByRole("button", { name: "Save changes" }), mode.js);
+
+      const summary = form.getByRole("alert");
+      await expect(summary).toHaveCount(1);
+      await expect(summary).toContainText("There is a problem");
+      await expect(summary).toBeFocused();
+      await expect(summary).toBeInViewport();
+      await expect(summary.getByRole("link")).toHaveText(["Enter a title.", "A task has at most 10 labels."]);
+      await expectInvalid(form.getByLabel("Title", { exact: true }), "Enter a title.");
+      await expect(form.getByLabel("Labels")).toHaveValue("a, b, c, d, e, f, g, h, i, j, k");
+    });
+
     test("email change: the server's own check (same address) is marked, and focus goes to it", async ({
       page,
       signUp,
