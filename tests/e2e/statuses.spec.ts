@@ -56,6 +56,8 @@ for (const mode of MODES) {
       if (mode.js) {
         // dragged onto Done's place
         await page.locator('[data-status-row="Review"]').dragTo(page.locator('[data-status-row="Done"]'));
+        // the list reorders at once; the board is read once the save says it is done
+        await expect(page.getByText("The order of the columns is saved.")).toBeVisible();
       } else {
         for (let i = 0; i < 2; i++) {
           const review = page.locator('[data-status-row="Review"]');
