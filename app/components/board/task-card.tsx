@@ -6,6 +6,7 @@ import { usePageTime } from "~/lib/use-page-time";
 import type { Card } from "~/lib/board";
 import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
+import { Day } from "~/components/day";
 
 /**
  * One card: a link that opens the task in the panel and, when the person may
@@ -159,7 +160,11 @@ function CardMeta({
       {task.priority !== "none" ? (
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
-      {task.due_on ? <span className="due">Due {task.due_on}</span> : null}
+      {task.due_on ? (
+        <span className="due">
+          Due <Day day={task.due_on} />
+        </span>
+      ) : null}
       {task.repeats ? (
         <span className="repeat-mark" title="Repeats">
           ↻<span className="visually-hidden"> Repeats</span>
