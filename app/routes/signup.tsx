@@ -80,31 +80,38 @@ async function confirmWithCode(form: FormData) {
   throw redirect(safeRedirect(result.data.next));
 }
 
-/** The address the confirmation went to: after signing up, or when the code form comes back refused. */
-function sentAddress(actionData: unknown): string | null {
+/**
+ * Where the confirmation went and where its link leads: after signing up, or
+ * when the code form comes back (a wrong code, the backend down).
+ */
+function sentConfirmation(actionData: unknown): { to: string; next: string | null } | null {
   if (!actionData || typeof actionData !== "object") return null;
-  const answer = actionData as { sent?: unknown; intent?: unknown; values?: { email?: unknown } };
-  if (typeof answer.sent === "string" && answer.sent) return answer.sent;
-  if (answer.intent === CONFIRM_CODE && typeof answer.values?.email === "string") return answer.values.email;
-  return null;
+  const answer = actionData as {
+    sent?: unknown;
+    next?: unknown;
+    intent?: unknown;
+    values?: { email?: unknown; next?: unknown };
+  };
+  const text = (value: unknown) => (typeof value === "string" && value ? value : null);
+  const to = text(answer.sent) ?? (answer.intent === CONFIRM_CODE ? text(answer.values?.email) : null);
+  return to ? { to, next: text(answer.next) ?? text(answer.values?.next) } : null;
 }
 
 export default function Signup() {
   const { next, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const sentTo = sentAddress(actionData);
-  if (sentTo) {
-    const codeNext = actionData && "next" in actionData ? actionData.next : (actionData?.values.next ?? next);
+  const sent = sentConfirmation(actionData);
+  if (sent) {
     return (
       <div className="auth-page card">
         <h1>Check your email</h1>
         <p role="status">
-          We sent a confirmation link to <strong>{sentTo}</strong>. Follow it to finish signing up; it works for an
+          We sent a confirmation link to <strong>{sent.to}</strong>. Follow it to finish signing up; it works for an
           hour.
         </p>
         <ValidatedForm schema="OtpSchema" result={actionData} intent={CONFIRM_CODE}>
-          <HiddenNext next={typeof codeNext === "string" ? codeNext : null} />
-          <input type="hidden" name="email" value={sentTo} />
+          <HiddenNext next={sent.next} />
+          <input type="hidden" name="email" value={sent.to} />
           <Field
             name="token"
             label="Or enter the code from the email"
