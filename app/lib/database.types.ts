@@ -871,8 +871,10 @@ export type Database = {
       tasks: {
         Row: {
           assignee_id: string | null
+          attachment_count: number
           checklist_done: number
           checklist_total: number
+          comment_count: number
           completed_at: string | null
           created_at: string
           created_by: string | null
@@ -899,8 +901,10 @@ export type Database = {
         }
         Insert: {
           assignee_id?: string | null
+          attachment_count?: number
           checklist_done?: number
           checklist_total?: number
+          comment_count?: number
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
@@ -927,8 +931,10 @@ export type Database = {
         }
         Update: {
           assignee_id?: string | null
+          attachment_count?: number
           checklist_done?: number
           checklist_total?: number
+          comment_count?: number
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
@@ -1091,6 +1097,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      attachments_count_on_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       attachments_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1139,6 +1149,10 @@ export type Database = {
       claim_notification_emails: {
         Args: { at?: string; batch_window?: unknown; max_batches?: number }
         Returns: Json
+      }
+      comments_count_on_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       comments_mark_edited: {
         Args: Record<PropertyKey, never>
@@ -1279,8 +1293,10 @@ export type Database = {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          attachment_count: number
           checklist_done: number
           checklist_total: number
+          comment_count: number
           completed_at: string | null
           created_at: string
           created_by: string | null
