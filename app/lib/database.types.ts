@@ -1097,10 +1097,6 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      attachments_count_on_task: {
-        Args: Record<PropertyKey, never>
-        Returns: unknown
-      }
       attachments_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1149,10 +1145,6 @@ export type Database = {
       claim_notification_emails: {
         Args: { at?: string; batch_window?: unknown; max_batches?: number }
         Returns: Json
-      }
-      comments_count_on_task: {
-        Args: Record<PropertyKey, never>
-        Returns: unknown
       }
       comments_mark_edited: {
         Args: Record<PropertyKey, never>
@@ -1509,6 +1501,10 @@ export type Database = {
         Returns: unknown
       }
       tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_count_comments_and_attachments: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_note_due_on: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_record_delete: {
         Args: Record<PropertyKey, never>

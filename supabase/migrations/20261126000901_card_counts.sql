@@ -22,43 +22,34 @@ execute function public.set_updated_at();
 -- (an increment re-reads the row it waited for; a recount would not see the other's).
 -- A task being deleted takes its comments and attachments with it: its row is gone
 -- by then and the update touches nothing.
-create function public.comments_count_on_task() returns trigger
+create function public.tasks_count_comments_and_attachments() returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  step integer := case when tg_op = 'INSERT' then 1 else -1 end;
+  task uuid := coalesce(new.task_id, old.task_id);
 begin
-  update public.tasks t
-  set comment_count = t.comment_count + case when tg_op = 'INSERT' then 1 else -1 end
-  where t.id = coalesce(new.task_id, old.task_id);
+  if tg_table_name = 'comments' then
+    update public.tasks t set comment_count = t.comment_count + step where t.id = task;
+  else
+    update public.tasks t set attachment_count = t.attachment_count + step where t.id = task;
+  end if;
   return null;
 end;
 $$;
 
-create function public.attachments_count_on_task() returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  update public.tasks t
-  set attachment_count = t.attachment_count + case when tg_op = 'INSERT' then 1 else -1 end
-  where t.id = coalesce(new.task_id, old.task_id);
-  return null;
-end;
-$$;
-
-revoke execute on function public.comments_count_on_task(), public.attachments_count_on_task()
-from public, anon, authenticated;
+revoke execute on function public.tasks_count_comments_and_attachments() from public, anon, authenticated;
 
 -- (neither row's task_id can change: no column grant, and no function changes it)
 create trigger comments_count_on_task
 after insert or delete on public.comments
-for each row execute function public.comments_count_on_task();
+for each row execute function public.tasks_count_comments_and_attachments();
 
 create trigger attachments_count_on_task
 after insert or delete on public.attachments
-for each row execute function public.attachments_count_on_task();
+for each row execute function public.tasks_count_comments_and_attachments();
 
 -- What is there already.
 update public.tasks t
