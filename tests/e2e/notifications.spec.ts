@@ -9,6 +9,11 @@ import { seedTeam } from "./product-fixtures";
  * function's own call, 60 s later by its clock) with a link to the task and
  * a one-click unsubscribe link that works without signing in, once.
  */
+// One after the other, not side by side: each mode's scheduler run (a minute ahead
+// by its clock) would also email the other mode's Mia her notification while it is
+// still unread, before the other test reads it in the app.
+test.describe.configure({ mode: "default" });
+
 for (const mode of MODES) {
   test.describe(`notifications ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });

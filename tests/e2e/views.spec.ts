@@ -138,6 +138,8 @@ test("keyboard shortcuts: ? lists them in a dialog, g l / g b switch views, j an
   await page.keyboard.press("j");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`${board}/tasks/2`);
+  // the address changes before React shows the page (the v3 transitions): Escape is for the panel once it is there
+  await expect(page.getByRole("complementary", { name: "Task" }).getByRole("heading", { name: /WEB-2/ })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page).toHaveURL(board);
 
