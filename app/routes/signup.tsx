@@ -106,8 +106,8 @@ export default function Signup() {
       <div className="auth-page card">
         <h1>Check your email</h1>
         <p role="status">
-          We sent a confirmation link to <strong>{sent.to}</strong>. Follow it to finish signing up; it works for an
-          hour.
+          We sent a confirmation link and a code to <strong>{sent.to}</strong>. Follow the link to finish signing up;
+          both work for an hour.
         </p>
         <ValidatedForm schema="OtpSchema" result={actionData} intent={CONFIRM_CODE}>
           <HiddenNext next={sent.next} />
