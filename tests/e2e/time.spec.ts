@@ -63,6 +63,9 @@ for (const mode of MODES) {
       await tabs.getByRole("link", { name: "Calendar" }).click();
       await expect(page).toHaveURL(new RegExp(`${calendar}$`));
       await expect(tabs.getByRole("link", { name: "Calendar" })).toHaveAttribute("aria-current", "page");
+      // the project's header as on the board and the list: a new task and the export are a click away here too
+      await expect(page.getByRole("main").getByRole("link", { name: "New task" })).toBeVisible();
+      await expect(page.getByRole("main").getByRole("link", { name: "Export CSV" })).toBeVisible();
       const todayCell = dayCell(page, today);
       await expect(todayCell.getByText("Today", { exact: true })).toBeVisible();
       await expect(todayCell.getByRole("link", { name: "WEB-1 Due today over there" })).toBeVisible();
