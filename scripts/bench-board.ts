@@ -3,6 +3,7 @@
  * project: server time (p50 over repeated page views, through the BUILT app's
  * Remix request handler, signed in) and backend requests per page view
  * (counted by the local stack: GET /_stack/requests with the service key).
+ * Every third task has two comments and every fifth an attachment.
  * Builds the app first when build/server/index.js is missing. Prints figures only.
  */
 import { createClient } from "@supabase/supabase-js";
@@ -73,8 +74,25 @@ try {
        where t.project_id = $1`,
       [projectId, team.id],
     );
+    // two comments on every third task and an attachment on every fifth (the cards' counts)
+    await stack.db.query(
+      `insert into public.comments (task_id, author_id, body)
+       select t.id, $2::uuid, 'A comment on task ' || t.number || ', number ' || c
+       from public.tasks t cross join generate_series(1, 2) c
+       where t.project_id = $1 and t.number % 3 = 0`,
+      [projectId, userId],
+    );
+    await stack.db.query(
+      `insert into public.attachments (task_id, object_path, file_name, size_bytes, uploaded_by)
+       select t.id, t.id || '/notes.txt', 'notes.txt', 12, $2::uuid
+       from public.tasks t where t.project_id = $1 and t.number % 5 = 0`,
+      [projectId, userId],
+    );
     // what autovacuum would do on a live database after a bulk load
-    if (!process.env.BENCH_NO_ANALYZE) await stack.db.exec("analyze public.tasks; analyze public.task_labels");
+    if (!process.env.BENCH_NO_ANALYZE)
+      await stack.db.exec(
+        "analyze public.tasks; analyze public.task_labels; analyze public.comments; analyze public.attachments",
+      );
 
     const url = `${APP_ORIGIN}/teams/bench/projects/${key}`;
     const view = async () => {

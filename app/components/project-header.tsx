@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { Permissions } from "~/lib/permissions";
 
 /**
- * The top of every view of a project (board, list): its key, name and
+ * The top of every view of a project (board, list, calendar): its key, name and
  * description, and what may be done with it (export, a new task, the
  * project's settings, where admins also archive it).
  */

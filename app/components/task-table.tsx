@@ -2,8 +2,9 @@ import { Link, useLocation } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
 import { LabelChips, StatusBadge } from "~/components/labels";
 import { PRIORITY_LABELS } from "~/lib/board";
-import { formatDateTime, formatDay } from "~/lib/dates";
+import { formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
+import { Day } from "~/components/day";
 import {
   SORT_KEYS,
   SORT_LABELS,
@@ -141,9 +142,11 @@ function Row({
       </td>
       <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>
       <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>
-      <td data-label="Due">{row.due_on ? formatDay(row.due_on) : "—"}</td>
+      <td data-label="Due">{row.due_on ? <Day day={row.due_on} /> : "—"}</td>
       <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>
-      <td data-label="Last change">{formatDateTime(row.updated_at, zone)}</td>
+      <td data-label="Last change">
+        <time dateTime={row.updated_at}>{formatDateTime(row.updated_at, zone)}</time>
+      </td>
     </tr>
   );
 }

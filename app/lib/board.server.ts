@@ -31,11 +31,15 @@ export interface BoardView {
 /**
  * A card as board_view sends it: no status id (its column's), its labels by
  * id, and its counts as kept on the task row: [checklist items ticked,
- * checklist items, sub-tasks closed, sub-tasks, open tasks blocking it].
+ * checklist items, sub-tasks closed, sub-tasks, open tasks blocking it,
+ * comments, attachments].
  */
-interface CardRow extends Omit<Card, "status_id" | "labels" | "checklist" | "subtasks" | "blocked"> {
+interface CardRow extends Omit<
+  Card,
+  "status_id" | "labels" | "checklist" | "subtasks" | "blocked" | "comments" | "attachments"
+> {
   label_ids: string[];
-  counts: [number, number, number, number, number];
+  counts: [number, number, number, number, number, number, number];
 }
 
 interface BoardViewRow {
@@ -47,7 +51,7 @@ interface BoardViewRow {
 
 /** The card the page draws: its labels as chips (in name order), "3/5" tallies only where there is something to count. */
 function toCard(
-  { label_ids, counts: [ticked, items, closed, subtasks, blockers], ...card }: CardRow,
+  { label_ids, counts: [ticked, items, closed, subtasks, blockers, comments, attachments], ...card }: CardRow,
   statusId: string,
   labels: Map<string, LabelChip>,
 ): Card {
@@ -58,6 +62,8 @@ function toCard(
     checklist: items > 0 ? { done: ticked, total: items } : null,
     subtasks: subtasks > 0 ? { done: closed, total: subtasks } : null,
     blocked: blockers > 0,
+    comments,
+    attachments,
   };
 }
 

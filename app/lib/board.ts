@@ -84,6 +84,9 @@ export type Card = Pick<
   subtasks: Tally | null;
   /** a task that is not completed or canceled blocks it */
   blocked: boolean;
+  /** how many comments and attachments it has (kept on the task row) */
+  comments: number;
+  attachments: number;
   /** it repeats: it has a rule and no successor yet (read beside the board: lib/recurrence.server.ts) */
   repeats?: boolean;
 };

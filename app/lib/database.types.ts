@@ -871,8 +871,10 @@ export type Database = {
       tasks: {
         Row: {
           assignee_id: string | null
+          attachment_count: number
           checklist_done: number
           checklist_total: number
+          comment_count: number
           completed_at: string | null
           created_at: string
           created_by: string | null
@@ -899,8 +901,10 @@ export type Database = {
         }
         Insert: {
           assignee_id?: string | null
+          attachment_count?: number
           checklist_done?: number
           checklist_total?: number
+          comment_count?: number
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
@@ -927,8 +931,10 @@ export type Database = {
         }
         Update: {
           assignee_id?: string | null
+          attachment_count?: number
           checklist_done?: number
           checklist_total?: number
+          comment_count?: number
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
@@ -1279,8 +1285,10 @@ export type Database = {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          attachment_count: number
           checklist_done: number
           checklist_total: number
+          comment_count: number
           completed_at: string | null
           created_at: string
           created_by: string | null
@@ -1493,6 +1501,10 @@ export type Database = {
         Returns: unknown
       }
       tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_count_comments_and_attachments: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_note_due_on: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_record_delete: {
         Args: Record<PropertyKey, never>

@@ -13,7 +13,8 @@
  * data; both sides print from that table alone and cannot disagree
  * (docs/decisions/0029-time.md).
  */
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"];
+/** The months as the short and long formats write them. */
+export const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"];
 export const MONTH_NAMES = [
   "January",
   "February",

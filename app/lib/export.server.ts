@@ -1,17 +1,20 @@
 import { env } from "./env.server";
 import { backendError, notFound } from "./http.server";
 import type { SupabaseClient } from "./supabase-types";
+import { pageTime } from "./time-zones.server";
 
 /**
  * A project's tasks as CSV, from the `export-project` function, streamed
  * through to the browser as it arrives (a 6,000-task project is never held
  * in memory here). The function reads with the person's own token, so the
- * file holds only what they may see.
+ * file holds only what they may see, with times in their own zone; the
+ * file is named after today's date in that zone too.
  */
 export async function exportProjectCsv(
   supabase: SupabaseClient,
   project: { id: string; key: string },
   fileStem: string,
+  timeZone: string,
 ): Promise<Response> {
   const { data, error } = await supabase.auth.getSession();
   if (error) throw backendError(error);
@@ -34,7 +37,7 @@ export async function exportProjectCsv(
   }
   const headers = new Headers();
   headers.set("Content-Type", "text/csv; charset=utf-8");
-  const date = new Date().toISOString().slice(0, 10);
+  const date = pageTime(timeZone).today;
   headers.set("Content-Disposition", `attachment; filename="${fileStem}-tasks-${date}.csv"`);
   headers.set("Cache-Control", "private, no-store");
   return new Response(res.body, { status: 200, headers });

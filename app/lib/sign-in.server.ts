@@ -1,5 +1,6 @@
 import type { SupabaseClient } from "./supabase-types";
 import { describeAuthError, type AuthFailure } from "./auth-errors.server";
+import { MESSAGES } from "./messages";
 
 /**
  * The sign-in calls of /login, /signup and /auth/error, each answering with
@@ -47,4 +48,20 @@ export async function startOAuth(
   });
   if (error || !data.url) return describeAuthError(error);
   return { url: data.url };
+}
+
+/**
+ * The 6-digit code from an email (a sign-in code, or the one in the sign-up
+ * confirmation) verified for its address: the session cookie is set on the
+ * request's client, so it works in any browser, unlike a PKCE link. A wrong
+ * or used-up code is a message beside the code field.
+ */
+export async function verifyEmailCode(
+  supabase: SupabaseClient,
+  { email, token }: { email: string; token: string },
+): Promise<AuthFailure | null> {
+  const { error } = await supabase.auth.verifyOtp({ email, token, type: "email" });
+  if (!error) return null;
+  const failure = describeAuthError(error);
+  return failure.status === 400 ? { ...failure, field: "token", message: MESSAGES.invalidCode } : failure;
 }

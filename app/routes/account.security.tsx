@@ -22,6 +22,8 @@ import { keepingTheForm, redirect } from "~/lib/http.server";
 import { makeRecoveryCodes, recoveryCodesLeft } from "~/lib/recovery-codes.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
+import { formatDate } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 
 /**
  * /account/security: two-factor sign-in with an authenticator app. Adding
@@ -107,6 +109,7 @@ const TURNED_ON = "Two-factor sign-in is on: signing in now asks for a code from
 
 export default function Security() {
   const { factors, codesLeft, passwordNeeded } = useLoaderData<typeof loader>();
+  const { zone } = usePageTime();
   const result = useActionData<typeof action>();
   const recoveryCodes = result && "recoveryCodes" in result ? result.recoveryCodes : null;
   const enrolment: Enrolment | null =
@@ -129,7 +132,9 @@ export default function Security() {
               <li key={factor.id}>
                 <span>
                   {factor.name}{" "}
-                  <span className="muted">added {new Date(factor.createdAt).toISOString().slice(0, 10)}</span>
+                  <span className="muted">
+                    added <time dateTime={factor.createdAt}>{formatDate(factor.createdAt, zone)}</time>
+                  </span>
                 </span>
                 <Form method="post">
                   <input type="hidden" name="intent" value="remove" />

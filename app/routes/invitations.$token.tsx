@@ -17,6 +17,7 @@ import {
 import { requestClient } from "~/lib/supabase.server";
 import { classifyDbError } from "~/lib/db-errors.server";
 import { ROLE_LABELS } from "~/lib/teams";
+import { WithDates } from "~/components/day";
 
 /**
  * /invitations/:token, the link in an invitation email (docs/product.md §2, §4).
@@ -140,7 +141,7 @@ export default function Invitation() {
         {invitation.status !== "pending" ? (
           <>
             <p role="alert" className="alert alert-error" data-invitation-state={invitation.status}>
-              {ENDED[invitation.status](invitation, zone)}
+              <WithDates text={ENDED[invitation.status](invitation, zone)} />
             </p>
             <p>
               <Link to="/teams">Go to your teams</Link>

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { CodeForm } from "~/components/auth/code-form";
-import { describeAuthError } from "~/lib/auth-errors.server";
 import { signedOutPage } from "~/lib/auth.server";
 import { authFailure, formFailure } from "~/lib/forms.server";
 import { keepingTheForm, redirect } from "~/lib/http.server";
-import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { OtpSchema, parseForm } from "~/lib/schemas";
+import { verifyEmailCode } from "~/lib/sign-in.server";
 import { requestClient } from "~/lib/supabase.server";
 
 /**
@@ -27,19 +26,8 @@ async function submit({ request }: ActionFunctionArgs) {
   const intent = "verify-code" as const;
   const result = parseForm(OtpSchema, form);
   if (!result.success) return formFailure({ intent, ...result, extra: { sent: String(form.get("email") ?? "") } });
-  const { error } = await supabase.auth.verifyOtp({
-    email: result.data.email,
-    token: result.data.token,
-    type: "email",
-  });
-  if (error) {
-    const failure = describeAuthError(error);
-    const message = failure.status === 400 ? MESSAGES.invalidCode : failure.message;
-    return authFailure(
-      { ...failure, field: failure.status === 400 ? "token" : null, message },
-      { intent, values: result.values, extra: { sent: result.data.email } },
-    );
-  }
+  const failure = await verifyEmailCode(supabase, result.data);
+  if (failure) return authFailure(failure, { intent, values: result.values, extra: { sent: result.data.email } });
   throw redirect(safeRedirect(result.data.next));
 }
 

@@ -9,7 +9,9 @@ import { authFailure, formFailure, originOf } from "~/lib/forms.server";
 import { keepingTheForm, redirect } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { parseForm, SignupSchema } from "~/lib/schemas";
+import { OtpSchema, parseForm, SignupSchema } from "~/lib/schemas";
+import { verifyEmailCode } from "~/lib/sign-in.server";
+import { setFlash } from "~/lib/flash.server";
 import { requestClient } from "~/lib/supabase.server";
 import { canonicalTimeZone } from "~/lib/time-zones.server";
 
@@ -27,8 +29,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const action = keepingTheForm(submit);
 
 async function submit({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") === CONFIRM_CODE) return confirmWithCode(form);
   const supabase = requestClient();
-  const result = parseForm(SignupSchema, await request.formData());
+  const result = parseForm(SignupSchema, form);
   if (!result.success) return formFailure(result);
   const { email, password, displayName } = result.data;
   const next = safeRedirect(result.data.next);
@@ -55,20 +59,71 @@ async function submit({ request }: ActionFunctionArgs) {
     });
   }
   if (signUp.session) throw redirect(next);
-  return data({ sent: email });
+  return data({ sent: email, next });
+}
+
+const CONFIRM_CODE = "confirm-code";
+
+/**
+ * "Or enter the code from the email": the confirmation email's 6-digit code
+ * confirms the address and signs in, in any browser (the link's PKCE code
+ * only works in the browser that signed up), and lands where the link would.
+ */
+async function confirmWithCode(form: FormData) {
+  const intent = CONFIRM_CODE;
+  const sent = String(form.get("email") ?? "");
+  const result = parseForm(OtpSchema, form);
+  if (!result.success) return formFailure({ intent, ...result, extra: { sent } });
+  const failure = await verifyEmailCode(requestClient(), result.data);
+  if (failure) return authFailure(failure, { intent, values: result.values, extra: { sent } });
+  await setFlash({ kind: "success", message: "You're signed in." });
+  throw redirect(safeRedirect(result.data.next));
+}
+
+/**
+ * Where the confirmation went and where its link leads: after signing up, or
+ * when the code form comes back (a wrong code, the backend down).
+ */
+function sentConfirmation(actionData: unknown): { to: string; next: string | null } | null {
+  if (!actionData || typeof actionData !== "object") return null;
+  const answer = actionData as {
+    sent?: unknown;
+    next?: unknown;
+    intent?: unknown;
+    values?: { email?: unknown; next?: unknown };
+  };
+  const text = (value: unknown) => (typeof value === "string" && value ? value : null);
+  const to = text(answer.sent) ?? (answer.intent === CONFIRM_CODE ? text(answer.values?.email) : null);
+  return to ? { to, next: text(answer.next) ?? text(answer.values?.next) } : null;
 }
 
 export default function Signup() {
   const { next, email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  if (actionData && "sent" in actionData) {
+  const sent = sentConfirmation(actionData);
+  if (sent) {
     return (
-      <div className="auth-page card" role="status">
+      <div className="auth-page card">
         <h1>Check your email</h1>
-        <p>
-          We sent a confirmation link to <strong>{actionData.sent}</strong>. Follow it to finish signing up; it works
-          for an hour.
+        <p role="status">
+          We sent a confirmation link and a code to <strong>{sent.to}</strong>. Follow the link to finish signing up;
+          both work for an hour.
         </p>
+        <ValidatedForm schema="OtpSchema" result={actionData} intent={CONFIRM_CODE}>
+          <HiddenNext next={sent.next} />
+          <input type="hidden" name="email" value={sent.to} />
+          <Field
+            name="token"
+            label="Or enter the code from the email"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            hint="6 digits; it works in any browser, this one or another."
+          />
+          <SubmitButton className="button button-block" pendingText="Checking the code…">
+            Confirm and sign in
+          </SubmitButton>
+        </ValidatedForm>
         <p className="muted">
           No email after a minute? Check your spam folder, or <Link to="/signup">try again</Link>.
         </p>

@@ -8,6 +8,7 @@ import { requireTeamContext } from "~/lib/team-context.server";
 import { teamOverview } from "~/lib/tasks.server";
 import { usePageTime } from "~/lib/use-page-time";
 import { unlessFormRejected } from "~/lib/revalidation";
+import { Day } from "~/components/day";
 
 /** A rejected form leaves the page as it is (lib/revalidation.ts). */
 export const shouldRevalidate = unlessFormRejected;
@@ -58,7 +59,12 @@ export default function TeamOverview() {
                     {task.status.name}
                   </span>
                   {task.priority !== "none" ? ` · ${PRIORITY_LABELS[task.priority]}` : ""}
-                  {task.due_on ? ` · due ${task.due_on}` : ""}
+                  {task.due_on ? (
+                    <>
+                      {" "}
+                      · due <Day day={task.due_on} />
+                    </>
+                  ) : null}
                 </span>
                 {isOverdue({ due_on: task.due_on, open: true }, today) ? (
                   <>

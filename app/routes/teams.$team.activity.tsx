@@ -8,6 +8,7 @@ import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { backendError } from "~/lib/http.server";
 import { withTeamContext } from "~/lib/team-context.server";
+import { WithDates } from "~/components/day";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Activity · ${data.team.name} · Teamboard` : "Activity · Teamboard" },
@@ -111,7 +112,7 @@ export default function TeamActivity() {
         <ol className="activity-list">
           {events.map((event) => (
             <li key={event.id} data-event-kind={event.kind}>
-              <strong>{event.who}</strong> {event.what} <Link to={event.path}>Open {event.ref}</Link>
+              <strong>{event.who}</strong> <WithDates text={event.what} /> <Link to={event.path}>Open {event.ref}</Link>
               <span className="muted small">
                 {" · "}
                 <time dateTime={event.created_at} title={formatDateTime(event.created_at, zone)}>

@@ -8,6 +8,6 @@ import { requireProjectContext } from "~/lib/team-context.server";
  * file comes from the export-project function, named <team>-<KEY>-tasks-<date>.csv.
  */
 export async function loader(args: LoaderFunctionArgs) {
-  const { supabase, team, project } = await requireProjectContext(args);
-  return exportProjectCsv(supabase, project, `${team.slug}-${project.key}`);
+  const { supabase, user, team, project } = await requireProjectContext(args);
+  return exportProjectCsv(supabase, project, `${team.slug}-${project.key}`, user.timeZone);
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunctio
 import { useLoaderData } from "@remix-run/react";
 import { MonthCalendar } from "~/components/calendar/month-calendar";
 import { ErrorPage } from "~/components/error-page";
+import { ProjectHeader } from "~/components/project-header";
 import { ProjectTabs } from "~/components/project-tabs";
 import { requireUser } from "~/lib/auth.server";
 import { ARCHIVED_MESSAGE } from "~/lib/board";
@@ -9,7 +10,7 @@ import { calendarMonth, MONTH_MESSAGE, parseMonth } from "~/lib/calendar";
 import { calendarAction, readProjectCalendar } from "~/lib/calendar.server";
 import { notFound, textResponse } from "~/lib/http.server";
 import { useLiveData } from "~/lib/live";
-import { can, FORBIDDEN_MESSAGE } from "~/lib/permissions";
+import { can, FORBIDDEN_MESSAGE, permissionsOf } from "~/lib/permissions";
 import { requestClient } from "~/lib/supabase.server";
 import { requireProjectContext } from "~/lib/team-context.server";
 import { pageTime } from "~/lib/time-zones.server";
@@ -39,11 +40,12 @@ export async function loader(args: LoaderFunctionArgs) {
     readProjectCalendar(requestClient(), { teamSlug, projectKey: key }, month),
   ]);
   const { team, project, archived } = ctx;
-  const editable = can(team.role, "editTasks", { archived });
-  const tasks = calendar.tasks.map((task) => ({ ...task, movable: task.movable && editable }));
+  const permissions = permissionsOf(team.role, { archived });
+  const tasks = calendar.tasks.map((task) => ({ ...task, movable: task.movable && permissions.editTasks }));
   return {
     team: { slug: team.slug },
-    project: { id: project.id, key: project.key, name: project.name, archived },
+    project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
+    can: { editTasks: permissions.editTasks, manageProjects: permissions.manageProjects },
     month: month.month,
     tasks,
     capped: calendar.capped,
@@ -58,18 +60,13 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 export default function ProjectCalendar() {
-  const { team, project, month, tasks, capped } = useLoaderData<typeof loader>();
+  const { team, project, month, tasks, capped, can } = useLoaderData<typeof loader>();
   const basePath = `/teams/${team.slug}/projects/${project.key}`;
   // others' changes to this project's tasks show without a reload
   useLiveData("board", [{ table: "tasks", filter: `project_id=eq.${project.id}` }], { tasks: tasks.map((t) => t.id) });
   return (
     <div className="calendar-page">
-      <div className="board-header">
-        <h1>
-          <span className="project-key">{project.key}</span> {project.name}
-          {project.archived ? <span className="archived-badge">Archived</span> : null}
-        </h1>
-      </div>
+      <ProjectHeader project={project} basePath={basePath} search="" can={can} />
       <ProjectTabs basePath={basePath} />
       {project.archived ? <p className="alert alert-info">{ARCHIVED_MESSAGE}</p> : null}
       <MonthCalendar month={month} tasks={tasks} capped={capped} />

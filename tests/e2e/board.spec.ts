@@ -44,7 +44,7 @@ for (const mode of MODES) {
       const edited = card(page, "backlog", "Write the launch blog post");
       await expect(edited.getByText("High")).toBeVisible();
       await expect(edited.getByText(team.users.admin.displayName)).toBeVisible();
-      await expect(edited.getByText("Due 2099-01-15")).toBeVisible();
+      await expect(edited.getByText("Due 15 Jan 2099")).toBeVisible();
       // saved: back to reading, the description rendered, its HTML shown as text
       await expect(panel.locator(".task-description-text")).toHaveText("Line one\nLine two <b>not bold</b>");
       await expect(panel.locator(".task-description-text b")).toHaveCount(0);

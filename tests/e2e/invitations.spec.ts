@@ -205,6 +205,8 @@ for (const mode of MODES) {
       await expect(anon.getByRole("alert")).toHaveText(
         `This invitation expired on 1 Jan 2026. Ask ${team.users.admin.displayName} for a new one.`,
       );
+      // the date in a <time> like every printed date (it never breaks across lines)
+      await expect(anon.getByRole("alert").locator("time")).toHaveText("1 Jan 2026");
       const unknown = await anon.goto("/invitations/no-such-invitation-token-here");
       expect(unknown?.status()).toBe(404);
       await expect(anon.getByRole("alert")).toContainText("This invitation link is not valid.");

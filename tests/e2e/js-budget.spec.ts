@@ -50,6 +50,20 @@ const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
 const SIGNED_IN_GZIP_BUDGET = 134 * KiB;
 const WATCH_MS = 5_000;
 /**
+ * Pages measured side by side, each in its own fresh browser context (an
+ * empty cache): the 5 s after each load are mostly idle, so four share them.
+ * What is counted is bytes and files, which sharing the CPU cannot change.
+ */
+const SIDE_BY_SIDE = 4;
+
+/** `measure` for each item, `SIDE_BY_SIDE` at a time, in the items' order. */
+async function measureEach<T>(items: T[], measure: (item: T) => Promise<JsFigures>): Promise<JsFigures[]> {
+  const results: JsFigures[] = [];
+  for (let at = 0; at < items.length; at += SIDE_BY_SIDE)
+    results.push(...(await Promise.all(items.slice(at, at + SIDE_BY_SIDE).map(measure))));
+  return results;
+}
+/**
  * Scripts per page, the same window: each is a request (a round trip on a
  * slow link) whatever its size. The build's chunks follow the routes
  * (scripts/chunks-by-route.ts): the task page fetches 16, where Rollup's own
@@ -80,16 +94,29 @@ function expectWithin(
     `[budget] ${url}: ${js.totalBytes} bytes sent (${gzipBytes} as gzip) in ${js.files.length} scripts (first HTML ${js.firstBytes}); budget ${budget} (gzip ${gzipBudget})`,
   );
   // as sent: Brotli, which Chromium accepts from localhost as from any HTTPS site
-  expect(js.files.filter((f) => f.encoding !== "br").map((f) => f.path)).toEqual([]);
-  expect(js.totalBytes, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(budget);
-  expect(js.files.length, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(scriptBudget);
-  expect(gzipBytes, `${url} as gzip`).toBeLessThanOrEqual(gzipBudget);
+  expect
+    .soft(
+      js.files.filter((f) => f.encoding !== "br").map((f) => f.path),
+      `${url}: not Brotli`,
+    )
+    .toEqual([]);
+  expect.soft(js.totalBytes, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(budget);
+  expect.soft(js.files.length, `${url}: ${names(js).join(", ")}`).toBeLessThanOrEqual(scriptBudget);
+  expect.soft(gzipBytes, `${url} as gzip`).toBeLessThanOrEqual(gzipBudget);
   // every page: the auth client after hydration, not in the first HTML; Zod only once a form is started on
-  expect(fetched(js, "supabase.client"), url).toBe(true);
-  expect(js.firstFiles.filter((f) => /supabase\.client|realtime\.client|zod|schemas/.test(f))).toEqual([]);
-  expect(
-    chunks(js).filter((n) => /^(zod|schemas|teams\.schemas|tasks\.schemas|invitations\.schemas)$/.test(n)),
-  ).toEqual([]);
+  expect.soft(fetched(js, "supabase.client"), url).toBe(true);
+  expect
+    .soft(
+      js.firstFiles.filter((f) => /supabase\.client|realtime\.client|zod|schemas/.test(f)),
+      `${url}: in the first HTML`,
+    )
+    .toEqual([]);
+  expect
+    .soft(
+      chunks(js).filter((n) => /^(zod|schemas|teams\.schemas|tasks\.schemas|invitations\.schemas)$/.test(n)),
+      `${url}: form schemas before any form is started on`,
+    )
+    .toEqual([]);
 }
 
 async function signedInContext(browser: import("@playwright/test").Browser, backend: Backend, user: TestUser) {
@@ -101,93 +128,124 @@ async function signedInContext(browser: import("@playwright/test").Browser, back
   return context;
 }
 
-for (const url of ["/", "/login", "/signup", "/forgot-password"]) {
-  test(`${url} loads at most ${PAGE_BUDGET / KiB} KiB of JavaScript, and only its own`, async ({
-    browser,
-    backend,
-  }) => {
+const SIGNED_OUT_PAGES = ["/", "/login", "/signup", "/forgot-password"];
+
+test(`the signed-out pages (${SIGNED_OUT_PAGES.join(", ")}) each load at most ${PAGE_BUDGET / KiB} KiB of JavaScript, and only their own`, async ({
+  browser,
+  backend,
+}) => {
+  const figures = await measureEach(SIGNED_OUT_PAGES, async (url) => {
     const context = await browser.newContext({ baseURL: backend.env.appUrl });
-    const js = await measureJs(context, url, WATCH_MS);
-    await context.close();
+    try {
+      return await measureJs(context, url, WATCH_MS);
+    } finally {
+      await context.close();
+    }
+  });
+  SIGNED_OUT_PAGES.forEach((url, i) => {
+    const js = figures[i];
     expectWithin(js, PAGE_BUDGET, url);
     // no other route's code: no board, team, task or account modules, no Realtime
-    expect(
-      chunks(js).filter((n) =>
-        /^(teams\..*|teams|board|pending|pager|task-forms|invitations.*|realtime\.client|search|account.*)$/.test(n),
-      ),
-    ).toEqual([]);
+    expect
+      .soft(
+        chunks(js).filter((n) =>
+          /^(teams\..*|teams|board|pending|pager|task-forms|invitations.*|realtime\.client|search|account.*)$/.test(n),
+        ),
+        url,
+      )
+      .toEqual([]);
   });
-}
+});
 
 test.describe("signed-in pages", () => {
-  // one team per worker, made by its first test here (the backend fixture is per test)
-  let team: Awaited<ReturnType<typeof seedTeam>>;
-  let seeding: Promise<Awaited<ReturnType<typeof seedTeam>>> | null = null;
-
-  const measure = async (browser: import("@playwright/test").Browser, backend: Backend, url: () => string) => {
-    seeding ??= seedTeam(backend, {
+  const seed = (backend: Backend) =>
+    seedTeam(backend, {
       tasks: Array.from({ length: 12 }, (_, i) => ({ title: `Budget task ${i + 1}`, status: "todo" as const })),
     });
-    team = await seeding;
-    let context: BrowserContext | null = null;
-    try {
-      context = await signedInContext(browser, backend, team.owner);
-      return await measureJs(context, url(), WATCH_MS);
-    } finally {
-      await context?.close();
-    }
-  };
 
-  const pages: Array<{ name: string; url: () => string }> = [
+  /** each page in a fresh context holding the owner's session */
+  const measurePages = (
+    browser: import("@playwright/test").Browser,
+    backend: Backend,
+    owner: TestUser,
+    urls: string[],
+  ) =>
+    measureEach(urls, async (url) => {
+      let context: BrowserContext | null = null;
+      try {
+        context = await signedInContext(browser, backend, owner);
+        return await measureJs(context, url, WATCH_MS);
+      } finally {
+        await context?.close();
+      }
+    });
+
+  const pages: Array<{ name: string; url: (team: string) => string }> = [
     { name: "/teams", url: () => "/teams" },
     { name: "/teams/new", url: () => "/teams/new" },
-    { name: "/teams/:team", url: () => `/teams/${team.slug}` },
-    { name: "/teams/:team/members", url: () => `/teams/${team.slug}/members` },
-    { name: "/teams/:team/settings", url: () => `/teams/${team.slug}/settings` },
-    { name: "/teams/:team/labels", url: () => `/teams/${team.slug}/labels` },
-    { name: "/teams/:team/projects/:key/settings", url: () => `/teams/${team.slug}/projects/WEB/settings` },
-    { name: "/teams/:team/projects", url: () => `/teams/${team.slug}/projects` },
+    { name: "/teams/:team", url: (team) => `/teams/${team}` },
+    { name: "/teams/:team/members", url: (team) => `/teams/${team}/members` },
+    { name: "/teams/:team/settings", url: (team) => `/teams/${team}/settings` },
+    { name: "/teams/:team/labels", url: (team) => `/teams/${team}/labels` },
+    { name: "/teams/:team/projects/:key/settings", url: (team) => `/teams/${team}/projects/WEB/settings` },
+    { name: "/teams/:team/projects", url: (team) => `/teams/${team}/projects` },
     { name: "/search", url: () => "/search?q=budget" },
     { name: "/my-work", url: () => "/my-work" },
     { name: "/account", url: () => "/account" },
     { name: "/account/password", url: () => "/account/password" },
     { name: "/account/calendar", url: () => "/account/calendar" },
   ];
-  for (const { name, url } of pages) {
-    const budget = PAGE_BUDGET;
-    test(`${name} loads at most ${budget / KiB} KiB of JavaScript (${SIGNED_IN_GZIP_BUDGET / KiB} as gzip), Realtime for the bell included`, async ({
+  test(`every other signed-in page loads at most ${PAGE_BUDGET / KiB} KiB of JavaScript (${SIGNED_IN_GZIP_BUDGET / KiB} as gzip), Realtime for the bell included`, async ({
+    browser,
+    backend,
+  }) => {
+    test.slow(); // thirteen pages, each watched for 5 s after its load
+    const team = await seed(backend);
+    const figures = await measurePages(
       browser,
       backend,
-    }) => {
-      const js = await measure(browser, backend, url);
-      expectWithin(js, budget, name, SIGNED_IN_GZIP_BUDGET);
-      expect(fetched(js, "realtime.client"), name).toBe(true);
+      team.owner,
+      pages.map((p) => p.url(team.slug)),
+    );
+    pages.forEach(({ name }, i) => {
+      const js = figures[i];
+      expectWithin(js, PAGE_BUDGET, name, SIGNED_IN_GZIP_BUDGET);
+      expect.soft(fetched(js, "realtime.client"), name).toBe(true);
       // the bell alone: no live page's subscriptions
-      expect(
-        chunks(js).filter((n) => /^(live|live-refresh)$/.test(n)),
-        name,
-      ).toEqual([]);
+      expect
+        .soft(
+          chunks(js).filter((n) => /^(live|live-refresh)$/.test(n)),
+          name,
+        )
+        .toEqual([]);
     });
-  }
+  });
 
-  const livePages: Array<{ name: keyof typeof LIVE_GZIP_BUDGETS; url: () => string }> = [
-    { name: "board", url: () => `/teams/${team.slug}/projects/WEB` },
-    { name: "list", url: () => `/teams/${team.slug}/projects/WEB/list` },
-    { name: "task page", url: () => `/teams/${team.slug}/projects/WEB/tasks/1` },
-    { name: "tasks/new", url: () => `/teams/${team.slug}/projects/WEB/tasks/new` },
-    { name: "project calendar", url: () => `/teams/${team.slug}/projects/WEB/calendar` },
+  const livePages: Array<{ name: keyof typeof LIVE_GZIP_BUDGETS; url: (team: string) => string }> = [
+    { name: "board", url: (team) => `/teams/${team}/projects/WEB` },
+    { name: "list", url: (team) => `/teams/${team}/projects/WEB/list` },
+    { name: "task page", url: (team) => `/teams/${team}/projects/WEB/tasks/1` },
+    { name: "tasks/new", url: (team) => `/teams/${team}/projects/WEB/tasks/new` },
+    { name: "project calendar", url: (team) => `/teams/${team}/projects/WEB/calendar` },
     { name: "/calendar", url: () => "/calendar" },
   ];
-  for (const { name, url } of livePages) {
-    test(`${name} (live) loads at most ${LIVE_SENT_BUDGETS[name] / KiB} KiB of JavaScript (${LIVE_GZIP_BUDGETS[name] / KiB} as gzip), Realtime included`, async ({
+  test(`the live pages (${livePages.map((p) => p.name).join(", ")}) keep their own budgets, Realtime included`, async ({
+    browser,
+    backend,
+  }) => {
+    const team = await seed(backend);
+    const figures = await measurePages(
       browser,
       backend,
-    }) => {
-      const js = await measure(browser, backend, url);
+      team.owner,
+      livePages.map((p) => p.url(team.slug)),
+    );
+    livePages.forEach(({ name }, i) => {
+      const js = figures[i];
       expectWithin(js, LIVE_SENT_BUDGETS[name], name, LIVE_GZIP_BUDGETS[name], LIVE_SCRIPT_BUDGET);
-      expect(fetched(js, "realtime.client"), name).toBe(true);
+      expect.soft(fetched(js, "realtime.client"), name).toBe(true);
     });
-  }
+  });
 });
 
 test("a form's schemas and Zod arrive once someone starts on it, and then the browser checks it", async ({ page }) => {

@@ -1,6 +1,6 @@
 import type { Page, WebSocketRoute } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { seedTeam, signedInClient, STATUS_NAME, type SeedStatus } from "./product-fixtures";
+import { addComments, seedTeam, signedInClient, STATUS_NAME, type SeedStatus } from "./product-fixtures";
 
 /**
  * PRODUCT.md §7: two people on one board, each in their own browser: what one
@@ -93,6 +93,52 @@ test("a move, a title edit and a comment by one person show on another's board w
   await panel.getByRole("link", { name: "Close the task" }).click();
   await expect(adamPanel.locator(".also-viewing")).toBeHidden();
   await other.close();
+});
+
+test("a card counts its comments and attachments, and another person's new comment without a reload", async ({
+  page,
+  backend,
+  login,
+}) => {
+  const team = await seedTeam(backend, {
+    tasks: [
+      { title: "Plan the launch", status: "todo" },
+      { title: "Nothing said yet", status: "todo" },
+    ],
+  });
+  const plan = team.tasks[0];
+  await addComments(backend, plan.id, team.users.admin, 2);
+  // a real file: the object, then its row, as the app stores them
+  const adam = await signedInClient(backend, team.users.admin);
+  const objectPath = `${plan.id}/brief.txt`;
+  const upload = await adam.storage
+    .from("attachments")
+    .upload(objectPath, new Blob(["the brief"], { type: "text/plain" }), { contentType: "text/plain" });
+  expect(upload.error).toBeNull();
+  const row = await adam.from("attachments").insert({
+    task_id: plan.id,
+    object_path: objectPath,
+    file_name: "brief.txt",
+    size_bytes: 9,
+    content_type: "text/plain",
+  });
+  expect(row.error).toBeNull();
+
+  await login(team.users.member);
+  const live = subscribedTo(page);
+  await page.goto(`/teams/${team.slug}/projects/WEB`);
+  const planned = card(page, "todo", "Plan the launch");
+  await expect(planned.getByText("2 comments")).toBeVisible();
+  await expect(planned.getByText("1 attachment")).toBeVisible();
+  await expect(card(page, "todo", "Nothing said yet").getByText(/comment|attachment/)).toHaveCount(0);
+  await live;
+  const noReload = await markNoReload(page);
+
+  // Adam says one more thing from his own session: Mia's card counts it
+  const comment = await adam.from("comments").insert({ task_id: plan.id, body: "One more thing." });
+  expect(comment.error).toBeNull();
+  await expect(planned.getByText("3 comments")).toBeVisible();
+  await noReload();
 });
 
 test("signing out closes the realtime socket", async ({ page, backend, login }) => {

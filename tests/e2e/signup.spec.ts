@@ -22,6 +22,36 @@ for (const mode of MODES) {
       await expect(page.getByRole("link", { name: "Ada Lovelace" })).toBeVisible();
     });
 
+    test("the code from the confirmation email, entered on the page, confirms and signs in; a wrong one says so", async ({
+      page,
+      mailbox,
+    }) => {
+      const email = uniqueEmail("signupcode");
+      await page.goto("/signup?next=/account");
+      await page.getByLabel("Your name").fill("Katherine Johnson");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign up" }).click();
+      await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+      const mail = await mailbox(email).next(/confirm/i);
+      expect(mail.code).toMatch(/^\d{6}$/);
+
+      const code = page.getByLabel("Or enter the code from the email");
+      await code.fill(mail.code === "000000" ? "111111" : "000000");
+      await page.getByRole("button", { name: "Confirm and sign in" }).click();
+      await expect(page.getByText("That code is wrong or has expired.")).toBeVisible();
+      await expect(code).toHaveAttribute("aria-invalid", "true");
+      // still the same address's page: the right code works next
+      await expect(page.getByText(email)).toBeVisible();
+
+      await code.fill(mail.code!);
+      await page.getByRole("button", { name: "Confirm and sign in" }).click();
+      // where the link would have landed (next), signed in
+      await expect(page).toHaveURL(/\/account$/);
+      await expect(page.getByText("You're signed in.")).toBeVisible();
+      await expect(page.getByRole("link", { name: "Katherine Johnson" })).toBeVisible();
+    });
+
     test("wrong values come back with a message beside each field and the values kept", async ({ page }) => {
       await page.goto("/signup");
       await page.getByLabel("Your name").fill("Grace");

@@ -9,6 +9,11 @@ const ZONE = "Pacific/Kiritimati"; // UTC+14: its today is often not the machine
 const todayIn = (zone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(Date.now());
 const plusDays = (day: string, days: number) =>
   new Date(Date.parse(day) + days * 86_400_000).toISOString().slice(0, 10);
+/** "26 Nov 2026": a day as the app prints it (British English, as Node's ICU writes it). */
+const shortDay = (day: string) =>
+  new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(
+    Date.parse(day),
+  );
 const dayCell = (page: Page, day: string) => page.locator(`li[data-day="${day}"]`);
 
 for (const mode of MODES) {
@@ -58,6 +63,9 @@ for (const mode of MODES) {
       await tabs.getByRole("link", { name: "Calendar" }).click();
       await expect(page).toHaveURL(new RegExp(`${calendar}$`));
       await expect(tabs.getByRole("link", { name: "Calendar" })).toHaveAttribute("aria-current", "page");
+      // the project's header as on the board and the list: a new task and the export are a click away here too
+      await expect(page.getByRole("main").getByRole("link", { name: "New task" })).toBeVisible();
+      await expect(page.getByRole("main").getByRole("link", { name: "Export CSV" })).toBeVisible();
       const todayCell = dayCell(page, today);
       await expect(todayCell.getByText("Today", { exact: true })).toBeVisible();
       await expect(todayCell.getByRole("link", { name: "WEB-1 Due today over there" })).toBeVisible();
@@ -115,7 +123,7 @@ for (const mode of MODES) {
       await page.goto(`/teams/${team.slug}/projects/WEB`);
       const successor = page.locator("li[data-task-id]", { hasText: "WEB-2 Water the plants" });
       await expect(successor.getByTitle("Repeats")).toBeVisible();
-      await expect(successor.getByText(`Due ${next}`)).toBeVisible();
+      await expect(successor.getByText(`Due ${shortDay(next)}`)).toBeVisible();
       await expect(
         page.locator("li[data-task-id]", { hasText: "WEB-1 Water the plants" }).getByTitle("Repeats"),
       ).toHaveCount(0);

@@ -164,6 +164,27 @@ describe("magic links, email codes and PKCE", () => {
     expect(new URLSearchParams(failed.hash.slice(1)).get("error_code")).toBe("otp_expired");
   });
 
+  it("a PKCE sign-up's 6-digit code confirms and signs in from another client, as type email or signup", async () => {
+    for (const type of ["email", "signup"] as const) {
+      const email = uniqueEmail(`pkcecode-${type}`);
+      const browser = browserLikeClient(stack.url, stack.anonKey);
+      await browser.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: `${APP}/auth/callback` } });
+      const mail = await latestMessage(stack.url, email);
+      expect(mail.Subject).toBe("Confirm Your Signup");
+      // another device: no code verifier, only the address and the code
+      const elsewhere = serverClient(stack.url, stack.anonKey);
+      const wrong = await elsewhere.auth.verifyOtp({ email, token: "000000", type });
+      expect(wrong.error?.code).toBe("otp_expired");
+      const { data, error } = await elsewhere.auth.verifyOtp({ email, token: codeIn(mail), type });
+      expect(error).toBeNull();
+      expect(data.user?.email_confirmed_at).toBeTruthy();
+      expect(data.session?.refresh_token).toBeTruthy();
+      // used once
+      const again = await elsewhere.auth.verifyOtp({ email, token: codeIn(mail), type });
+      expect(again.error?.code).toBe("otp_expired");
+    }
+  });
+
   it("recovers a password through a PKCE recovery link and signs in with the new one", async () => {
     const { email } = await confirmedUser("recover");
     const browser = browserLikeClient(stack.url, stack.anonKey);

@@ -625,11 +625,11 @@ describe("the board's read (board_view)", () => {
     const inReview = board.statuses[3].cards;
     // one card asked for, and one more to know there are more
     expect(inReview.map((c) => c.title)).toEqual(["Parent", "Also in review"]);
-    // [checklist ticked, checklist items, sub-tasks closed, sub-tasks, open blockers]
-    expect(inReview[0].counts).toEqual([2, 3, 1, 2, 0]);
+    // [checklist ticked, checklist items, sub-tasks closed, sub-tasks, open blockers, comments, attachments]
+    expect(inReview[0].counts).toEqual([2, 3, 1, 2, 0, 0, 0]);
     expect(inReview[0].label_ids).toEqual([board.labels.find((l) => l.name === "Bug")!.id]);
     expect(board.labels).toMatchObject([{ name: "Bug", color: "blue" }]);
-    expect(inReview[1]).toMatchObject({ counts: [0, 0, 0, 0, 0], label_ids: [] });
+    expect(inReview[1]).toMatchObject({ counts: [0, 0, 0, 0, 0, 0, 0], label_ids: [] });
 
     const [{ filtered }] = await call<{ filtered: { statuses: { count: number; cards: { title: string }[] }[] } }>(
       t.owner,

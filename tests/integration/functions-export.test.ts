@@ -46,6 +46,8 @@ beforeAll(async () => {
   stack = await startTestStack();
   owner = await person('Olive, "the" Owner');
   viewer = await person("Vic Viewer");
+  // the viewer reads times in Berlin (CET in January), the owner in UTC
+  await stack.db.query("update profiles set time_zone = 'Europe/Berlin' where id = $1", [viewer.id]);
   stranger = await person("Stan Stranger");
   const { data: team } = await owner.client.rpc("create_team", { name: "Export Team", slug: `export-${process.pid}` });
   await stack.db.query("insert into team_members (team_id, user_id, role) values ($1, $2, 'viewer')", [
@@ -163,12 +165,13 @@ describe("export-project", () => {
       "Assignee",
       "Due date",
       "Labels",
-      "Created (UTC)",
-      "Updated (UTC)",
-      "Completed (UTC)",
+      "Created (Europe/Berlin)",
+      "Updated (Europe/Berlin)",
+      "Completed (Europe/Berlin)",
     ]);
     // the words the board shows: status and priority names, the person's name, the
-    // team's labels by name (a spreadsheet formula neutralised), minutes in UTC
+    // team's labels by name (a spreadsheet formula neutralised), minutes on the
+    // viewer's Berlin clock (an hour ahead of UTC in January: 23:59 UTC is the next day)
     expect(rows[1]).toEqual([
       "EXP-1",
       "Plain title",
@@ -178,9 +181,9 @@ describe("export-project", () => {
       'Olive, "the" Owner',
       "2026-02-01",
       "'=bad, ui",
-      "2026-01-02 03:04",
-      "2026-01-03 00:00",
-      "2026-01-03 23:59",
+      "2026-01-02 04:04",
+      "2026-01-03 01:00",
+      "2026-01-04 00:59",
     ]);
     expect([rows[2][2], rows[2][3], rows[2][4], rows[2][10]]).toEqual(["", "To do", "No priority", ""]);
     expect(rows.slice(1).map((r) => r[1])).toEqual([
@@ -204,7 +207,7 @@ describe("export-project", () => {
     expect(parseCsv(String(result.body))).toHaveLength(AWKWARD.length + 1);
   });
 
-  it("an empty project gives the header line only", async () => {
+  it("an empty project gives the header line only, in the owner's zone (UTC)", async () => {
     // (supabase-js reads the body as text, which drops the byte order mark; the first test checks the bytes)
     expect(await exportAs(owner.client, emptyProjectId)).toEqual({
       status: 200,

@@ -335,6 +335,34 @@ describe("My work", () => {
     expect(owner.assigned).toEqual([]);
   });
 
+  it("counts the 7 days from today in the person's own time zone, not the database's", async () => {
+    // +14 and −11 hours: at any hour of the day one of the two dates differs from UTC's
+    for (const zone of ["Pacific/Kiritimati", "Pacific/Pago_Pago"]) {
+      const today = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date());
+      await stack.db.query(`update public.profiles set time_zone = $1 where id = $2`, [zone, team.member.id]);
+      const tasks = await stack.db.query<{ id: string }>(
+        `insert into public.tasks (project_id, title, assignee_id, due_on, created_by)
+         values ($1, $4, $2, $5::date + 7, $3), ($1, $6, $2, $5::date + 8, $3) returning id`,
+        [
+          team.projectId,
+          team.member.id,
+          team.owner.id,
+          `Last day of the week in ${zone}`,
+          today,
+          `Past the week in ${zone}`,
+        ],
+      );
+      try {
+        const due = (await lists(team.member)).due;
+        expect(due, zone).toContain(`Last day of the week in ${zone}`);
+        expect(due, zone).not.toContain(`Past the week in ${zone}`);
+      } finally {
+        await stack.db.query(`delete from public.tasks where id = any ($1)`, [tasks.rows.map((t) => t.id)]);
+        await stack.db.query(`update public.profiles set time_zone = 'UTC' where id = $1`, [team.member.id]);
+      }
+    }
+  });
+
   it("reads the four lists side by side: one round trip", async () => {
     stack.setLatency(300);
     try {

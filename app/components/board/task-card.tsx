@@ -6,6 +6,7 @@ import { usePageTime } from "~/lib/use-page-time";
 import type { Card } from "~/lib/board";
 import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
+import { Day } from "~/components/day";
 
 /**
  * One card: a link that opens the task in the panel and, when the person may
@@ -159,7 +160,11 @@ function CardMeta({
       {task.priority !== "none" ? (
         <span className={`priority priority-${task.priority}`}>{PRIORITY_LABELS[task.priority]}</span>
       ) : null}
-      {task.due_on ? <span className="due">Due {task.due_on}</span> : null}
+      {task.due_on ? (
+        <span className="due">
+          Due <Day day={task.due_on} />
+        </span>
+      ) : null}
       {task.repeats ? (
         <span className="repeat-mark" title="Repeats">
           ↻<span className="visually-hidden"> Repeats</span>
@@ -188,7 +193,37 @@ function CardMeta({
           {task.subtasks.done}/{task.subtasks.total}
         </span>
       ) : null}
+      {task.comments > 0 ? <CardCount count={task.comments} one="comment" many="comments" icon={COMMENT_ICON} /> : null}
+      {task.attachments > 0 ? (
+        <CardCount count={task.attachments} one="attachment" many="attachments" icon={PAPERCLIP_ICON} />
+      ) : null}
       <LabelChips labels={task.labels} />
     </div>
+  );
+}
+
+const COMMENT_ICON =
+  "M3 4.5A1.5 1.5 0 0 1 4.5 3h11A1.5 1.5 0 0 1 17 4.5v8a1.5 1.5 0 0 1-1.5 1.5H8l-4 3v-3.2A1.5 1.5 0 0 1 3 12.5Z";
+const PAPERCLIP_ICON =
+  "M15.5 9.5l-5.8 5.8a3.5 3.5 0 0 1-5-5l6.4-6.4a2.3 2.3 0 0 1 3.3 3.3l-6.4 6.4a1.2 1.2 0 0 1-1.7-1.7l5.8-5.8";
+
+/** "2 comments" as an icon and the number; the words are there for a screen reader and a pointer's tooltip. */
+function CardCount({ count, one, many, icon }: { count: number; one: string; many: string; icon: string }) {
+  const words = count === 1 ? one : many;
+  return (
+    <span className="tally card-count" title={`${count} ${words}`}>
+      <svg viewBox="0 0 20 20" width="14" height="14" aria-hidden="true" focusable="false">
+        <path
+          d={icon}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.6"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
+      </svg>
+      {count}
+      <span className="visually-hidden"> {words}</span>
+    </span>
   );
 }

@@ -1,27 +1,11 @@
-import { useFetcher } from "@remix-run/react";
-import {
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type DragEvent,
-  type KeyboardEvent,
-  type PointerEvent,
-  type RefObject,
-} from "react";
+import { useCallback, useMemo, useState, type DragEvent, type KeyboardEvent, type RefObject } from "react";
+import { useMove } from "~/components/use-move";
 import { applyMove, groupByStatus, nudge, taskRef, type Columns } from "~/lib/board";
 import type { Card } from "~/lib/board";
 import type { BoardColumn } from "~/lib/board.server";
 import { showColumn } from "./column-switcher";
 
 export const MOVE_FETCHER_KEY = "board-move";
-
-/** The board route's answer to a move (its action's `move` intent). */
-interface MoveResult {
-  ok?: boolean;
-  errors?: Record<string, string>;
-}
 
 interface Picked {
   taskId: string;
@@ -44,7 +28,8 @@ export interface MoveChoices {
  * button picked up with Enter or Space and carried with the arrow keys. The
  * move shows at once (from the fetcher's form data, posted to the board route
  * with intent `move`) and falls back, with a message, if the server refuses
- * it. Screen readers hear every step through `announcement`.
+ * it. Screen readers hear every step through `announcement` (what the
+ * calendar's moves share: ../use-move.ts).
  */
 export function useBoardMove({
   columns,
@@ -56,20 +41,13 @@ export function useBoardMove({
   /** the board's scroller, to bring a card's new column into view */
   boardRef?: RefObject<HTMLElement>;
 }) {
-  const fetcher = useFetcher<MoveResult>({ key: MOVE_FETCHER_KEY });
   const [picked, setPicked] = useState<Picked | null>(null);
   const [menuId, setMenuId] = useState<string | null>(null);
-  const [dragging, setDragging] = useState<string | null>(null);
-  /** the kind of pointer that last pressed on a card: drags start from a mouse only */
-  const pointerType = useRef<string | null>(null);
-  const [announcement, setAnnouncement] = useState("");
-  const [failure, setFailure] = useState<string | null>(null);
-  const lastMove = useRef<{ ref: string; statusId: string } | null>(null);
-  const refocus = useRef<string | null>(null);
-
   const order = useMemo(() => columns.map((c) => c.status.id), [columns]);
   const names = useMemo(() => new Map(columns.map((c) => [c.status.id, c.status.name])), [columns]);
   const nameOf = (statusId: string) => names.get(statusId) ?? "another column";
+  const move = useMove({ fetcherKey: MOVE_FETCHER_KEY, describe: nameOf });
+  const { refocus, announce: setAnnouncement, dragging, setDragging } = move;
   const byId = useMemo(() => new Map(columns.flatMap((c) => c.tasks.map((t) => [t.id, t] as const))), [columns]);
   const saved = useMemo(
     () =>
@@ -81,7 +59,7 @@ export function useBoardMove({
   );
 
   // What the board shows: the server's columns, with the move in flight applied, and the keyboard's preview on top.
-  const pendingMove = fetcher.formData?.get("intent") === "move" ? fetcher.formData : null;
+  const pendingMove = move.pending?.get("intent") === "move" ? move.pending : null;
   const withPending = (base: Columns<Card>) =>
     pendingMove
       ? applyMove(
@@ -94,30 +72,6 @@ export function useBoardMove({
   let shown: Columns<Card> = withPending(saved);
   if (picked) shown = applyMove(shown, picked.taskId, picked.statusId, picked.position);
 
-  // The server's answer to the last move.
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || !lastMove.current) return;
-    const { ref, statusId } = lastMove.current;
-    lastMove.current = null;
-    if (fetcher.data.ok) {
-      setFailure(null);
-      setAnnouncement(`Moved ${ref} to ${nameOf(statusId)}.`);
-    } else {
-      const reason =
-        fetcher.data.errors?.form ?? Object.values(fetcher.data.errors ?? {})[0] ?? "The server refused it.";
-      const message = `Couldn't move ${ref}: ${reason}`;
-      setFailure(message);
-      setAnnouncement(message);
-    }
-    // nameOf reads this render's columns: the answer is about the move just made
-  }, [fetcher.state, fetcher.data]);
-
-  // A card that changed column is a new element: give its move button the focus back.
-  useEffect(() => {
-    if (!refocus.current) return;
-    document.querySelector<HTMLButtonElement>(`[data-move-button="${refocus.current}"]`)?.focus();
-  });
-
   const others = useCallback(
     (base: Columns<Card>, taskId: string) => (statusId: string) =>
       (base[statusId] ?? []).filter((t) => t.id !== taskId).length,
@@ -129,11 +83,12 @@ export function useBoardMove({
     if (!task) return;
     // already there: nothing to send
     if (task.status_id === statusId && position === positionIn(saved, taskId)) return;
-    const ref = taskRef(projectKey, task.number);
-    lastMove.current = { ref, statusId };
-    setFailure(null);
-    setAnnouncement(`Moving ${ref} to ${nameOf(statusId)}…`);
-    fetcher.submit({ intent: "move", taskId, status: statusId, position: String(position) }, { method: "post" });
+    move.submit(taskRef(projectKey, task.number), statusId, {
+      intent: "move",
+      taskId,
+      status: statusId,
+      position: String(position),
+    });
   }
 
   function describePlace(columnsNow: Columns<Card>, statusId: string, position: number, taskId: string) {
@@ -225,21 +180,6 @@ export function useBoardMove({
     }
   }
 
-  function onPointerDown(event: PointerEvent<HTMLElement>) {
-    pointerType.current = event.pointerType;
-  }
-
-  function onDragStart(event: DragEvent<HTMLElement>, taskId: string) {
-    // A finger or pen held on a card scrolls the board; it doesn't lift the card (the move menu does that job).
-    if (pointerType.current === "touch" || pointerType.current === "pen") {
-      event.preventDefault();
-      return;
-    }
-    event.dataTransfer.setData("text/plain", taskId);
-    event.dataTransfer.effectAllowed = "move";
-    setDragging(taskId);
-  }
-
   /** A card dropped on a column goes above the first card whose middle is below the pointer. */
   function onDrop(event: DragEvent<HTMLElement>, statusId: string) {
     event.preventDefault();
@@ -261,11 +201,6 @@ export function useBoardMove({
     submitMove(taskId, statusId, position);
   }
 
-  /** The move button lost focus for good (not because its card moved to another column). */
-  function onMoveButtonBlur(taskId: string) {
-    if (refocus.current === taskId && picked?.taskId !== taskId) refocus.current = null;
-  }
-
   return {
     shown,
     nameOf,
@@ -275,16 +210,16 @@ export function useBoardMove({
     toggleMenu,
     moveFromMenu,
     closeMenu,
-    onPointerDown,
+    onPointerDown: move.onPointerDown,
     pendingId: pendingMove ? String(pendingMove.get("taskId")) : null,
     dragging: dragging !== null,
-    announcement,
-    failure,
-    dismissFailure: () => setFailure(null),
+    announcement: move.announcement,
+    failure: move.failure,
+    dismissFailure: move.dismissFailure,
     pickOrDrop,
     onMoveKey,
-    onMoveButtonBlur,
-    onDragStart,
+    onMoveButtonBlur: (taskId: string) => move.onMoveButtonBlur(taskId, picked?.taskId ?? null),
+    onDragStart: move.onDragStart,
     onDragEnd: () => setDragging(null),
     onDrop,
   };

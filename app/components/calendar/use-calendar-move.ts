@@ -1,13 +1,7 @@
-import { useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type PointerEvent } from "react";
+import { useMemo, useState, type DragEvent, type KeyboardEvent } from "react";
+import { useMove } from "~/components/use-move";
 import { withMove, type CalendarTask } from "~/lib/calendar";
 import { addDays, formatDay, WEEKDAY_NAMES, weekdayOf } from "~/lib/dates";
-
-/** The calendar route's answer to a move (its action's `due` intent). */
-interface MoveResult {
-  ok?: boolean;
-  errors?: Record<string, string>;
-}
 
 interface Picked {
   taskId: string;
@@ -26,54 +20,25 @@ export const describeDay = (day: string) => `${WEEKDAY_NAMES[weekdayOf(day)]} ${
  * button opens a date field instead. Each way posts the same form to the
  * page's action (intent `due`: the task and its new due date); the task shows
  * on its new day at once and goes back, with a message, if the server
- * refuses. Screen readers hear every step through `announcement`.
+ * refuses. Screen readers hear every step through `announcement` (what the
+ * board's moves share: ../use-move.ts).
  */
 export function useCalendarMove({ tasks, days }: { tasks: CalendarTask[]; days: string[] }) {
-  const fetcher = useFetcher<MoveResult>({ key: "calendar-move" });
+  const move = useMove({ fetcherKey: "calendar-move", describe: describeDay });
+  const { refocus, announce: setAnnouncement, dragging, setDragging } = move;
   const [picked, setPicked] = useState<Picked | null>(null);
   const [menuId, setMenuId] = useState<string | null>(null);
-  const [dragging, setDragging] = useState<string | null>(null);
   const [dropDay, setDropDay] = useState<string | null>(null);
-  const pointerType = useRef<string | null>(null);
-  const [announcement, setAnnouncement] = useState("");
-  const [failure, setFailure] = useState<string | null>(null);
-  const lastMove = useRef<{ ref: string; day: string } | null>(null);
-  const refocus = useRef<string | null>(null);
   const byId = useMemo(() => new Map(tasks.map((t) => [t.id, t] as const)), [tasks]);
 
-  const pending = fetcher.formData?.get("intent") === "due" ? fetcher.formData : null;
+  const pending = move.pending?.get("intent") === "due" ? move.pending : null;
   let shown = pending ? withMove(tasks, String(pending.get("taskId")), String(pending.get("dueOn"))) : tasks;
   if (picked) shown = withMove(shown, picked.taskId, picked.day);
-
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || !lastMove.current) return;
-    const { ref, day } = lastMove.current;
-    lastMove.current = null;
-    if (fetcher.data.ok) {
-      setFailure(null);
-      setAnnouncement(`Moved ${ref} to ${describeDay(day)}.`);
-    } else {
-      const reason =
-        fetcher.data.errors?.form ?? Object.values(fetcher.data.errors ?? {})[0] ?? "The server refused it.";
-      const message = `Couldn't move ${ref}: ${reason}`;
-      setFailure(message);
-      setAnnouncement(message);
-    }
-  }, [fetcher.state, fetcher.data]);
-
-  // a task that changed day is a new element: its move button gets the focus back
-  useEffect(() => {
-    if (!refocus.current) return;
-    document.querySelector<HTMLButtonElement>(`[data-move-button="${refocus.current}"]`)?.focus();
-  });
 
   function submitMove(taskId: string, day: string) {
     const task = byId.get(taskId);
     if (!task || !task.movable || task.due_on === day) return;
-    lastMove.current = { ref: task.ref, day };
-    setFailure(null);
-    setAnnouncement(`Moving ${task.ref} to ${describeDay(day)}…`);
-    fetcher.submit({ intent: "due", taskId, dueOn: day }, { method: "post" });
+    move.submit(task.ref, day, { intent: "due", taskId, dueOn: day });
   }
 
   function onMoveKey(event: KeyboardEvent<HTMLButtonElement>, task: CalendarTask) {
@@ -115,9 +80,9 @@ export function useCalendarMove({ tasks, days }: { tasks: CalendarTask[]; days: 
     pendingId: pending ? String(pending.get("taskId")) : null,
     menuId,
     dropDay,
-    announcement,
-    failure,
-    dismissFailure: () => setFailure(null),
+    announcement: move.announcement,
+    failure: move.failure,
+    dismissFailure: move.dismissFailure,
     onMoveKey,
     /** a tap or click on the move button opens (or closes) its date field */
     toggleMenu(task: CalendarTask) {
@@ -133,22 +98,9 @@ export function useCalendarMove({ tasks, days }: { tasks: CalendarTask[]; days: 
       setMenuId(null);
       document.querySelector<HTMLButtonElement>(`[data-move-button="${taskId}"]`)?.focus();
     },
-    onMoveButtonBlur(taskId: string) {
-      if (refocus.current === taskId && picked?.taskId !== taskId) refocus.current = null;
-    },
-    onPointerDown(event: PointerEvent<HTMLElement>) {
-      pointerType.current = event.pointerType;
-    },
-    onDragStart(event: DragEvent<HTMLElement>, taskId: string) {
-      // a finger held on a task scrolls the page; the move button's date field is the touch way
-      if (pointerType.current === "touch" || pointerType.current === "pen") {
-        event.preventDefault();
-        return;
-      }
-      event.dataTransfer.setData("text/plain", taskId);
-      event.dataTransfer.effectAllowed = "move";
-      setDragging(taskId);
-    },
+    onMoveButtonBlur: (taskId: string) => move.onMoveButtonBlur(taskId, picked?.taskId ?? null),
+    onPointerDown: move.onPointerDown,
+    onDragStart: move.onDragStart,
     onDragEnd() {
       setDragging(null);
       setDropDay(null);

@@ -6,7 +6,7 @@ import { columnAnchor } from "~/components/board/column-switcher";
 import { boardSearch, isClosed, taskRef } from "~/lib/board";
 import { commentsActionPath } from "~/lib/comments";
 import { isOverdue } from "~/lib/calendar";
-import { formatDateTime, formatDay } from "~/lib/dates";
+import { formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Attachments } from "./attachments";
 import { Checklist, Relations, SubTasks } from "./breakdown";
@@ -16,6 +16,7 @@ import { RepeatNote, TaskEditor, TaskMoveForm } from "./task-forms";
 import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
+import { Day } from "~/components/day";
 
 /** What the task route's forms can send back (successes redirect). */
 export type TaskFormResult = FormFailure<"update" | "move" | "stop-repeating" | "delete-task">;
@@ -157,7 +158,7 @@ export function TaskPanel({
       </p>
       {task.due_on && isOverdue({ due_on: task.due_on, open: !isClosed(task.status.category) }, today) ? (
         <p className="overdue-note">
-          <span className="overdue-badge">Overdue</span>: it was due on {formatDay(task.due_on)}.
+          <span className="overdue-badge">Overdue</span>: it was due on <Day day={task.due_on} />.
         </p>
       ) : null}
       <RepeatNote

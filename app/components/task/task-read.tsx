@@ -1,6 +1,7 @@
 import { LabelChips, StatusBadge } from "~/components/labels";
 import { RichText } from "~/components/rich-text";
 import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
+import { Day } from "~/components/day";
 
 /**
  * The task to read: its fields as text and its description rendered
@@ -39,7 +40,7 @@ export function TaskReadView({
         </div>
         <div>
           <dt>Due</dt>
-          <dd>{task.due_on ?? "No due date"}</dd>
+          <dd>{task.due_on ? <Day day={task.due_on} /> : "No due date"}</dd>
         </div>
         <div>
           <dt>Labels</dt>

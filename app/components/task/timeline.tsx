@@ -9,6 +9,7 @@ import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import type { Mentionable } from "~/lib/mentions";
 import type { TimelineItem } from "~/lib/tasks.server";
+import { WithDates } from "~/components/day";
 
 /** a comment comes with its body rendered from Markdown on the server */
 type CommentItem = Extract<TimelineItem, { type: "comment" }> & { bodyHtml: string };
@@ -138,7 +139,7 @@ function Event({ event, now }: { event: EventItem; now: string }) {
   const { zone } = usePageTime();
   return (
     <li className="timeline-event small" data-event-kind={event.kind}>
-      <strong>{event.who}</strong> {event.what}
+      <strong>{event.who}</strong> <WithDates text={event.what} />
       {" · "}
       <time dateTime={event.created_at} title={formatDateTime(event.created_at, zone)} className="muted">
         {formatAgo(event.created_at, now, zone)}

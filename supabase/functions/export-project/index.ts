@@ -5,12 +5,13 @@
 // as a formula (starting with = + - @, tab or CR) get a leading apostrophe.
 // Written for a person opening it in a spreadsheet: a UTF-8 byte order mark
 // first (so Excel reads "Zoë" as UTF-8), the words the board shows (status
-// and priority names, people's names), times as `YYYY-MM-DD HH:MM` in UTC and
-// the header saying so (per-person zones are not in the product yet).
+// and priority names, people's names), times as `YYYY-MM-DD HH:MM` on the
+// wall clock of the person's own time zone (profiles.time_zone), the header
+// naming the zone ("Created (Europe/Berlin)").
 import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
-const COLUMNS = [
+const columns = (zone: string) => [
   "Task",
   "Title",
   "Description",
@@ -19,9 +20,9 @@ const COLUMNS = [
   "Assignee",
   "Due date",
   "Labels",
-  "Created (UTC)",
-  "Updated (UTC)",
-  "Completed (UTC)",
+  `Created (${zone})`,
+  `Updated (${zone})`,
+  `Completed (${zone})`,
 ];
 /** The board's words for the priorities (app/lib/board.ts PRIORITY_LABELS; a function cannot import the app). */
 const PRIORITY_WORDS: Record<string, string> = {
@@ -62,12 +63,40 @@ function line(values: string[]): string {
   return values.map(cell).join(",") + "\r\n";
 }
 
-/** `2026-01-02T03:04:05Z` → `2026-01-02 03:04`, in UTC. */
-function utc(timestamp: string | null): string {
-  return timestamp ? new Date(timestamp).toISOString().slice(0, 16).replace("T", " ") : "";
+type Clock = (timestamp: string | null) => string;
+
+/** `2026-01-02T03:04:05Z` → `2026-01-02 04:04` in Europe/Berlin: a timestamp on `zone`'s wall clock, to the minute. */
+function wallClock(zone: string): Clock {
+  const format = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  return (timestamp) => {
+    if (!timestamp) return "";
+    const part = Object.fromEntries(format.formatToParts(new Date(timestamp)).map((p) => [p.type, p.value]));
+    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}`;
+  };
 }
 
-function row(key: string, t: TaskRow): string {
+/** The caller's zone (the database allows only names the runtime knows; anything else reads as UTC). */
+async function zoneOf(caller: ReturnType<typeof callerClient>, userId: string): Promise<string> {
+  const { data, error } = await caller.from("profiles").select("time_zone").eq("id", userId).maybeSingle();
+  if (error) throw new Error(`reading the caller's time zone failed: ${error.message}`);
+  const zone = typeof data?.time_zone === "string" ? data.time_zone : "UTC";
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
+}
+
+function row(key: string, t: TaskRow, time: Clock): string {
   return line([
     `${key}-${t.number}`,
     text(t.title),
@@ -83,9 +112,9 @@ function row(key: string, t: TaskRow): string {
         .sort((a, b) => a.localeCompare(b))
         .join(", "),
     ),
-    utc(t.created_at),
-    utc(t.updated_at),
-    utc(t.completed_at),
+    time(t.created_at),
+    time(t.updated_at),
+    time(t.completed_at),
   ]);
 }
 
@@ -107,6 +136,8 @@ Deno.serve(async (req) => {
     .maybeSingle();
   if (error) throw new Error(`reading the project failed: ${error.message}`);
   if (!project) return refuse(404, "project_not_found", "Project not found.");
+  const zone = await zoneOf(caller, signedIn.id);
+  const time = wallClock(zone);
 
   const encoder = new TextEncoder();
   let offset = 0;
@@ -115,7 +146,7 @@ Deno.serve(async (req) => {
     async pull(controller) {
       if (header) {
         header = false;
-        controller.enqueue(encoder.encode(BOM + line(COLUMNS)));
+        controller.enqueue(encoder.encode(BOM + line(columns(zone))));
         return;
       }
       const { data, error } = await caller
@@ -134,12 +165,12 @@ Deno.serve(async (req) => {
         return;
       }
       const rows = (data ?? []) as unknown as TaskRow[];
-      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((t) => row(project.key, t)).join("")));
+      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((t) => row(project.key, t, time)).join("")));
       offset += rows.length;
       if (rows.length === 0) controller.close();
     },
   });
-  const date = new Date().toISOString().slice(0, 10);
+  const date = time(new Date().toISOString()).slice(0, 10);
   return new Response(body, {
     headers: {
       ...corsHeaders,
