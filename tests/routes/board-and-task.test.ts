@@ -389,9 +389,10 @@ describe("comments (their own route)", () => {
       form: { intent: "comment", body: "  Draft is in the doc.  " },
     });
     expect(posted.status).toBe(302);
-    expect(posted.location).toBe(`${boardUrl()}/tasks/1?q=plan`);
     const [comment] = await commentsOn();
     expect(comment.body).toBe("Draft is in the doc.");
+    // the page lands at the new comment, the board's filter kept
+    expect(posted.location).toBe(`${boardUrl()}/tasks/1?q=plan#comment-${comment.id}`);
 
     const cursor = "2025-01-01T00:00:00Z_00000000-0000-4000-8000-000000000001";
     const edited = await call(comments.action, {
