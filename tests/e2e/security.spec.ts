@@ -60,7 +60,11 @@ test("every document carries the security headers, with a nonce for Remix's inli
   await expect(page.getByRole("heading", { name: "Log in", exact: true })).toBeVisible();
   await page.getByLabel("Email").first().fill("not-an-email");
   await page.getByRole("button", { name: "Log in", exact: true }).click();
-  await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
+  // two wrong fields (the email, and no password): the form's error summary, made by the form's script
+  await expect(page.getByRole("alert").getByText("There is a problem")).toBeVisible();
+  await expect(page.getByLabel("Email").first()).toHaveAccessibleDescription(
+    "Enter a valid email address, like name@example.com.",
+  );
   expect(violations).toEqual([]);
 });
 
