@@ -1,6 +1,7 @@
 import type { Page, WebSocketRoute } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { addComments, seedTeam, signedInClient, STATUS_NAME, type SeedStatus } from "./product-fixtures";
+import { liveJoined } from "./support/live";
 
 /**
  * PRODUCT.md §7: two people on one board, each in their own browser: what one
@@ -23,17 +24,6 @@ async function markNoReload(page: Page) {
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 }
 
-/** Waits until the page's live subscription is joined (its socket carries a phx_reply to a postgres_changes join). */
-function subscribedTo(page: Page) {
-  return new Promise<void>((resolve) => {
-    page.on("websocket", (ws) => {
-      ws.on("framereceived", (frame) => {
-        if (typeof frame.payload === "string" && frame.payload.includes("Subscribed to PostgreSQL")) resolve();
-      });
-    });
-  });
-}
-
 test("a move, a title edit and a comment by one person show on another's board without a reload; presence shows and clears", async ({
   browser,
   backend,
@@ -49,7 +39,7 @@ test("a move, a title edit and a comment by one person show on another's board w
   const adamPage = await other.newPage();
   const board = `/teams/${team.slug}/projects/WEB`;
 
-  const adamLive = subscribedTo(adamPage);
+  const adamLive = liveJoined(adamPage);
   await adamPage.goto(board);
   await adamLive;
   const noReload = await markNoReload(adamPage);
@@ -125,7 +115,7 @@ test("a card counts its comments and attachments, and another person's new comme
   expect(row.error).toBeNull();
 
   await login(team.users.member);
-  const live = subscribedTo(page);
+  const live = liveJoined(page);
   await page.goto(`/teams/${team.slug}/projects/WEB`);
   const planned = card(page, "todo", "Plan the launch");
   await expect(planned.getByText("2 comments")).toBeVisible();
@@ -149,7 +139,7 @@ test("signing out closes the realtime socket", async ({ page, backend, login }) 
       if (ws.url().includes("/realtime/v1/websocket")) ws.on("close", () => resolve());
     });
   });
-  const live = subscribedTo(page);
+  const live = liveJoined(page);
   await page.goto(`/teams/${team.slug}/projects/WEB`);
   await live;
   await page.getByRole("button", { name: "Log out" }).click();
@@ -174,7 +164,7 @@ test("a change made while the connection was lost shows once it is back, without
     ws.connectToServer();
     sockets.push(ws);
   });
-  const live = subscribedTo(page);
+  const live = liveJoined(page);
   await page.goto(`/teams/${team.slug}/projects/WEB`);
   await live;
   const noReload = await markNoReload(page);
@@ -191,7 +181,7 @@ test("a change made while the connection was lost shows once it is back, without
   await expect(card(page, "todo", "Survive a dropped line")).toBeVisible();
 
   // the line is back: the client's next try joins again, and the board reads what it missed
-  const back = subscribedTo(page);
+  const back = liveJoined(page);
   down = false;
   await back;
   await expect(card(page, "todo", "Renamed while you were away")).toBeVisible();

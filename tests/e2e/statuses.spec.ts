@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, MODES, test } from "./fixtures";
 import { seedTeam, signedInClient } from "./product-fixtures";
+import { liveJoined } from "./support/live";
 
 /**
  * Shaping the work (issue 24, docs/product.md §11), with and without
@@ -171,13 +172,7 @@ test.describe("project statuses with JavaScript", () => {
       ],
     });
     await login(team.users.member);
-    const live = new Promise<void>((resolve) => {
-      page.on("websocket", (ws) =>
-        ws.on("framereceived", (frame) => {
-          if (typeof frame.payload === "string" && frame.payload.includes("Subscribed to PostgreSQL")) resolve();
-        }),
-      );
-    });
+    const live = liveJoined(page);
     await page.goto(`/teams/${team.slug}/projects/WEB`);
     await live;
     const [ship, signoff] = team.tasks;

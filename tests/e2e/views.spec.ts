@@ -133,12 +133,14 @@ test("keyboard shortcuts: ? lists them in a dialog, g l / g b switch views, j an
   await page.keyboard.press("g");
   await page.keyboard.press("l");
   await expect(page).toHaveURL(`${board}/list`);
+  // as after Enter below: j is for the list's rows once they show, not the board's cards still on screen
+  await expect(page.getByRole("link", { name: "WEB-1", exact: true })).toBeVisible();
   await page.keyboard.press("j");
   await expect(page.getByRole("link", { name: "WEB-1", exact: true })).toBeFocused();
   await page.keyboard.press("j");
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`${board}/tasks/2`);
-  // the address changes before React shows the page (the v3 transitions): Escape is for the panel once it is there
+  // the address changes before React shows the new page: Escape is for the panel once it is there
   await expect(page.getByRole("complementary", { name: "Task" }).getByRole("heading", { name: /WEB-2/ })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page).toHaveURL(board);
