@@ -26,7 +26,7 @@ export async function findFreePort(preferred, { host = "127.0.0.1", offsets = [0
     if (port > 65535) break;
     let free = true;
     for (const offset of offsets) {
-      free = await isPortFree(port + offset, host);
+      free = port + offset <= 65535 && (await isPortFree(port + offset, host));
       if (!free) break;
     }
     if (free) return port;
@@ -40,16 +40,9 @@ export async function findFreePort(preferred, { host = "127.0.0.1", offsets = [0
  * (another checkout's run, a stack left running) holds its usual ports.
  */
 export async function findFreeOffset(ports, { host = "127.0.0.1", step = 100, tries = 20 } = {}) {
-  for (let i = 0; i < tries; i++) {
-    const offset = i * step;
-    let free = true;
-    for (const port of ports) {
-      free = port + offset <= 65535 && (await isPortFree(port + offset, host));
-      if (!free) break;
-    }
-    if (free) return offset;
-  }
-  return null;
+  const [first] = ports;
+  const port = await findFreePort(first, { host, offsets: ports.map((p) => p - first), step, tries });
+  return port === null ? null : port - first;
 }
 
 /** The keys this checkout's stack made in its data folder (null before its first start). */
