@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from "react";
-import { formatDay, MONTHS } from "~/lib/dates";
+import { formatDay, MONTHS, twoDigits } from "~/lib/dates";
 
 /**
  * A calendar date (a due date, "2026-11-26") as the app prints it, "26 Nov
@@ -10,7 +10,6 @@ export function Day({ day }: { day: string }) {
 }
 
 const SHORT_DATE = new RegExp(`\\b(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})\\b`, "g");
-const twoDigits = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A sentence made from words and dates ("set the due date of WEB-3 to 26 Nov

@@ -31,7 +31,8 @@ export const MONTH_NAMES = [
 ];
 export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
-const twoDigits = (n: number) => String(n).padStart(2, "0");
+/** "05" for 5: months, days, hours and minutes as the app prints them. */
+export const twoDigits = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A time zone's offsets from UTC over the years the app shows (see
