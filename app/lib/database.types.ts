@@ -1122,15 +1122,15 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      checklist_items_after_delete: {
-        Args: Record<PropertyKey, never>
-        Returns: unknown
-      }
       checklist_items_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
       checklist_items_before_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_close_gaps: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -1394,6 +1394,10 @@ export type Database = {
         Args: { status_id: string; move_to?: string }
         Returns: undefined
       }
+      renumber_task_columns: {
+        Args: { statuses: string[] }
+        Returns: undefined
+      }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
@@ -1491,7 +1495,6 @@ export type Database = {
         }
         Returns: Json
       }
-      tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1501,6 +1504,14 @@ export type Database = {
         Returns: unknown
       }
       tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_close_gaps_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_close_gaps_after_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_count_comments_and_attachments: {
         Args: Record<PropertyKey, never>
         Returns: unknown
