@@ -146,6 +146,15 @@ test("a post declaring more than its route takes is answered 413 at once, while 
     expect(chunked.status).toBe(413);
     await chunked.text();
 
+    // a body that isn't a form is refused before Remix: 415 in words, not a 500 (issue 35 L3)
+    const json = await fetch(`${app.url}/api/preview`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: app.url },
+      body: JSON.stringify({ text: "*hi*", team: "acme" }),
+    });
+    expect(json.status).toBe(415);
+    expect(await json.text()).toContain("Teamboard takes forms here");
+
     expect(app.output()).toMatch(/POST \/login 413 /);
     await app.stop();
   } finally {
