@@ -122,15 +122,33 @@ describe("a body that isn't a form", () => {
     expect(answer.status).toBe(400);
     expect(await answer.json()).toEqual({ html: null, message: MESSAGES.notAForm });
 
-    const newProject = await import("~/routes/teams.$team.projects.new");
-    const page = (await runInRequestScope(new RequestScope({ cookie: team.member.cookie }), () =>
-      newProject.action({
-        request: post(`/teams/${team.slug}/projects/new`, garbled, "garbage"),
-        params: { team: team.slug },
-        context: {} as AppLoadContext,
-      }),
-    )) as { data: { errors: Record<string, string> }; init: ResponseInit };
-    expect(page.init.status).toBe(400);
-    expect(page.data.errors.form).toBe(MESSAGES.notAForm);
+    const logout = await import("~/routes/logout");
+    const out = (await runInRequestScope(new RequestScope({ cookie: team.member.cookie }), () =>
+      logout.action({ request: post("/logout", garbled, "garbage"), params: {}, context: {} as AppLoadContext }),
+    )) as Response;
+    expect([out.status, await out.text()]).toEqual([400, MESSAGES.notAForm]);
+
+    // every page's action (each is wrapped in keepingTheForm)
+    const web = { team: team.slug, key: "WEB", number: "1" };
+    for (const [route, path, params] of [
+      ["teams.$team.projects.new", `/teams/${team.slug}/projects/new`, { team: team.slug }],
+      ["teams.$team.projects.$key.tasks.$number.checklist", `/teams/${team.slug}/projects/WEB/tasks/1/checklist`, web],
+      ["teams.$team.projects.$key.tasks.$number.relations", `/teams/${team.slug}/projects/WEB/tasks/1/relations`, web],
+      ["teams.$team.projects.$key_.list", `/teams/${team.slug}/projects/WEB/list`, web],
+      ["account.notifications", "/account/notifications", {}],
+    ] as const) {
+      const mod = (await import(`~/routes/${route}.tsx`)) as {
+        action: (args: {
+          request: Request;
+          params: Record<string, string>;
+          context: AppLoadContext;
+        }) => Promise<unknown>;
+      };
+      const page = (await runInRequestScope(new RequestScope({ cookie: team.member.cookie }), () =>
+        mod.action({ request: post(path, garbled, "garbage"), params, context: {} as AppLoadContext }),
+      )) as { data: { errors: Record<string, string> }; init: ResponseInit };
+      expect(page.init.status, route).toBe(400);
+      expect(page.data.errors.form, route).toBe(MESSAGES.notAForm);
+    }
   });
 });
