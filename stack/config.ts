@@ -162,6 +162,8 @@ export interface StackConfig {
   storage: {
     /** largest object any upload may write, in bytes (hosted's free tier: 50 MB); a bucket's own limit can only be lower */
     fileSizeLimit: number;
+    /** an image transformation is stopped past this many ms (imgproxy's IMGPROXY_TIMEOUT default: 10 s) */
+    renderDeadlineMs: number;
   };
   /** the Realtime service's bounds (stack/realtime/types.ts) */
   realtime: RealtimeLimits;
@@ -274,6 +276,7 @@ export function defaultConfig(): StackConfig {
     },
     storage: {
       fileSizeLimit: 50 * 1024 * 1024,
+      renderDeadlineMs: 10_000,
     },
     realtime: {
       maxConnections: 5000,
