@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -50,6 +51,24 @@ const LOST_DIGESTS = /^Unsupported digest algorithm$/;
 
 const ENGINE = new URL("./pglite-engine.mjs", import.meta.url);
 
+/**
+ * PGlite's WebAssembly, compiled once per process and handed to every engine
+ * thread: a reopened engine neither compiles it again nor starts in V8's
+ * baseline code (the compiled module, with its optimised code, is shared
+ * between threads). Measured under load, a reopening took 5–10 s and the
+ * next statements ran several times slower until the new thread's code was
+ * optimised again; a statement queued behind an ended one could then run
+ * past its own timeout (issue 35, H1).
+ */
+let compiled: Promise<WebAssembly.Module> | null = null;
+function pgliteWasm(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+    return WebAssembly.compile(await fs.promises.readFile(path.join(path.dirname(entry), "pglite.wasm")));
+  })();
+  return compiled;
+}
+
 /** how often a reopening is tried before the waiting call fails with its error */
 const REOPEN_ATTEMPTS = 4;
 /** a statement that reads the catalogs every request needs (relations, their policies, roles), once, on a new engine */
@@ -92,8 +111,9 @@ class Engine {
     onNotify: (channel: string, payload: string) => void,
   ): Promise<Engine> {
     const template = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
+    const wasmModule = await pgliteWasm();
     const worker = new Worker(ENGINE, {
-      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS, settings },
+      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS, settings, wasmModule },
       transferList: template ? [template.buffer] : [],
       // the stack size of the stack's own thread, so input that ran V8's stack out there still does here
       resourceLimits: { stackSizeMb: 1 },
