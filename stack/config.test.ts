@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { DEFAULT_ADMISSION } from "./db/admission.ts";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -20,6 +21,7 @@ describe("stack configuration", () => {
       schemas: ["public"],
       maxRows: 1000,
       statementTimeout: { anon: 3000, authenticated: 8000, service_role: 8000 },
+      admission: DEFAULT_ADMISSION,
     });
     // X-Forwarded-For is believed from nobody unless proxies are named
     expect(config.trustedProxies).toEqual([]);
@@ -55,6 +57,7 @@ describe("stack configuration", () => {
       schemas: ["public", "api"],
       maxRows: 50,
       statementTimeout: { anon: 3000, authenticated: 8000, service_role: 8000 },
+      admission: DEFAULT_ADMISSION,
     });
     expect(config.trustedProxies).toEqual(["10.0.0.1", "::1"]);
     expect(config.auth.smtp).toEqual({ host: "smtp.example.test", port: 2525, user: undefined, pass: undefined });

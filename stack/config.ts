@@ -1,3 +1,4 @@
+import { type AdmissionOptions, DEFAULT_ADMISSION } from "./db/admission.ts";
 import { DEFAULT_LIMITS, type InputLimits } from "./http/limits.ts";
 import type { RealtimeLimits } from "./realtime/types.ts";
 
@@ -151,10 +152,18 @@ export interface StackConfig {
      * service_role the authenticator's 8 s)
      */
     statementTimeout: Record<"anon" | "authenticated" | "service_role", number>;
+    /**
+     * the embedded database's admission (stack/db/admission.ts): a caller whose
+     * statement ran past its timeout is refused for a while, and one caller's
+     * requests in the queue are capped; native PostgreSQL needs none
+     */
+    admission: AdmissionOptions;
   };
   storage: {
     /** largest object any upload may write, in bytes (hosted's free tier: 50 MB); a bucket's own limit can only be lower */
     fileSizeLimit: number;
+    /** an image transformation is stopped past this many ms (imgproxy's IMGPROXY_TIMEOUT default: 10 s) */
+    renderDeadlineMs: number;
   };
   /** the Realtime service's bounds (stack/realtime/types.ts) */
   realtime: RealtimeLimits;
@@ -263,9 +272,11 @@ export function defaultConfig(): StackConfig {
       schemas: ["public"],
       maxRows: 1000,
       statementTimeout: { anon: 3000, authenticated: 8000, service_role: 8000 },
+      admission: { ...DEFAULT_ADMISSION },
     },
     storage: {
       fileSizeLimit: 50 * 1024 * 1024,
+      renderDeadlineMs: 10_000,
     },
     realtime: {
       maxConnections: 5000,

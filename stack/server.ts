@@ -75,7 +75,12 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     const settings = vaultSettings(loadOrCreateVaultKey(config.dataDir));
     const db: Database = config.databaseUrl
       ? await openPostgres(config.databaseUrl, 10, settings)
-      : await openPglite({ dataDir: config.dataDir, loadDataDir: template, settings });
+      : await openPglite({
+          dataDir: config.dataDir,
+          loadDataDir: template,
+          settings,
+          admission: config.rest.admission,
+        });
     lifecycle.add({ name: "database", close: () => db.close() });
     const migrations: MigrationReport = skipMigrations
       ? { applied: [], seeded: false }

@@ -99,7 +99,7 @@ export async function attachFiles(supabase: SupabaseClient, taskId: string, file
     const contentType = storedType(file.type, new Uint8Array(await file.arrayBuffer()));
     // storage-js sends a Blob's own type, so the bytes go as a Blob of the type they were found to have
     const body = file.slice(0, file.size, contentType);
-    const uploaded = await supabase.storage.from("attachments").upload(objectPath, body, { contentType });
+    const uploaded = await uploadTold(supabase, objectPath, body, contentType);
     if (uploaded.error) return uploadRefusal(uploaded.error, file.name);
     const { data: row, error } = await supabase
       .from("attachments")
@@ -141,6 +141,23 @@ export function storedType(declared: string, bytes: Uint8Array): string {
   return declared;
 }
 const PICTURE_TYPES = new Set(["image/png", "image/jpeg", "image/jpg", "image/gif", "image/webp"]);
+
+/**
+ * An upload, and what Storage answered. Without an answer (the connection was
+ * lost) it is sent once more: a backend that refused before reading the file
+ * may have dropped the connection before its refusal was read (issue 35), so
+ * the second answer tells a refusal (403, 413 …) from a backend that cannot
+ * be reached (no answer again). "Already exists" the second time means the
+ * first one was stored: the path is new for each file.
+ */
+async function uploadTold(supabase: SupabaseClient, objectPath: string, body: Blob, contentType: string) {
+  const bucket = supabase.storage.from("attachments");
+  const first = await bucket.upload(objectPath, body, { contentType });
+  if (!first.error || storageStatus(first.error) !== 0) return first;
+  const again = await bucket.upload(objectPath, body, { contentType });
+  if (again.error && storageStatus(again.error) === 409) return { data: { path: objectPath }, error: null };
+  return again;
+}
 
 /**
  * What Storage's refusal of an upload means for the person: too large, too

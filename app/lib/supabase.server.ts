@@ -65,12 +65,15 @@ const notSent: typeof fetch = async () => {
 /**
  * Once the backend has refused a connection (or not answered one within the
  * server's connect timeout: server.mjs), the rest of the request doesn't
- * wait for it: every later call fails at once. The error is named
+ * wait for it: every later call fails at once (a connection that was reset
+ * or closed after it was made does not count: the backend was there). The error is named
  * AbortError because that is what postgrest-js doesn't retry: it retries a
  * failed read three times, 1 s, 2 s and 4 s apart, and a page with the
  * backend down took 7.6 s to say so. Its message keeps "fetch failed", which
  * is how the app tells an unreachable backend (auth-errors.server).
  */
+const LOST_AFTER_CONNECTING = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
+
 export function failFastWhenUnreachable(baseFetch: typeof fetch): typeof fetch {
   let unreachable: Error | null = null;
   return async (input, init) => {
@@ -81,13 +84,16 @@ export function failFastWhenUnreachable(baseFetch: typeof fetch): typeof fetch {
       // fetch rejects with a TypeError when no answer came (refused, reset, timed out, unknown host)
       if (!(error instanceof TypeError)) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      unreachable = Object.assign(
+      const failure = Object.assign(
         new Error(`fetch failed: ${cause?.code ?? cause?.message ?? error.message}`, { cause: error }),
         {
           name: "AbortError",
         },
       );
-      throw unreachable;
+      // a connection that was made and then lost reached the backend: later calls may still be answered
+      // (a backend that refused an upload before reading it could close the connection: issue 35)
+      if (!LOST_AFTER_CONNECTING.has(cause?.code ?? "")) unreachable = failure;
+      throw failure;
     }
   };
 }

@@ -131,10 +131,55 @@ export class AuthError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { weakPasswordReasons?: string[] } = {},
+    readonly extra: { weakPasswordReasons?: string[]; internal?: unknown } = {},
   ) {
     super(message);
   }
+}
+
+/** A database error as GoTrue reads it (pgconn.PgError's fields). */
+interface PgErrorLike {
+  code?: unknown;
+  message?: unknown;
+  detail?: unknown;
+  hint?: unknown;
+}
+
+/**
+ * GoTrue's internalServerError(message).WithInternalError(err) around a
+ * database call that failed: 500 `unexpected_failure` with its own message
+ * ("Error updating user"). A character Postgres can't store stays the
+ * client's error (validation_failed, as the service's error handler says).
+ */
+export function databaseFailure(message: string, error: unknown): unknown {
+  const code = (error as PgErrorLike)?.code;
+  if (typeof code !== "string" || !/^[0-9A-Z]{5}$/.test(code) || code === "22021" || code === "22P05") return error;
+  return new AuthError(500, "unexpected_failure", message, { internal: error });
+}
+
+/**
+ * utilities.NewPostgresError: which database errors GoTrue passes on to the
+ * client (API versions before 2024-01-01 only), with what status. A RAISE
+ * without a code (P0001) and integrity violations (23…) as 500; `PT<nnn>`
+ * as status nnn, the same convention PostgREST has; nothing else.
+ */
+export function publicPostgresError(
+  error: unknown,
+): { status: number; body: { code: string; message: string; hint?: string; detail?: string } } | null {
+  const e = error as PgErrorLike;
+  if (typeof e?.code !== "string" || e.code.length !== 5) return null;
+  const code = e.code;
+  let status = 0;
+  if (["P0001", "23000", "23001", "23502", "23503", "23505", "23514", "23P01"].includes(code)) status = 500;
+  else if (code.startsWith("PT") && /^\d{3}$/.test(code.slice(2))) status = Number(code.slice(2));
+  if (!status) return null;
+  const body: { code: string; message: string; hint?: string; detail?: string } = {
+    code,
+    message: String(e.message ?? ""),
+  };
+  if (typeof e.hint === "string" && e.hint) body.hint = e.hint;
+  if (typeof e.detail === "string" && e.detail) body.detail = e.detail;
+  return { status, body };
 }
 
 export class OAuthStyleError extends Error {
@@ -197,6 +242,9 @@ export function renderError(error: unknown, apiVersionHeader: string | undefined
     if (reasons) body.weak_password = { reasons };
     return { status: e.status, headers, body };
   }
+  // the original API version: a database's own refusal, where GoTrue makes it public, as the database said it
+  const database = e.extra.internal === undefined ? null : publicPostgresError(e.extra.internal);
+  if (database) return { status: database.status, headers, body: database.body };
   const body: Record<string, unknown> = { code: e.status, error_code: e.code, msg: e.message };
   if (reasons) body.weak_password = { reasons };
   return { status: e.status, headers, body };

@@ -100,7 +100,14 @@ parentPort.on("message", async (message) => {
 
 try {
   const loadDataDir = workerData.loadDataDir ? new Blob([workerData.loadDataDir]) : undefined;
-  pg = await PGlite.create({ dataDir: workerData.dataDir, extensions, parsers, loadDataDir });
+  pg = await PGlite.create({
+    dataDir: workerData.dataDir,
+    extensions,
+    parsers,
+    loadDataDir,
+    // compiled once by the stack (pglite.ts) and shared, so a reopened engine starts warm
+    pgliteWasmModule: workerData.wasmModule,
+  });
   await pg.exec("set timezone to 'UTC'");
   // session settings the stack gives every connection (not stored in the database)
   for (const [name, value] of Object.entries(workerData.settings ?? {})) {

@@ -1,7 +1,9 @@
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { Admission, type AdmissionOptions, DEFAULT_ADMISSION } from "./admission.ts";
 import { acquireLock, isAlive } from "./lock.ts";
 import { PARSE_AS } from "./parsers.ts";
 import { applyRequestContext } from "./request.ts";
@@ -49,6 +51,30 @@ const LOST_DIGESTS = /^Unsupported digest algorithm$/;
 
 const ENGINE = new URL("./pglite-engine.mjs", import.meta.url);
 
+/**
+ * PGlite's WebAssembly, compiled once per process and handed to every engine
+ * thread: a reopened engine neither compiles it again nor starts in V8's
+ * baseline code (the compiled module, with its optimised code, is shared
+ * between threads). Measured under load, a reopening took 5–10 s and the
+ * next statements ran several times slower until the new thread's code was
+ * optimised again; a statement queued behind an ended one could then run
+ * past its own timeout (issue 35, H1).
+ */
+let compiled: Promise<WebAssembly.Module> | null = null;
+function pgliteWasm(): Promise<WebAssembly.Module> {
+  compiled ??= (async () => {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+    return WebAssembly.compile(await fs.promises.readFile(path.join(path.dirname(entry), "pglite.wasm")));
+  })();
+  return compiled;
+}
+
+/** how often a reopening is tried before the waiting call fails with its error */
+const REOPEN_ATTEMPTS = 4;
+/** a statement that reads the catalogs every request needs (relations, their policies, roles), once, on a new engine */
+const WARM_UP =
+  "select count(*) from pg_class c left join pg_policy p on p.polrelid = c.oid left join pg_namespace n on n.oid = c.relnamespace, pg_roles r where r.rolname = 'authenticated'";
+
 type Reply = { id: number; result?: unknown; error?: Record<string, unknown>; wedged?: Record<string, unknown> };
 
 /** A database error from the engine thread, with its fields (code, detail, hint, constraint …) as PGlite gave them. */
@@ -85,8 +111,9 @@ class Engine {
     onNotify: (channel: string, payload: string) => void,
   ): Promise<Engine> {
     const template = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
+    const wasmModule = await pgliteWasm();
     const worker = new Worker(ENGINE, {
-      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS, settings },
+      workerData: { dataDir, loadDataDir: template, parseAs: PARSE_AS, settings, wasmModule },
       transferList: template ? [template.buffer] : [],
       // the stack size of the stack's own thread, so input that ran V8's stack out there still does here
       resourceLimits: { stackSizeMb: 1 },
@@ -153,6 +180,8 @@ export interface PgliteOptions {
   loadDataDir?: Blob;
   /** session settings every connection gets (set_config, not stored in the database) */
   settings?: Record<string, string>;
+  /** who may queue how much, and who is refused after a runaway statement (admission.ts) */
+  admission?: AdmissionOptions;
 }
 
 /** Where scratch databases live: memory-backed where the system offers it. */
@@ -191,7 +220,7 @@ function scratchFolder(): { dir: string; remove(): void } {
  */
 export async function openPglite(
   options: PgliteOptions,
-): Promise<Database & { dump(): Promise<Blob>; readonly recoveries: number }> {
+): Promise<Database & { dump(): Promise<Blob>; readonly recoveries: number; readonly admission: Admission }> {
   const release = options.dataDir ? acquireLock(options.dataDir) : () => {};
   const scratch = options.dataDir ? null : scratchFolder();
   const folder = scratch ? scratch.dir : path.join(options.dataDir!, "pgdata");
@@ -214,6 +243,7 @@ export async function openPglite(
   }
   let recoveries = 0;
   let closed = false;
+  const admission = new Admission(options.admission ?? DEFAULT_ADMISSION);
 
   async function reopen() {
     const why = engine.stopped;
@@ -223,9 +253,23 @@ export async function openPglite(
         : `[db] the embedded database stopped answering properly (${String(why).slice(0, 300)}); reopening it`,
     );
     await engine.end(why);
-    engine = await Engine.start(folder, undefined, settings, onNotify);
+    // What waited behind the ended statement runs next, on the new engine, and must not fail for
+    // what happened before it: a start that fails (a loaded machine) is tried again, and the new
+    // engine's first, cold statement (the module compiled again, the catalogs read from disk) is
+    // paid here, with no deadline, not by the next request's statement_timeout.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        engine = await Engine.start(folder, undefined, settings, onNotify);
+        break;
+      } catch (error) {
+        if (attempt === REOPEN_ATTEMPTS) throw error;
+        console.error(`[db] reopening failed (${String(error).slice(0, 200)}); trying again`);
+        await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+      }
+    }
     recoveries++;
     for (const channel of listeners.keys()) await engine.call("listen", { channel });
+    await engine.call("query", { sql: WARM_UP, params: [] });
   }
 
   // One queue in front of the engine, so it is replaced between calls.
@@ -257,8 +301,10 @@ export async function openPglite(
     },
   });
 
-  const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>, ctx?: RequestContext) =>
+  const inTransaction = <T>(fn: (tx: Queryable) => Promise<T>, ctx?: RequestContext, turn?: () => void) =>
     serial(async () => {
+      // the caller may have been refused while this waited (its earlier statement ran out of time)
+      turn?.();
       const tx = queryable(ctx?.statementTimeoutMs ?? 0);
       await tx.exec("begin");
       try {
@@ -282,7 +328,19 @@ export async function openPglite(
     query: (sql, params) => serial(() => queryable().query(sql, params)),
     exec: (sql) => serial(() => queryable().exec(sql)),
     transaction: (fn) => inTransaction(fn),
-    asRequest: (ctx, fn) => inTransaction(fn, ctx),
+    asRequest(ctx, fn) {
+      const caller = ctx.caller;
+      if (!caller) return inTransaction(fn, ctx);
+      return admission.admit(caller, async (turn) => {
+        try {
+          return await inTransaction(fn, ctx, turn);
+        } catch (error) {
+          if (error instanceof StatementTimeoutError) admission.strike(caller);
+          throw error;
+        }
+      });
+    },
+    admission,
     async listen(channel, onNotify) {
       let set = listeners.get(channel);
       if (!set) {

@@ -36,6 +36,11 @@ export interface RequestContext {
   headers?: Record<string, string>;
   /** statement_timeout for this request's statements, in ms (0 or absent: none) */
   statementTimeoutMs?: number;
+  /**
+   * who is asking (the token's sub, else the client's address), for the
+   * embedded database's admission (stack/db/admission.ts); absent: not held back
+   */
+  caller?: string;
 }
 
 export interface Database extends Queryable {

@@ -19,8 +19,13 @@ import { crossSiteRefusal } from "./same-origin.ts";
  *     sends no CORS; every other answer carries open CORS, and preflights are
  *     answered here, unless the service answers CORS itself (functions);
  *  5. the body can't be read past the service's `maxBodyBytes`;
- *  6. the service answers; an answer given before the body was read closes
- *     the connection; the request log records it.
+ *  6. the service answers; what the client still sends of a body the service
+ *     did not read (a refusal before reading an upload) is read and thrown
+ *     away first, up to the service's limit and for up to 30 s, as a proxy's
+ *     lingering close does, so the client finishes its request and reads the
+ *     answer instead of a reset connection (issue 35); an answer given before
+ *     the body was read whole still closes the connection; the request log
+ *     records it.
  *
  * Until `open` is called (every service built), requests get 503.
  */
@@ -76,7 +81,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         return Response.json({ message }, { status: 403 });
       }
     } else if (request.method === "OPTIONS" && !route?.http.ownCors) return preflight(request);
-    if (route) return route.fetch(boundBody(request, route.http.maxBodyBytes), env);
+    if (route) {
+      const forwarded = boundBody(request, route.http.maxBodyBytes);
+      const response = await route.fetch(forwarded, env);
+      await drainUnread(forwarded, env, route.http.maxBodyBytes);
+      return response;
+    }
     if (path === "/" && (request.method === "GET" || request.method === "HEAD")) return Response.json(index);
     return Response.json(NO_ROUTE, { status: 404 });
   }
@@ -142,6 +152,39 @@ function preflight(request: Request): Response {
       vary: "origin",
     },
   });
+}
+
+/** How long a refused body is read for, at most (nginx's lingering_time). */
+const DRAIN_MS = 30_000;
+
+/**
+ * Reads and discards what is left of a body the service did not read (or
+ * not whole), up to `limit` bytes and DRAIN_MS. A body declared larger than
+ * the limit, or one the service holds a reader of, is left to the closing
+ * connection.
+ */
+async function drainUnread(request: Request, env: unknown, limit: number): Promise<void> {
+  if (!bodyUnread(env) || !request.body || request.body.locked) return;
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit) return;
+  const reader = request.body.getReader();
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), DRAIN_MS);
+  let seen = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+      if (seen > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // the client went away, or the body passed the limit: the connection is closed after the answer
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Whether the request (as the node adapter hands it over) still has body bytes nobody read. */

@@ -1,4 +1,5 @@
-import type { AllowList } from "./allow-list.ts";
+import { fetch } from "undici";
+import { type AllowList, ResolvedElsewhere } from "./allow-list.ts";
 
 /** A row taken from net.http_request_queue. */
 export interface QueuedRequest {
@@ -86,6 +87,8 @@ export async function sendRequest(request: QueuedRequest, allow: AllowList): Pro
         body,
         redirect: "manual",
         signal: controller.signal,
+        // connects to the address its lookup checked (allow-list.ts)
+        dispatcher: allow.dispatcher,
       });
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
@@ -119,6 +122,9 @@ export async function sendRequest(request: QueuedRequest, allow: AllowList): Pro
         timed_out: true,
       });
     }
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof ResolvedElsewhere)
+      return failure(`Refused by the local stack: ${cause.message}`, { refused: true });
     return failure(curlMessage(error));
   } finally {
     clearTimeout(timer);

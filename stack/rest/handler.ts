@@ -7,6 +7,7 @@
  */
 import type { Context } from "hono";
 import type { ServiceContext } from "../context.ts";
+import { clientIp } from "../http/client-ip.ts";
 import { isIdentityError, resolveIdentity } from "../http/identity.ts";
 import { parseApiRequest, requestAction } from "./api-request.ts";
 import { RestError, errors, fromPgError, isPgError } from "./errors.ts";
@@ -54,10 +55,23 @@ async function postgrestResponse(env: HandlerEnv, c: Context, resource: "table" 
   return actionResponse(req, plan, result);
 }
 
-/** The caller's role and claims from the JWT (anon without one); PostgREST's JWT errors otherwise. */
+/**
+ * The caller's role and claims from the JWT (anon without one); PostgREST's JWT errors otherwise.
+ * `caller` names who the embedded database's admission holds back (stack/db/admission.ts): the
+ * token's subject, else the client's address; never the service role, which holds the key.
+ */
 async function authenticate(c: Context, ctx: ServiceContext): Promise<AuthResult> {
   const who = await resolveIdentity(c, ctx.keys);
-  if (!isIdentityError(who)) return { role: who.role, claims: who.claims };
+  if (!isIdentityError(who)) {
+    const sub = typeof who.claims.sub === "string" && who.claims.sub ? who.claims.sub : null;
+    const caller =
+      who.role === "service_role"
+        ? undefined
+        : sub
+          ? `sub:${sub}`
+          : `address:${clientIp(c, ctx.config.trustedProxies)}`;
+    return { role: who.role, claims: who.claims, caller };
+  }
   if (who.reason === "expired") throw errors.jwt(401, "PGRST303", "JWT expired");
   if (who.reason === "role") throw errors.unknownRole(who.message);
   throw errors.jwt(401, "PGRST301", who.message);

@@ -7,6 +7,7 @@
  * (singular answers, max-affected, a page beyond the end). `Prefer:
  * tx=rollback` answers as a commit would and rolls back.
  */
+import { CallerRefusedError } from "../db/admission.ts";
 import type { JwtClaims, Queryable } from "../db/types.ts";
 import type { ServiceContext } from "../context.ts";
 import type { ApiRequest } from "./api-request.ts";
@@ -26,6 +27,8 @@ export type ResultSet =
 export interface AuthResult {
   role: string;
   claims: JwtClaims;
+  /** who the embedded database's admission holds back (absent: nobody) */
+  caller?: string;
 }
 
 /** Thrown inside the transaction to roll it back while still answering. */
@@ -51,6 +54,7 @@ export async function runMainTx(
     path: req.path,
     headers: req.headers,
     statementTimeoutMs: ctx.config.rest.statementTimeout[role] ?? 0,
+    caller: auth.caller,
   };
   try {
     return await ctx.db.asRequest(requestContext, async (tx) => {
@@ -61,6 +65,10 @@ export async function runMainTx(
     });
   } catch (e) {
     if (e instanceof Rollback) return e.result;
+    if (e instanceof CallerRefusedError) {
+      // class 53 is PostgREST's 503; Retry-After as a rate limit says it
+      throw new RestError(503, e.code, e.message, e.detail, e.hint, { "Retry-After": String(e.retryAfterSeconds) });
+    }
     if (isPgError(e) && !(e instanceof RestError)) throw fromPgError(e, auth.role !== "anon");
     throw e;
   }

@@ -20,6 +20,8 @@ export interface RenderRequest {
   /** the client's Accept header: WebP when it is accepted and no format was asked for */
   accept: string | null;
   serve: ServeOptions;
+  /** aborts when the client goes away: the render is stopped */
+  signal?: AbortSignal;
 }
 
 export async function renderPublic(env: StorageEnv, target: ObjectTarget, request: RenderRequest) {
@@ -45,13 +47,21 @@ export async function renderSigned(env: StorageEnv, token: string, target: Objec
 }
 
 /** The rendered file with hosted's renderer headers (the object's ETag, cache-control or Expires, X-Transformations). */
-async function render(env: StorageEnv, row: ObjectRow, { transform, accept, serve }: RenderRequest) {
+async function render(env: StorageEnv, row: ObjectRow, { transform, accept, serve, signal }: RenderRequest) {
   const meta = row.metadata;
   if (!meta || !row.version) throw storageErrors.noSuchKey();
+  // the bucket's MIME rules decide what its bytes may be (images.ts reads them)
+  const bucket = await findBucket(env, row.bucket_id);
   // the ETag is the object's (as hosted): a client holding this URL's answer for this version needs nothing new
   if (serve.ifNoneMatch?.split(",").some((t) => t.trim() === meta.eTag || t.trim() === "*"))
     return new Response(null, { status: 304, headers: { etag: meta.eTag } });
-  const image = await renderImage(env.store, { bucket: row.bucket_id, version: row.version }, transform, accept);
+  const image = await renderImage(
+    env.store,
+    { bucket: row.bucket_id, version: row.version, allowedMimeTypes: bucket.allowed_mime_types },
+    transform,
+    accept,
+    { deadlineMs: env.ctx.config.storage.renderDeadlineMs, signal },
+  );
 
   const headers = new Headers({
     ...securityHeaders(image.contentType),

@@ -125,10 +125,11 @@ export function renderRequest(c: Context): RenderRequest {
     transform: parseTransform(c.req.query(), "querystring"),
     accept: c.req.header("accept") ?? null,
     serve: serveOptions(c),
+    signal: c.req.raw.signal,
   };
 }
 
 /** A signed render URL: its transformations are the token's, never the query's. */
 export function signedRenderRequest(c: Context): RenderRequest {
-  return { transform: {}, accept: c.req.header("accept") ?? null, serve: serveOptions(c) };
+  return { transform: {}, accept: c.req.header("accept") ?? null, serve: serveOptions(c), signal: c.req.raw.signal };
 }

@@ -62,6 +62,79 @@ describe("error shapes and bad input", () => {
     expect(await weakNew.json()).toMatchObject({ code: "weak_password", weak_password: { reasons: ["characters"] } });
   });
 
+  it("answers a database's refusal of a user update as GoTrue does (issue 35, L3)", async () => {
+    // a project's own rule on auth.users, raising with PostgREST's PT<status> convention, and a plain RAISE
+    await stack.db.exec(`
+      create function public.refuse_odd_metadata() returns trigger language plpgsql as $$
+      begin
+        if new.raw_user_meta_data ->> 'colour' = 'plaid' then
+          raise exception 'Choose a colour from the list.' using errcode = 'PT400', hint = 'red, green or blue';
+        end if;
+        if new.raw_user_meta_data ->> 'colour' = 'void' then
+          raise exception 'No colour at all?';
+        end if;
+        return new;
+      end $$;
+      create trigger refuse_odd_metadata before update of raw_user_meta_data on auth.users
+        for each row execute function public.refuse_odd_metadata();`);
+    const email = uniqueEmail();
+    const { data, error } = await stack
+      .adminClient()
+      .auth.admin.createUser({ email, password: PASSWORD, email_confirm: true, user_metadata: { colour: "red" } });
+    expect(error).toBeNull();
+    const signedIn = await stack.anonClient().auth.signInWithPassword({ email, password: PASSWORD });
+    const token = signedIn.data.session!.access_token;
+    const put = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${stack.url}/auth/v1/user`, {
+        method: "PUT",
+        headers: {
+          apikey: stack.anonKey,
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+
+    // the original API version: PT400 is passed on as 400 with the database's words, a plain RAISE as 500 with them
+    const plaid = await put({ data: { colour: "plaid" } });
+    expect(plaid.status).toBe(400);
+    expect(await plaid.json()).toEqual({
+      code: "PT400",
+      message: "Choose a colour from the list.",
+      hint: "red, green or blue",
+    });
+    const none = await put({ data: { colour: "void" } });
+    expect(none.status).toBe(500);
+    expect(await none.json()).toEqual({ code: "P0001", message: "No colour at all?" });
+    // the app's own time-zone rule raises 22023, which GoTrue keeps to itself
+    const mars = await put({ data: { time_zone: "Mars/Olympus" } });
+    expect(mars.status).toBe(500);
+    expect(await mars.json()).toEqual({ code: 500, error_code: "unexpected_failure", msg: "Error updating user" });
+    // supabase-js's API version: GoTrue's own answer, whatever the database said
+    const v2024 = await put({ data: { colour: "plaid" } }, V2024);
+    expect(v2024.status).toBe(500);
+    expect(await v2024.json()).toEqual({ code: "unexpected_failure", message: "Error updating user" });
+    // nothing was written
+    const { rows } = await stack.db.query(
+      "select raw_user_meta_data ->> 'colour' as colour, raw_user_meta_data ->> 'time_zone' as zone from auth.users where id = $1",
+      [data.user!.id],
+    );
+    expect(rows).toEqual([{ colour: "red", zone: null }]);
+    // the admin's update is the same endpoint in GoTrue's words
+    const admin = await fetch(`${stack.url}/auth/v1/admin/users/${data.user!.id}`, {
+      method: "PUT",
+      headers: {
+        apikey: stack.serviceRoleKey,
+        authorization: `Bearer ${stack.serviceRoleKey}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ user_metadata: { colour: "plaid" } }),
+    });
+    expect([admin.status, await admin.json()]).toEqual([400, expect.objectContaining({ code: "PT400" })]);
+    await stack.db.exec("drop trigger refuse_odd_metadata on auth.users; drop function public.refuse_odd_metadata();");
+  });
+
   it("answers malformed and mistyped input with 4xx and changes nothing", async () => {
     const before = await counts();
     const cases: [string, string, number, string][] = [

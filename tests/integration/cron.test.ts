@@ -332,3 +332,75 @@ describe("across a restart", () => {
     }
   });
 });
+
+describe("a job's owner is current_user where cron.schedule runs, as pg_cron records it (issue 35)", () => {
+  beforeAll(async () => {
+    await stack.db.exec(`
+      grant usage on schema cron to authenticated, anon;
+      create function public.schedule_for_me(name text) returns bigint
+        language sql security definer set search_path = public as
+        $$ select cron.schedule(name, '0 3 * * *', $c$insert into public.cron_probe (job) values ('definer-job')$c$) $$;
+      grant execute on function public.schedule_for_me(text) to authenticated, anon;
+      create function public.unschedule_for_me(name text) returns boolean
+        language sql security definer set search_path = public as $$ select cron.unschedule(name) $$;
+      grant execute on function public.unschedule_for_me(text) to authenticated;
+      grant insert, select on public.cron_probe to anon;`);
+  });
+  afterAll(() =>
+    stack.db.exec(`
+      drop function public.schedule_for_me(text);
+      drop function public.unschedule_for_me(text);
+      revoke usage on schema cron from authenticated, anon;`),
+  );
+
+  it("through a security definer function the job is the function owner's, and runs as it", async () => {
+    const owner = (
+      await stack.db.query<{ owner: string }>(
+        "select pg_get_userbyid(proowner) as owner from pg_proc where proname = 'schedule_for_me'",
+      )
+    ).rows[0].owner;
+    await asRole("authenticated", (tx) => tx.query("select public.schedule_for_me('definer-job')"));
+    const { rows } = await stack.db.query("select username from cron.job where jobname = 'definer-job'");
+    expect(rows).toEqual([{ username: owner }]);
+    // the API role does not see it, nor unschedule it by name: it is not theirs
+    const seen = await asRole("authenticated", async (tx) => (await tx.query("select jobname from cron.job")).rows);
+    expect(seen).toEqual([]);
+    expect(await failure(asRole("authenticated", (tx) => tx.query("select cron.unschedule('definer-job')")))).toBe(
+      "could not find valid entry for job 'definer-job'",
+    );
+    const run = await stack.scheduler.cron.runNow("definer-job");
+    expect(run.status).toBe("succeeded");
+    expect((await stack.db.query("select who from public.cron_probe where job = 'definer-job'")).rows).toEqual([
+      { who: owner },
+    ]);
+    // the owner's function unschedules it
+    await asRole("authenticated", (tx) => tx.query("select public.unschedule_for_me('definer-job')"));
+    expect((await stack.db.query("select 1 from cron.job where jobname = 'definer-job'")).rows).toEqual([]);
+  });
+
+  it("two roles each own, see and change only their own job of the same name", async () => {
+    for (const role of ["authenticated", "anon"] as const) {
+      await asRole(role, (tx) => tx.query("select cron.schedule('same-name', '0 4 * * *', 'select 1')"));
+    }
+    const { rows } = await stack.db.query("select username from cron.job where jobname = 'same-name' order by 1");
+    expect(rows).toEqual([{ username: "anon" }, { username: "authenticated" }]);
+    for (const role of ["authenticated", "anon"] as const) {
+      const mine = await asRole(role, async (tx) => (await tx.query("select jobname, username from cron.job")).rows);
+      expect(mine).toEqual([{ jobname: "same-name", username: role }]);
+    }
+    await asRole("anon", (tx) => tx.query("select cron.unschedule('same-name')"));
+    const left = await stack.db.query("select username from cron.job where jobname = 'same-name'");
+    expect(left.rows).toEqual([{ username: "authenticated" }]);
+    await asRole("authenticated", (tx) => tx.query("select cron.unschedule('same-name')"));
+  });
+
+  it("a role cannot write another role's name as a job's caller", async () => {
+    expect(
+      await failure(
+        asRole("authenticated", (tx) =>
+          tx.query("insert into cron._callers (token, username) values (gen_random_uuid(), 'postgres')"),
+        ),
+      ),
+    ).toBe('new row violates row-level security policy for table "_callers"');
+  });
+});

@@ -11,6 +11,7 @@
  * of random patterns through those routes (FUZZ_SEED=<n> for another).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ADMISSION } from "../../stack/db/admission.ts";
 import { seededRandom } from "../support/random.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
@@ -56,7 +57,12 @@ async function teamOf(userId: string, slug: string) {
 
 beforeAll(async () => {
   stack = await startTestStack({
-    rest: { statementTimeout: { anon: TIMEOUT_MS, authenticated: TIMEOUT_MS, service_role: 0 } },
+    rest: {
+      statementTimeout: { anon: TIMEOUT_MS, authenticated: TIMEOUT_MS, service_role: 0 },
+      // each test here sends runaway statements as the same user; refusing a caller after one
+      // (issue 35, H1) is tested in stack-runaway-callers.test.ts
+      admission: { ...DEFAULT_ADMISSION, cooldownMs: 0 },
+    },
   });
   const admin = stack.adminClient();
   const ids: string[] = [];

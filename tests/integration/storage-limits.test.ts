@@ -132,6 +132,60 @@ describe("limits", () => {
   });
 });
 
+describe("a refusal before the upload is read (issue 35)", () => {
+  /** An upload sent in pieces over ~1 s, as a slow link sends it; its answer, or the socket's error. */
+  function slowUpload(
+    objectPath: string,
+    token: string,
+  ): Promise<{ status: number; body: string } | { error: string }> {
+    const url = new URL(`${stack.url}/storage/v1/object/big/${objectPath}`);
+    const piece = Buffer.alloc(128 * 1024, 1);
+    const pieces = 16;
+    return new Promise((resolve) => {
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${token}`,
+            "content-type": "application/octet-stream",
+            "content-length": String(piece.length * pieces),
+          },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (c) => (body += c));
+          res.on("end", () => resolve({ status: res.statusCode!, body }));
+          res.on("error", (e) => resolve({ error: e.message }));
+        },
+      );
+      req.on("error", (e) => resolve({ error: e.message }));
+      let sent = 0;
+      const send = () => {
+        if (sent++ === pieces) return void req.end();
+        req.write(piece, () => setTimeout(send, 60));
+      };
+      send();
+    });
+  }
+
+  it("reads what the client still sends, then answers: the client gets the 403, every time", async () => {
+    const token = await stack.keys.sign(
+      { sub: ALICE, role: "authenticated", aud: "authenticated" },
+      { expiresIn: 600 },
+    );
+    const answers = [];
+    // not alice's folder: the bucket's policies refuse it before a byte of the file is read
+    for (let i = 0; i < 5; i++) answers.push(await slowUpload(`someone-else/${i}.bin`, token));
+    expect(answers).toEqual(
+      Array.from({ length: 5 }, () => ({ status: 400, body: expect.stringContaining('"statusCode":"403"') })),
+    );
+    expect((await admin.storage.from("big").list("someone-else")).data).toEqual([]);
+  }, 60_000);
+});
+
 describe("signed URLs", () => {
   it("downloads by a signed URL without a token, names the download, and refuses expired, tampered and moved tokens", async () => {
     await alice.storage.from("pics").upload(`${ALICE}/s.txt`, new Blob(["signed bytes"], { type: "text/plain" }));

@@ -342,3 +342,118 @@ describe("awkward images", () => {
     expect(await imageSize(await gif.data!.arrayBuffer())).toMatchObject({ width: 20, height: 15, pages: 1 });
   });
 });
+
+describe("bounded renders (issue 35, M2)", () => {
+  const publicRender = (s: TestStack, objectPath: string, query: string, init?: RequestInit) =>
+    fetch(`${s.url}/storage/v1/render/image/public/avatars/${objectPath}?${query}`, init);
+  const upload = async (objectPath: string, bytes: Buffer, type: string) => {
+    const { error } = await clients.member.storage
+      .from("avatars")
+      .upload(objectPath, new Blob([new Uint8Array(bytes)], { type }), { contentType: type, upsert: true });
+    expect(error).toBeNull();
+  };
+
+  it("an SVG declared as image/png is stored (the bucket checks the declared type) but never rendered", async () => {
+    const svg = Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="3"/><feGaussianBlur stdDeviation="40"/></filter><rect width="2000" height="2000" filter="url(#f)"/></svg>`,
+    );
+    const objectPath = `${ids.member}/medium.png`;
+    await upload(objectPath, svg, "image/png");
+    for (const query of ["width=16", "width=1563", "format=avif&quality=22"]) {
+      const started = performance.now();
+      const res = await publicRender(stack, objectPath, query);
+      expect(res.status, query).toBe(400);
+      expect(await res.json(), query).toMatchObject({
+        statusCode: "400",
+        message: "The source image is invalid or unsupported for rendering",
+      });
+      expect(performance.now() - started, query).toBeLessThan(2000);
+    }
+  });
+
+  it("in a bucket with MIME rules, a raster file whose bytes are a type the bucket refuses is refused as an upload of that type would be", async () => {
+    const admin = stack.adminClient();
+    await admin.storage.createBucket("pngs-only", { public: true, allowedMimeTypes: ["image/png"] });
+    const gif = await animatedGif();
+    const { error } = await admin.storage
+      .from("pngs-only")
+      .upload("a.png", new Blob([new Uint8Array(gif)], { type: "image/png" }), { contentType: "image/png" });
+    expect(error).toBeNull();
+    const res = await fetch(`${stack.url}/storage/v1/render/image/public/pngs-only/a.png?width=10`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      statusCode: "415",
+      code: "InvalidMimeType",
+      message: "mime type image/gif is not supported",
+    });
+    // a PNG there renders
+    await admin.storage
+      .from("pngs-only")
+      .upload("b.png", new Blob([new Uint8Array(await png(40, 20))], { type: "image/png" }), {
+        contentType: "image/png",
+      });
+    const ok = await fetch(`${stack.url}/storage/v1/render/image/public/pngs-only/b.png?width=10&format=origin`);
+    expect(ok.status).toBe(200);
+  });
+
+  it("a result never has more than 2,500 × 2,500 pixels: a large picture converted without a size is scaled down", async () => {
+    const objectPath = `${ids.member}/wide.png`;
+    await upload(objectPath, await png(5000, 2000), "image/png");
+    const res = await publicRender(stack, objectPath, "format=webp");
+    expect(res.status).toBe(200);
+    const size = await imageSize(await res.arrayBuffer());
+    expect(size.width! * size.height!).toBeLessThanOrEqual(2500 * 2500);
+    expect(size.width! / size.height!).toBeCloseTo(2.5, 1);
+    // a very tall one asked 2,500 wide
+    const tall = `${ids.member}/tall.png`;
+    await upload(tall, await png(1000, 20_000), "image/png");
+    const narrow = await publicRender(stack, tall, "width=2500&format=origin");
+    const s2 = await imageSize(await narrow.arrayBuffer());
+    expect(s2.width! * s2.height!).toBeLessThanOrEqual(2500 * 2500);
+  });
+
+  describe("with a short deadline", () => {
+    let quick: TestStack;
+    let slowPath: string;
+    beforeAll(async () => {
+      quick = await startTestStack({ storage: { renderDeadlineMs: 300 } });
+      const admin = quick.adminClient();
+      await admin.storage.createBucket("big-pictures", { public: true });
+      slowPath = "noise.jpg";
+      const { error } = await admin.storage
+        .from("big-pictures")
+        .upload(slowPath, new Blob([new Uint8Array(await jpeg(4000, 4000))], { type: "image/jpeg" }));
+      expect(error).toBeNull();
+    }, 120_000);
+    afterAll(() => quick?.close());
+    const slow = (init?: RequestInit) =>
+      fetch(`${quick.url}/storage/v1/render/image/public/big-pictures/${slowPath}?format=avif&quality=22`, init);
+
+    it("a render past its deadline is stopped, and answers at once", async () => {
+      const { renderCounts } = await import("../../stack/storage/render-pool.ts");
+      const before = renderCounts().stopped;
+      const started = performance.now();
+      const res = await slow();
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ statusCode: "504", message: "The image took too long to render" });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(renderCounts()).toMatchObject({ busy: 0, stopped: before + 1 });
+    });
+
+    it("a render whose client went away is stopped", async () => {
+      const { renderCounts } = await import("../../stack/storage/render-pool.ts");
+      // a deadline long enough that only the client's leaving can stop it
+      quick.config.storage.renderDeadlineMs = 60_000;
+      const before = renderCounts().stopped;
+      const leaving = new AbortController();
+      const res = slow({ signal: leaving.signal }).catch((e: unknown) => e);
+      const deadline = performance.now() + 5000;
+      while (renderCounts().busy === 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(renderCounts().busy).toBe(1);
+      leaving.abort();
+      await res;
+      while (renderCounts().busy > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(renderCounts()).toMatchObject({ busy: 0, stopped: before + 1 });
+    });
+  });
+});

@@ -74,6 +74,23 @@ describe("/api/attachments answers", () => {
     expect(json).toMatchObject({ ok: false, message: expect.stringContaining("role") });
   });
 
+  it("403 for a viewer's larger file, every time: the refusal arrives, not a lost connection (issue 35)", async () => {
+    // Storage refuses before it reads the upload; it reads (drains) what the client still sends before
+    // answering, so the app's request is whole and it reads the 403 (the audit saw "can't reach" 4 times
+    // in 5; a slow sender, storage-limits.test.ts, and a lost connection,
+    // api-attachments-lost-connection.test.ts, provoke what a fast loopback rarely does)
+    const big = new Uint8Array(3 * 1024 * 1024).fill(7);
+    const answers: unknown[] = [];
+    for (let i = 0; i < 6; i++) {
+      const body = new FormData();
+      body.append("taskId", team.taskIds[0]);
+      body.append("files", new File([big], `scan-${i}.pdf`, { type: "application/pdf" }));
+      const { status, json } = await upload(team.viewer, body);
+      answers.push([status, (json as { message: string }).message]);
+    }
+    expect(answers).toEqual(Array.from({ length: 6 }, () => [403, expect.stringContaining("role")]));
+  });
+
   it("400 'at most 20' when the task's folder is full of files uploaded around the app", async () => {
     const admin = stack.adminClient().storage.from("attachments");
     const { rows } = await stack.db.query<{ id: string }>(

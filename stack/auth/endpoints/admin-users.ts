@@ -3,7 +3,7 @@
  * deleting users, as supabase.auth.admin calls them (GoTrue's admin.go).
  */
 import type { Queryable } from "../../db/types.ts";
-import { badRequest, emailExists } from "../errors.ts";
+import { badRequest, databaseFailure, emailExists } from "../errors.ts";
 import { readParams, validateEmail } from "../params.ts";
 import { checkPasswordStrength, hashPassword } from "../passwords.ts";
 import { json, userOf, type Handler } from "../router.ts";
@@ -157,10 +157,15 @@ export const adminUserUpdate: Handler = async (c, state, { ctx }) => {
     appMetadata: p.app_metadata,
     bannedUntil: banUntil(p.ban_duration),
   };
-  const updated = await ctx.db.transaction(async (tx) => {
-    await applyAdminChange(tx, user.id, change);
-    return (await findUserById(tx, user.id)) as UserRow;
-  });
+  const updated = await ctx.db
+    .transaction(async (tx) => {
+      await applyAdminChange(tx, user.id, change);
+      return (await findUserById(tx, user.id)) as UserRow;
+    })
+    .catch((error: unknown) => {
+      // GoTrue's "Error updating user", with the database's refusal where it passes one on (errors.ts)
+      throw databaseFailure("Error updating user", error);
+    });
   return json(c, userJson(updated));
 };
 

@@ -5,7 +5,7 @@
  */
 import type { OutgoingMail } from "../../mail/mailer.ts";
 import { prepareEmail, sendAll } from "../emails.ts";
-import { badRequest, emailExists, forbidden, unprocessable } from "../errors.ts";
+import { badRequest, databaseFailure, emailExists, forbidden, unprocessable } from "../errors.ts";
 import { readParams, validateEmail } from "../params.ts";
 import { checkPasswordStrength, comparePassword, hashPassword } from "../passwords.ts";
 import { validatePkceParams } from "../pkce.ts";
@@ -58,29 +58,34 @@ export const userUpdate: Handler = async (c, state, { ctx }) => {
   }
   const redirectTo = redirectFor(ctx, c);
   const mails: OutgoingMail[] = [];
-  const updated = await ctx.db.transaction(async (tx) => {
-    if (passwordHash !== null) {
-      await tx.query(
-        `update auth.users set encrypted_password = $2, confirmation_token = '', confirmation_sent_at = null, recovery_token = '',
+  // a database refusal (a trigger on auth.users, say) is GoTrue's "Error updating user" (errors.ts)
+  const updated = await ctx.db
+    .transaction(async (tx) => {
+      if (passwordHash !== null) {
+        await tx.query(
+          `update auth.users set encrypted_password = $2, confirmation_token = '', confirmation_sent_at = null, recovery_token = '',
            recovery_sent_at = null, email_change_token_current = '', email_change_token_new = '', email_change_sent_at = null,
            reauthentication_token = '', reauthentication_sent_at = null, updated_at = now() where id = $1`,
-        [user.id, passwordHash],
-      );
-      await clearOneTimeTokens(tx, user.id);
-      await logout(tx, user.id, caller.sessionId, "others");
-    }
-    let current = (await findUserById(tx, user.id)) as UserRow;
-    if (p.data !== null) {
-      await updateUserMetadata(tx, current, p.data);
-      current = (await findUserById(tx, user.id)) as UserRow;
-    }
-    if (newEmail !== "" && newEmail !== current.email) {
-      mails.push(
-        ...(await prepareEmail(ctx, tx, current, "email_change", { challenge: p, redirectTo, newEmail })).mails,
-      );
-    }
-    return (await findUserById(tx, user.id)) as UserRow;
-  });
+          [user.id, passwordHash],
+        );
+        await clearOneTimeTokens(tx, user.id);
+        await logout(tx, user.id, caller.sessionId, "others");
+      }
+      let current = (await findUserById(tx, user.id)) as UserRow;
+      if (p.data !== null) {
+        await updateUserMetadata(tx, current, p.data);
+        current = (await findUserById(tx, user.id)) as UserRow;
+      }
+      if (newEmail !== "" && newEmail !== current.email) {
+        mails.push(
+          ...(await prepareEmail(ctx, tx, current, "email_change", { challenge: p, redirectTo, newEmail })).mails,
+        );
+      }
+      return (await findUserById(tx, user.id)) as UserRow;
+    })
+    .catch((error: unknown) => {
+      throw databaseFailure("Error updating user", error);
+    });
   await sendAll(ctx, mails);
   return json(c, userJson(updated));
 };

@@ -59,12 +59,48 @@ drop trigger if exists cron_job_cache_invalidate on cron.job;
 create trigger cron_job_cache_invalidate after insert or update or delete or truncate on cron.job
   for each statement execute function cron.job_cache_invalidate();
 
--- The role that called: SET ROLE's role (a security definer function does not
--- change it), else the session's user.
-create or replace function cron._caller() returns text
-language sql stable set search_path = pg_catalog as $$
-  select case when current_setting('role') = 'none' then session_user::text else current_setting('role') end
+-- Who calls a cron function: `current_user` where it is called, as pg_cron
+-- (GetUserId()) records it in cron.job.username. Inside a security definer
+-- function that is the function's owner, not the API role of the request.
+-- Our functions must write cron.job, so the work is done by security definer
+-- functions, which cannot see their caller's current_user; the functions
+-- people call run with the caller's rights instead, write the caller here
+-- (the row policy lets a role write only its own name) and hand the row's
+-- token over, and the definer side takes the name back out (issue 35).
+-- The row is deleted in the transaction that wrote it: never seen by others.
+create table if not exists cron._callers (
+  token uuid primary key,
+  username text not null default current_user
+);
+alter table cron._callers enable row level security;
+drop policy if exists cron_callers_own on cron._callers;
+create policy cron_callers_own on cron._callers for insert with check (username = current_user);
+revoke all on cron._callers from public;
+grant insert on cron._callers to public;
+
+create or replace function cron._enter() returns uuid
+language plpgsql volatile security invoker set search_path = pg_catalog as $$
+declare
+  t uuid := gen_random_uuid();
+begin
+  insert into cron._callers (token) values (t);
+  return t;
+end
 $$;
+
+create or replace function cron._caller(t uuid) returns text
+language plpgsql volatile security definer set search_path = pg_catalog as $$
+declare
+  who text;
+begin
+  delete from cron._callers where token = t returning username into who;
+  if who is null then
+    raise exception using errcode = '42501', message = 'permission denied for schema cron';
+  end if;
+  return who;
+end
+$$;
+drop function if exists cron._caller();
 
 create or replace function cron._is_superuser(role_name text) returns boolean
 language sql stable set search_path = pg_catalog as $$
@@ -183,15 +219,23 @@ begin
 end
 $$;
 
+drop function if exists cron._schedule(text, text, text, text, text, boolean);
 create or replace function cron._schedule(
-  p_job_name text, p_schedule text, p_command text, p_database text, p_username text, p_active boolean
+  p_token uuid, p_job_name text, p_schedule text, p_command text, p_database text, p_username text, p_active boolean,
+  p_in_database boolean
 ) returns bigint
 language plpgsql security definer set search_path = pg_catalog as $$
 declare
-  caller text := cron._caller();
+  caller text := cron._caller(p_token);
   owner_name text := caller;
   id bigint;
 begin
+  -- schedule_in_database is for the roles an admin granted it to
+  if p_in_database and not has_function_privilege(
+    caller, 'cron.schedule_in_database(text, text, text, text, text, boolean)', 'execute'
+  ) then
+    raise exception using errcode = '42501', message = 'permission denied for function schedule_in_database';
+  end if;
   if p_schedule is null then
     raise exception 'schedule can not be NULL';
   end if;
@@ -219,18 +263,18 @@ end
 $$;
 
 create or replace function cron.schedule(schedule text, command text) returns bigint
-language sql strict security definer set search_path = pg_catalog as $$
-  select cron._schedule(null, schedule, command, null, null, true)
+language sql strict security invoker set search_path = pg_catalog as $$
+  select cron._schedule(cron._enter(), null, schedule, command, null, null, true, false)
 $$;
 comment on function cron.schedule(text, text) is 'schedule a pg_cron job';
 
 create or replace function cron.schedule(job_name text, schedule text, command text) returns bigint
-language plpgsql security definer set search_path = pg_catalog as $$
+language plpgsql security invoker set search_path = pg_catalog as $$
 begin
   if job_name is null then
     raise exception 'job_name can not be NULL';
   end if;
-  return cron._schedule(job_name, schedule, command, null, null, true);
+  return cron._schedule(cron._enter(), job_name, schedule, command, null, null, true, false);
 end
 $$;
 comment on function cron.schedule(text, text, text) is 'schedule a pg_cron job';
@@ -238,20 +282,20 @@ comment on function cron.schedule(text, text, text) is 'schedule a pg_cron job';
 create or replace function cron.schedule_in_database(
   job_name text, schedule text, command text, database text, username text default null, active boolean default true
 ) returns bigint
-language plpgsql security definer set search_path = pg_catalog as $$
+language plpgsql security invoker set search_path = pg_catalog as $$
 begin
   if job_name is null then
     raise exception 'job_name can not be NULL';
   end if;
-  return cron._schedule(job_name, schedule, command, database, username, active);
+  return cron._schedule(cron._enter(), job_name, schedule, command, database, username, active, true);
 end
 $$;
 revoke all on function cron.schedule_in_database(text, text, text, text, text, boolean) from public;
 
-create or replace function cron.unschedule(job_id bigint) returns boolean
+create or replace function cron._unschedule(p_token uuid, job_id bigint) returns boolean
 language plpgsql strict security definer set search_path = pg_catalog as $$
 declare
-  caller text := cron._caller();
+  caller text := cron._caller(p_token);
   owner_name text;
 begin
   select username into owner_name from cron.job where jobid = job_id;
@@ -265,22 +309,80 @@ begin
   return true;
 end
 $$;
+create or replace function cron.unschedule(job_id bigint) returns boolean
+language sql strict security invoker set search_path = pg_catalog as $$
+  select cron._unschedule(cron._enter(), job_id)
+$$;
 comment on function cron.unschedule(bigint) is 'unschedule a pg_cron job';
 
-create or replace function cron.unschedule(job_name text) returns boolean
+create or replace function cron._unschedule(p_token uuid, job_name text) returns boolean
 language plpgsql strict security definer set search_path = pg_catalog as $$
 declare
-  caller text := cron._caller();
+  caller text := cron._caller(p_token);
 begin
-  delete from cron.job j where j.jobname = unschedule.job_name and j.username = caller;
+  delete from cron.job j where j.jobname = _unschedule.job_name and j.username = caller;
   if not found then
     raise exception 'could not find valid entry for job ''%''', job_name;
   end if;
   return true;
 end
 $$;
+create or replace function cron.unschedule(job_name text) returns boolean
+language sql strict security invoker set search_path = pg_catalog as $$
+  select cron._unschedule(cron._enter(), job_name)
+$$;
 comment on function cron.unschedule(text) is 'unschedule a pg_cron job';
 
+create or replace function cron._alter_job(
+  p_token uuid,
+  job_id bigint,
+  schedule text,
+  command text,
+  database text,
+  username text,
+  active boolean
+) returns void
+language plpgsql security definer set search_path = pg_catalog as $$
+declare
+  caller text := cron._caller(p_token);
+  superuser boolean := cron._is_superuser(caller);
+begin
+  -- as pg_cron: an admin decides whether alter_job is safe by granting execute
+  if not has_function_privilege(caller, 'cron.alter_job(bigint, text, text, text, text, boolean)', 'execute') then
+    raise exception using errcode = '42501', message = 'permission denied for function alter_job';
+  end if;
+  if job_id is null then
+    raise exception 'job_id can not be NULL';
+  end if;
+  if _alter_job.username is not null then
+    if not superuser then
+      raise exception 'must be superuser to alter username';
+    end if;
+    perform cron._check_job_role(_alter_job.username);
+  end if;
+  if _alter_job.database is not null then
+    perform cron._check_database(_alter_job.database);
+  end if;
+  if _alter_job.schedule is not null then
+    perform cron._check_schedule(_alter_job.schedule);
+  end if;
+  if num_nonnulls(_alter_job.schedule, _alter_job.command, _alter_job.database, _alter_job.username, _alter_job.active) = 0 then
+    raise exception using
+      message = 'no updates specified',
+      hint = 'You must specify at least one job attribute to change when calling alter_job';
+  end if;
+  update cron.job j set
+    schedule = coalesce(_alter_job.schedule, j.schedule),
+    command = coalesce(_alter_job.command, j.command),
+    database = coalesce(_alter_job.database, j.database),
+    username = coalesce(_alter_job.username, j.username),
+    active = coalesce(_alter_job.active, j.active)
+  where j.jobid = job_id and (superuser or j.username = caller);
+  if not found then
+    raise exception 'Job % does not exist or you don''t own it', job_id;
+  end if;
+end
+$$;
 create or replace function cron.alter_job(
   job_id bigint,
   schedule text default null,
@@ -289,46 +391,13 @@ create or replace function cron.alter_job(
   username text default null,
   active boolean default null
 ) returns void
-language plpgsql security definer set search_path = pg_catalog as $$
-declare
-  caller text := cron._caller();
-  superuser boolean := cron._is_superuser(caller);
-begin
-  if job_id is null then
-    raise exception 'job_id can not be NULL';
-  end if;
-  if alter_job.username is not null then
-    if not superuser then
-      raise exception 'must be superuser to alter username';
-    end if;
-    perform cron._check_job_role(alter_job.username);
-  end if;
-  if alter_job.database is not null then
-    perform cron._check_database(alter_job.database);
-  end if;
-  if alter_job.schedule is not null then
-    perform cron._check_schedule(alter_job.schedule);
-  end if;
-  if num_nonnulls(alter_job.schedule, alter_job.command, alter_job.database, alter_job.username, alter_job.active) = 0 then
-    raise exception using
-      message = 'no updates specified',
-      hint = 'You must specify at least one job attribute to change when calling alter_job';
-  end if;
-  update cron.job j set
-    schedule = coalesce(alter_job.schedule, j.schedule),
-    command = coalesce(alter_job.command, j.command),
-    database = coalesce(alter_job.database, j.database),
-    username = coalesce(alter_job.username, j.username),
-    active = coalesce(alter_job.active, j.active)
-  where j.jobid = job_id and (superuser or j.username = caller);
-  if not found then
-    raise exception 'Job % does not exist or you don''t own it', job_id;
-  end if;
-end
+language sql security invoker set search_path = pg_catalog as $$
+  select cron._alter_job(cron._enter(), job_id, schedule, command, database, username, active)
 $$;
 comment on function cron.alter_job(bigint, text, text, text, text, boolean)
   is 'Alter the job identified by job_id. Any option left as NULL will not be modified.';
 -- as pg_cron: an admin decides whether alter_job is safe by granting execute
 revoke all on function cron.alter_job(bigint, text, text, text, text, boolean) from public;
 
-revoke all on function cron._schedule(text, text, text, text, text, boolean) from public;
+-- the functions behind the public ones take their caller from cron._callers; any role may call them
+grant execute on function cron._schedule(uuid, text, text, text, text, text, boolean, boolean) to public;
