@@ -1092,7 +1092,6 @@ export type Database = {
           slug: string
         }
       }
-      attachment_task_id: { Args: { object_name: string }; Returns: string }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1186,19 +1185,6 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      has_project_role: {
-        Args: { project_id: string; min_role: string; writable?: boolean }
-        Returns: boolean
-      }
-      has_required_aal: { Args: Record<PropertyKey, never>; Returns: boolean }
-      has_role: {
-        Args: { team_id: string; min_role: string }
-        Returns: boolean
-      }
-      has_task_role: {
-        Args: { task_id: string; min_role: string; writable?: boolean }
-        Returns: boolean
-      }
       invitation_preview: {
         Args: { token: string }
         Returns: {
@@ -1215,7 +1201,6 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      is_member: { Args: { team_id: string }; Returns: boolean }
       is_recurrence: { Args: { rule: string }; Returns: boolean }
       is_time_zone: { Args: { name: string }; Returns: boolean }
       label_refs: { Args: { label_ids: string[] }; Returns: Json }
@@ -1325,8 +1310,6 @@ export type Database = {
           expires_at: string
         }[]
       }
-      my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
-      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_work: {
         Args: {
           list: string
@@ -1394,7 +1377,6 @@ export type Database = {
         Args: { status_id: string; move_to?: string }
         Returns: undefined
       }
-      require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
@@ -1427,7 +1409,6 @@ export type Database = {
         Returns: Json
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
-      shares_team_with: { Args: { user_id: string }; Returns: boolean }
       status_ref: { Args: { status_id: string }; Returns: Json }
       storage_folder_is_full: {
         Args: Record<PropertyKey, never>
