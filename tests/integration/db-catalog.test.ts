@@ -88,6 +88,28 @@ const definersWithoutSearchPath = (db: Queryable) =>
      order by 1`,
   );
 
+// Rule 3: a foreign key with an ON DELETE action (cascade, set null, set default) has an index
+// whose leading columns are the key's (in any order): deleting the referenced row finds the
+// referencing ones by those columns, else it reads the whole referencing table per deleted row.
+// A partial index counts: the action's lookup (`= $1`) is never on null.
+const foreignKeysWithoutIndex = (db: Queryable) =>
+  names(
+    db,
+    `select c.conrelid::regclass::text || ' (' ||
+            (select string_agg(a.attname, ', ' order by k.i)
+             from unnest(c.conkey) with ordinality k (attnum, i)
+             join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.attnum) || ')' as name
+     from pg_constraint c
+     where c.contype = 'f' and c.confdeltype in ('c', 'n', 'd')
+       and c.connamespace in ('public'::regnamespace, 'private'::regnamespace)
+       and not exists (
+         select 1 from pg_index i
+         where i.indrelid = c.conrelid
+           and (i.indkey::int2[])[0:cardinality(c.conkey) - 1] @> c.conkey
+           and (i.indkey::int2[])[0:cardinality(c.conkey) - 1] <@ c.conkey)
+     order by 1`,
+  );
+
 // Rule 5: a function in an exposed schema that anon or authenticated may execute is an RPC the
 // app (or a link's holder) calls: listed here with who calls it. A helper belongs in `private`.
 const API_FUNCTIONS: Record<string, string> = {
@@ -196,6 +218,23 @@ describe("the catalog", () => {
       definersWithoutSearchPath,
     );
     expect(found).toEqual(["private.catalog_probe()"]);
+  });
+
+  it("every foreign key with an ON DELETE action has an index leading with its columns", async () => {
+    expect(await foreignKeysWithoutIndex(stack.db)).toEqual([]);
+  });
+
+  it("… and the rule finds one without", async () => {
+    const found = await whenBroken(
+      `create table public.catalog_probe (id int primary key,
+         comment_id uuid references public.comments (id) on delete set null,
+         task_id uuid references public.tasks (id) on delete cascade,
+         team_id uuid references public.teams (id));
+       create index on public.catalog_probe (task_id, id);
+       drop index public.notifications_comment_idx;`,
+      foreignKeysWithoutIndex,
+    );
+    expect(found).toEqual(["catalog_probe (comment_id)", "notifications (comment_id)"]);
   });
 
   it("no helper is callable through the API: what anon or authenticated may run in public is an RPC", async () => {
