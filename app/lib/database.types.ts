@@ -17,6 +17,7 @@ export type Database = {
           file_name: string
           id: string
           object_path: string
+          project_id: string
           size_bytes: number
           task_id: string
           uploaded_by: string | null
@@ -27,6 +28,7 @@ export type Database = {
           file_name: string
           id?: string
           object_path: string
+          project_id?: string
           size_bytes: number
           task_id: string
           uploaded_by?: string | null
@@ -37,6 +39,7 @@ export type Database = {
           file_name?: string
           id?: string
           object_path?: string
+          project_id?: string
           size_bytes?: number
           task_id?: string
           uploaded_by?: string | null
@@ -162,6 +165,7 @@ export type Database = {
           created_at: string
           edited_at: string | null
           id: string
+          project_id: string
           task_id: string
         }
         Insert: {
@@ -170,6 +174,7 @@ export type Database = {
           created_at?: string
           edited_at?: string | null
           id?: string
+          project_id?: string
           task_id: string
         }
         Update: {
@@ -178,6 +183,7 @@ export type Database = {
           created_at?: string
           edited_at?: string | null
           id?: string
+          project_id?: string
           task_id?: string
         }
         Relationships: [
@@ -848,9 +854,24 @@ export type Database = {
         ]
       }
       task_watchers: {
-        Row: { since: string; task_id: string; user_id: string }
-        Insert: { since?: string; task_id: string; user_id: string }
-        Update: { since?: string; task_id?: string; user_id?: string }
+        Row: {
+          project_id: string
+          since: string
+          task_id: string
+          user_id: string
+        }
+        Insert: {
+          project_id?: string
+          since?: string
+          task_id: string
+          user_id: string
+        }
+        Update: {
+          project_id?: string
+          since?: string
+          task_id?: string
+          user_id?: string
+        }
         Relationships: [
           {
             foreignKeyName: "task_watchers_task_id_fkey"

@@ -110,6 +110,26 @@ const foreignKeysWithoutIndex = (db: Queryable) =>
      order by 1`,
   );
 
+// Rule 4: a read policy decides with lists made once per query (`project_id in (select
+// private.my_project_ids())`), never by calling a helper that reads other tables with the row's
+// own columns (has_task_role(task_id, …)): that is a lookup of the parent, per row (25,000
+// comments counted in 1.7–4.3 s). Read policies: permissive, for select or all, on the exposed
+// schema's tables and the files (storage.objects). A helper called as `(select private.f())` runs
+// once (an initplan); immutable helpers read no table.
+const perRowReadPolicies = (db: Queryable) =>
+  names(
+    db,
+    `select pol.polrelid::regclass::text || ': ' || pol.polname || ' calls ' || f.proname as name
+     from pg_policy pol
+     cross join lateral (select replace(pg_get_expr(pol.polqual, pol.polrelid), 'SELECT private.', 'SELECT once.') as qual) q
+     join pg_proc f on f.pronamespace = 'private'::regnamespace and f.pronargs > 0 and f.provolatile <> 'i'
+                   and q.qual ~ ('private\\.' || f.proname || '\\(')
+     join pg_class c on c.oid = pol.polrelid
+     where pol.polpermissive and pol.polcmd in ('r', '*')
+       and (c.relnamespace = 'public'::regnamespace or c.oid = 'storage.objects'::regclass)
+     order by 1`,
+  );
+
 // Rule 5: a function in an exposed schema that anon or authenticated may execute is an RPC the
 // app (or a link's holder) calls: listed here with who calls it. A helper belongs in `private`.
 const API_FUNCTIONS: Record<string, string> = {
@@ -235,6 +255,29 @@ describe("the catalog", () => {
       foreignKeysWithoutIndex,
     );
     expect(found).toEqual(["catalog_probe (comment_id)", "notifications (comment_id)"]);
+  });
+
+  it("no read policy looks up a parent row per row", async () => {
+    expect(await perRowReadPolicies(stack.db)).toEqual([]);
+  });
+
+  it("… and the rule finds one that does", async () => {
+    const found = await whenBroken(
+      `create table public.catalog_probe (id int primary key, task_id uuid, project_id uuid);
+       alter table public.catalog_probe enable row level security;
+       create policy "per row" on public.catalog_probe for select to authenticated
+         using (private.has_task_role(task_id, 'viewer'));
+       create policy "once" on public.catalog_probe for select to authenticated
+         using (project_id in (select private.my_project_ids()));
+       drop policy "members see comments" on public.comments;
+       create policy "members see comments" on public.comments for select to authenticated
+         using (private.has_task_role(task_id, 'viewer'));`,
+      perRowReadPolicies,
+    );
+    expect(found).toEqual([
+      "catalog_probe: per row calls has_task_role",
+      "comments: members see comments calls has_task_role",
+    ]);
   });
 
   it("no helper is callable through the API: what anon or authenticated may run in public is an RPC", async () => {
