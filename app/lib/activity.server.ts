@@ -11,7 +11,10 @@ import type { SupabaseClient } from "./supabase-types";
 export const ACTIVITY_PAGE_SIZE = 50;
 
 export interface ActivityEvent extends TaskEvent {
-  task: { number: number; title: string };
+  /** null once the task is deleted: its events stay, named by task_number and task_title */
+  task: { number: number; title: string } | null;
+  task_number: number | null;
+  task_title: string | null;
   project: { key: string };
 }
 
@@ -28,8 +31,8 @@ export async function listTeamActivity(supabase: SupabaseClient, teamSlug: strin
   let query = supabase
     .from("task_events")
     .select(
-      `id, kind, data, created_at, actor_id, ${actor}(display_name, username),
-       task:tasks!inner(number, title), project:projects!inner(key), team:teams!inner(slug)`,
+      `id, kind, data, created_at, actor_id, task_number, task_title, ${actor}(display_name, username),
+       task:tasks(number, title), project:projects!inner(key), team:teams!inner(slug)`,
     )
     .eq("team.slug", teamSlug);
   if (filters.project) query = query.eq("project.key", filters.project);

@@ -694,7 +694,9 @@ export type Database = {
           id: string
           kind: string
           project_id: string
-          task_id: string
+          task_id: string | null
+          task_number: number | null
+          task_title: string | null
           team_id: string
           tx: unknown
         }
@@ -705,7 +707,9 @@ export type Database = {
           id?: string
           kind: string
           project_id: string
-          task_id: string
+          task_id?: string | null
+          task_number?: number | null
+          task_title?: string | null
           team_id: string
           tx?: unknown
         }
@@ -716,7 +720,9 @@ export type Database = {
           id?: string
           kind?: string
           project_id?: string
-          task_id?: string
+          task_id?: string | null
+          task_number?: number | null
+          task_title?: string | null
           team_id?: string
           tx?: unknown
         }

@@ -299,4 +299,47 @@ describe("/teams/:team/activity", () => {
     expect(((await load("?project=web")).data as Page).events.length).toBe(all.events.length);
     expect((await load("", team.outsider)).status).toBe(404);
   });
+
+  it("a deleted task's events stay, named as it was, with who deleted it (no link: it is gone)", async () => {
+    type Page = {
+      events: Array<{ kind: string; actor_id: string | null; ref: string; path: string | null; what: string }>;
+    };
+    // a task of its own, so the other tests keep theirs
+    const { data: made, error } = await stack
+      .adminClient()
+      .from("tasks")
+      .insert({ project_id: team.projectId, title: "Short-lived" } as never)
+      .select("id, number")
+      .single();
+    if (error) throw error;
+    const { number } = made as { number: number };
+    await call(comments.action, {
+      url: taskUrl(number, "/comments"),
+      user: team.owner,
+      params: taskParams(number),
+      form: { intent: "comment", body: "Soon gone" },
+    });
+    const deleted = await call(task.action, {
+      url: taskUrl(number),
+      user: team.owner,
+      params: taskParams(number),
+      form: { intent: "delete-task" },
+    });
+    expect(deleted.location).toBeTruthy();
+    const page = (
+      await call(activity.loader, {
+        url: `/teams/${team.slug}/activity`,
+        user: team.viewer,
+        params: { team: team.slug },
+      })
+    ).data as Page;
+    const ref = `WEB-${number}`;
+    const ofIt = page.events.filter((e) => e.ref === ref);
+    expect(ofIt.map((e) => [e.kind, e.what, e.path])).toEqual([
+      ["task_deleted", `deleted ${ref} Short-lived`, null],
+      ["comment_posted", `commented on ${ref} Short-lived`, null],
+      ["task_created", `created ${ref} Short-lived`, null],
+    ]);
+    expect(ofIt[0].actor_id).toBe(team.owner.id);
+  });
 });
