@@ -1533,6 +1533,17 @@ export type Database = {
       }
       tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      team_activity: {
+        Args: {
+          team_slug: string
+          project_key?: string
+          person?: string
+          before_at?: string
+          before_id?: string
+          max_rows?: number
+        }
+        Returns: Json
+      }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean

@@ -160,6 +160,7 @@ const API_FUNCTIONS: Record<string, string> = {
   task_table: "the export and list",
   task_timeline: "the task panel's activity",
   team_has_member_email: "the invite form",
+  team_activity: "the team's activity page",
   team_overview: "the team page",
   text_references: "Markdown references (#123, @name)",
   transfer_ownership: "team settings",
