@@ -7,9 +7,11 @@
  * notifications, 50,000 attachments; defaults: 0.1 on native PostgreSQL, 0.02 on PGlite):
  * most tasks done, a few huge projects (project p gets a share ∝ 1/(p+1)), a long tail of
  * comments (the measured task has 400), a fiftieth of the notifications for each person.
- * The same pages and writes are then measured as Sam, one of the 50, and side by side with
- * the demo's: server time through the BUILT app's request handler (p50/p95 over BENCH_RUNS
- * views, default 10), the jobs as the scheduler runs them (SQL as the job's owner).
+ * The same pages and writes are then measured as Sam, one of the 50, in turns with Mia's on
+ * the demo team (so the shared machine's load weighs on both alike): server time through the
+ * BUILT app's request handler (p50/p95 over BENCH_RUNS views, default 10). The jobs (the
+ * reminder job, the email batch's claim; SQL as the job's owner) read every team's rows, so
+ * their demo figure is taken before the big team is made.
  * PGlite in this process by default; BENCH_DATABASE_URL=<admin URL of a native PostgreSQL>
  * (e.g. from `node scripts/native-pg.mjs`) runs on it. Builds the app when build/ is missing.
  */
@@ -48,14 +50,19 @@ try {
   );
   const demo: Where = { team: "acme", key: "WEB", task: seeded[0].n, q: "task" };
   const mia = (await signInWithCookies(stack, MIA)).cookie();
-  await measure(mia, demo, 1); // the app's and the database's first runs (not counted)
-  const demoTimes = await measure(mia, demo);
+  await timeCases({ demo: casesFor(mia, demo) }, 1); // the app's and the database's first runs (not counted)
+  // the jobs read every team's rows: the demo's figure is the demo database's, before the team is made
+  const jobsBefore = (await timeCases({ demo: casesFor(mia, demo, "jobs") })).demo;
 
   const made = Date.now();
   const scale = await makeTeam();
   const makeSeconds = (Date.now() - made) / 1000;
   const sam = (await signInWithCookies(stack, SAM)).cookie();
-  const scaleTimes = await measure(sam, scale);
+  // pages and writes: the demo team's and the big team's in turns, so the machine's load weighs on both alike
+  const pages = await timeCases({ demo: casesFor(mia, demo, "pages"), scale: casesFor(sam, scale, "pages") });
+  const jobsAfter = (await timeCases({ scale: casesFor(sam, scale, "jobs") })).scale;
+  const demoTimes = { ...pages.demo, ...jobsBefore };
+  const scaleTimes = { ...pages.scale, ...jobsAfter };
 
   const memory = process.memoryUsage().rss / 2 ** 20;
   console.log(
@@ -68,7 +75,7 @@ try {
   console.log(`server time in ms, p50 / p95 over ${RUNS} (after ${WARMUP} warm-up)\n`);
   const rows = [["page or write", "demo p50", "demo p95", "scale p50", "scale p95", "ratio p50"]];
   for (const [name, d] of Object.entries(demoTimes)) {
-    const s = scaleTimes[name];
+    const s = (scaleTimes as Record<string, Timing>)[name];
     rows.push([
       name,
       d.p50.toFixed(1),
@@ -84,10 +91,12 @@ try {
   await stack.close();
 }
 
-async function measure(cookie: string, w: Where, runs = RUNS): Promise<Record<string, Timing>> {
+type Cases = Record<string, () => Promise<void>>;
+
+function casesFor(cookie: string, w: Where, which: "pages" | "jobs" | "all" = "all"): Cases {
   const project = `/teams/${w.team}/projects/${w.key}`;
   const view =
-    (url: string, method = "GET", form?: URLSearchParams, status = [200]) =>
+    (url: string, method = "GET", form?: () => Promise<URLSearchParams>, status = [200]) =>
     async () => {
       const headers: Record<string, string> = { cookie };
       if (form)
@@ -96,27 +105,36 @@ async function measure(cookie: string, w: Where, runs = RUNS): Promise<Record<st
           origin: APP_ORIGIN,
           host: "127.0.0.1:4999",
         });
-      const response = await handle(new Request(`${APP_ORIGIN}${url}`, { method, headers, body: form }));
-      const body = await response.text();
+      const body = form ? await form() : undefined;
+      const response = await handle(new Request(`${APP_ORIGIN}${url}`, { method, headers, body }));
+      const text = await response.text();
       if (!status.includes(response.status))
-        throw new Error(`${method} ${url}: ${response.status} ${body.slice(0, 200)}`);
+        throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 200)}`);
     };
   const sql = (text: string) => async () => void (await stack.db.exec(text));
-  const { rows: ids } = await stack.db.query<{ id: string; status_id: string }>(
-    `select t.id, t.status_id from tasks t join projects p on p.id = t.project_id join teams m on m.id = p.team_id
-     where m.slug = $1 and p.key = $2 order by t.number limit 100`,
-    [w.team, w.key],
-  );
-  const bulk = () => {
+  const first100 = async () =>
+    (
+      await stack.db.query<{ id: string; status_id: string }>(
+        `select t.id, t.status_id from tasks t join projects p on p.id = t.project_id join teams m on m.id = p.team_id
+         where m.slug = $1 and p.key = $2 order by t.number limit 100`,
+        [w.team, w.key],
+      )
+    ).rows;
+  const move = async () => {
+    const [t] = await first100();
+    return new URLSearchParams({ intent: "move", taskId: t.id, status: t.status_id, position: "0" });
+  };
+  const bulk = async () => {
     const form = new URLSearchParams([
       ["intent", "bulk"],
       ["change", "priority"],
       ["priority", "high"],
     ]);
-    for (const { id } of ids) form.append("ids", id);
+    for (const { id } of await first100()) form.append("ids", id);
     return form;
   };
-  const cases: Record<string, () => Promise<void>> = {
+  const comment = async () => new URLSearchParams({ intent: "comment", body: "From the bench." });
+  const pages: Cases = {
     board: view(project),
     "task panel": view(`${project}/tasks/${w.task}`),
     "list page 1": view(`${project}/list?sort=due`),
@@ -127,37 +145,44 @@ async function measure(cookie: string, w: Where, runs = RUNS): Promise<Record<st
     "team activity": view(`/teams/${w.team}/activity`),
     search: view(`/search?q=${w.q}`),
     export: view(`${project}/export`),
-    "POST move (fetcher)": view(
-      `${project}.data`,
-      "POST",
-      new URLSearchParams({ intent: "move", taskId: ids[0].id, status: ids[0].status_id, position: "0" }),
-    ),
-    "POST comment": view(
-      `${project}/tasks/${w.task}/comments`,
-      "POST",
-      new URLSearchParams({ intent: "comment", body: "From the bench." }),
-      [302],
-    ),
-    "POST bulk edit of 100": view(`${project}/list`, "POST", bulk(), [302]),
-    "reminder job": sql("select public.remind_due_tasks(now()); delete from public.due_reminders"),
-    "email batch (claim)": sql("select public.claim_notification_emails(now(), interval '50 seconds', 100)"),
+    "POST move (fetcher)": view(`${project}.data`, "POST", move),
+    "POST comment": view(`${project}/tasks/${w.task}/comments`, "POST", comment, [302]),
+    "POST bulk edit of 100": view(`${project}/list`, "POST", bulk, [302]),
   };
-  const out: Record<string, Timing> = {};
-  for (const [name, run] of Object.entries(cases)) {
-    if (process.env.BENCH_ONLY && !name.includes(process.env.BENCH_ONLY)) continue;
-    const times: number[] = [];
+  const jobs: Cases = {
+    "reminder job": sql("select public.remind_due_tasks(now()); delete from public.due_reminders"),
+    "email batch (claim)": sql(
+      `update public.notifications set email_claim = null where email_claim is not null;
+       select public.claim_notification_emails(now(), interval '50 seconds', 100)`,
+    ),
+  };
+  const chosen = which === "pages" ? pages : which === "jobs" ? jobs : { ...pages, ...jobs };
+  return Object.fromEntries(
+    Object.entries(chosen).filter(([name]) => !process.env.BENCH_ONLY || name.includes(process.env.BENCH_ONLY)),
+  );
+}
+
+/** Each case of each side, the sides in turns: p50/p95 per side and case. */
+async function timeCases(sides: Record<string, Cases>, runs = RUNS): Promise<Record<string, Record<string, Timing>>> {
+  const out: Record<string, Record<string, Timing>> = {};
+  const names = Object.keys(Object.values(sides)[0]);
+  for (const side of Object.keys(sides)) out[side] = {};
+  for (const name of names) {
+    const times: Record<string, number[]> = {};
     for (let r = 0; r < WARMUP + runs; r++) {
-      if (name.startsWith("email"))
-        await stack.db.exec("update public.notifications set email_claim = null where email_claim is not null");
-      const t0 = performance.now();
-      await run();
-      if (r >= WARMUP) times.push(performance.now() - t0);
+      for (const [side, cases] of Object.entries(sides)) {
+        const t0 = performance.now();
+        await cases[name]();
+        if (r >= WARMUP) (times[side] ??= []).push(performance.now() - t0);
+      }
     }
-    times.sort((a, b) => a - b);
-    out[name] = {
-      p50: times[Math.floor(times.length / 2)],
-      p95: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)],
-    };
+    for (const [side, list] of Object.entries(times)) {
+      list.sort((a, b) => a - b);
+      out[side][name] = {
+        p50: list[Math.floor(list.length / 2)],
+        p95: list[Math.min(list.length - 1, Math.ceil(list.length * 0.95) - 1)],
+      };
+    }
   }
   return out;
 }
@@ -251,12 +276,12 @@ async function makeTeam(): Promise<Where> {
       insert into task_events (team_id, project_id, task_id, actor_id, kind, data, created_at)
         select '5ca1e000-0000-4000-8000-000000000000', b.project_id, b.id, b.assignee_id, 'task_updated',
                '{"changes": {"priority": {"from": "low", "to": "high"}}}', b.created_at + (g % 500) * interval '1 hour'
-        from generate_series(1, ${N.events}) g join big b on b.k = 1 + (g * 7919) % ${N.tasks};
+        from generate_series(1, ${N.events}) g join big b on b.k = 1 + (g::bigint * 7919) % ${N.tasks};
       insert into notifications (recipient_id, team_id, task_id, actor_id, kind, created_at, read_at, email)
         select p.id, '5ca1e000-0000-4000-8000-000000000000', b.id, b.assignee_id, 'comment',
                now() - (g::float / ${N.notifications}) * interval '90 days', case when g % 10 <> 0 then now() end,
                case when g <= 50 then 'pending' else 'sent' end
-        from generate_series(1, ${N.notifications}) g join big b on b.k = 1 + (g * 104729) % ${N.tasks}
+        from generate_series(1, ${N.notifications}) g join big b on b.k = 1 + (g::bigint * 104729) % ${N.tasks}
         join people p on p.i = g % ${N.people};
       insert into attachments (task_id, project_id, uploaded_by, file_name, content_type, size_bytes, object_path)
         select b.id, b.project_id, b.assignee_id, 'file-' || b.k || '.pdf', 'application/pdf', 1000, b.id || '/file-' || b.k || '.pdf'
