@@ -300,6 +300,34 @@ describe("/teams/:team/activity", () => {
     expect((await load("", team.outsider)).status).toBe(404);
   });
 
+  it("pages 50 at a time by cursor, newest first, nothing twice", async () => {
+    type Page = { events: Array<{ id: string }>; next: string | null };
+    await stack.db.query(
+      `insert into task_events (team_id, project_id, task_id, kind, created_at)
+       select $1, $2, $3, 'task_updated', now() - n * interval '1 second' from generate_series(1, 60) n`,
+      [team.id, team.projectId, team.taskIds[1]],
+    );
+    const load = async (search = "") =>
+      (
+        await call(activity.loader, {
+          url: `/teams/${team.slug}/activity${search}`,
+          user: team.viewer,
+          params: { team: team.slug },
+        })
+      ).data as Page;
+    const first = await load();
+    expect(first.events).toHaveLength(50);
+    const second = await load(`?before=${encodeURIComponent(first.next!)}`);
+    const { rows } = await stack.db.query<{ n: number }>(
+      "select count(*)::int as n from task_events where team_id = $1",
+      [team.id],
+    );
+    expect(first.events.length + second.events.length).toBe(Math.min(rows[0].n, 100));
+    expect(new Set([...first.events, ...second.events].map((e) => e.id)).size).toBe(
+      first.events.length + second.events.length,
+    );
+  });
+
   it("a deleted task's events stay, named as it was, with who deleted it (no link: it is gone)", async () => {
     type Page = {
       events: Array<{ kind: string; actor_id: string | null; ref: string; path: string | null; what: string }>;
