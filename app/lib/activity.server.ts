@@ -11,7 +11,10 @@ import type { SupabaseClient } from "./supabase-types";
 export const ACTIVITY_PAGE_SIZE = 50;
 
 export interface ActivityEvent extends TaskEvent {
-  task: { number: number; title: string };
+  /** null once the task is deleted: its events stay, named by task_number and task_title */
+  task: { number: number; title: string } | null;
+  task_number: number | null;
+  task_title: string | null;
   project: { key: string };
 }
 
@@ -22,26 +25,20 @@ export interface ActivityFilters {
 }
 
 export async function listTeamActivity(supabase: SupabaseClient, teamSlug: string, filters: ActivityFilters) {
-  const actor = filters.person
-    ? "actor:profiles!task_events_actor_id_fkey!inner"
-    : "actor:profiles!task_events_actor_id_fkey";
-  let query = supabase
-    .from("task_events")
-    .select(
-      `id, kind, data, created_at, actor_id, ${actor}(display_name, username),
-       task:tasks!inner(number, title), project:projects!inner(key), team:teams!inner(slug)`,
-    )
-    .eq("team.slug", teamSlug);
-  if (filters.project) query = query.eq("project.key", filters.project);
-  if (filters.person) query = query.eq("actor.username", filters.person);
-  if (filters.before) {
-    const { createdAt, id } = filters.before;
-    query = query.or(`created_at.lt.${createdAt},and(created_at.eq.${createdAt},id.lt.${id})`);
-  }
-  const { data, error } = await query
-    .order("created_at", { ascending: false })
-    .order("id", { ascending: false })
-    .limit(ACTIVITY_PAGE_SIZE + 1);
+  // one request that walks the team's events newest first (team_activity, as the reader: row-level
+  // security decides; 20261207000240)
+  const { data, error } = await supabase.rpc(
+    "team_activity",
+    {
+      team_slug: teamSlug,
+      project_key: filters.project ?? undefined,
+      person: filters.person ?? undefined,
+      before_at: filters.before?.createdAt,
+      before_id: filters.before?.id,
+      max_rows: ACTIVITY_PAGE_SIZE + 1,
+    },
+    { get: true },
+  );
   const rows = (data ?? []) as unknown as ActivityEvent[];
   return { error, events: rows.slice(0, ACTIVITY_PAGE_SIZE), hasMore: rows.length > ACTIVITY_PAGE_SIZE };
 }

@@ -135,6 +135,8 @@ export function describeEvent(event: Pick<TaskEvent, "kind" | "data">, wording: 
   switch (event.kind) {
     case "task_created":
       return `created ${subject}`;
+    case "task_deleted":
+      return `deleted ${subject}`;
     case "task_updated": {
       const phrases = changePhrases((d.changes ?? {}) as Record<string, Change>, wording);
       return phrases.length ? listOf(phrases) : `changed ${subject}`;

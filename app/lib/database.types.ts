@@ -17,6 +17,7 @@ export type Database = {
           file_name: string
           id: string
           object_path: string
+          project_id: string
           size_bytes: number
           task_id: string
           uploaded_by: string | null
@@ -27,6 +28,7 @@ export type Database = {
           file_name: string
           id?: string
           object_path: string
+          project_id?: string
           size_bytes: number
           task_id: string
           uploaded_by?: string | null
@@ -37,6 +39,7 @@ export type Database = {
           file_name?: string
           id?: string
           object_path?: string
+          project_id?: string
           size_bytes?: number
           task_id?: string
           uploaded_by?: string | null
@@ -162,6 +165,7 @@ export type Database = {
           created_at: string
           edited_at: string | null
           id: string
+          project_id: string
           task_id: string
         }
         Insert: {
@@ -170,6 +174,7 @@ export type Database = {
           created_at?: string
           edited_at?: string | null
           id?: string
+          project_id?: string
           task_id: string
         }
         Update: {
@@ -178,6 +183,7 @@ export type Database = {
           created_at?: string
           edited_at?: string | null
           id?: string
+          project_id?: string
           task_id?: string
         }
         Relationships: [
@@ -688,7 +694,9 @@ export type Database = {
           id: string
           kind: string
           project_id: string
-          task_id: string
+          task_id: string | null
+          task_number: number | null
+          task_title: string | null
           team_id: string
           tx: unknown
         }
@@ -699,7 +707,9 @@ export type Database = {
           id?: string
           kind: string
           project_id: string
-          task_id: string
+          task_id?: string | null
+          task_number?: number | null
+          task_title?: string | null
           team_id: string
           tx?: unknown
         }
@@ -710,7 +720,9 @@ export type Database = {
           id?: string
           kind?: string
           project_id?: string
-          task_id?: string
+          task_id?: string | null
+          task_number?: number | null
+          task_title?: string | null
           team_id?: string
           tx?: unknown
         }
@@ -848,9 +860,24 @@ export type Database = {
         ]
       }
       task_watchers: {
-        Row: { since: string; task_id: string; user_id: string }
-        Insert: { since?: string; task_id: string; user_id: string }
-        Update: { since?: string; task_id?: string; user_id?: string }
+        Row: {
+          project_id: string
+          since: string
+          task_id: string
+          user_id: string
+        }
+        Insert: {
+          project_id?: string
+          since?: string
+          task_id: string
+          user_id: string
+        }
+        Update: {
+          project_id?: string
+          since?: string
+          task_id?: string
+          user_id?: string
+        }
         Relationships: [
           {
             foreignKeyName: "task_watchers_task_id_fkey"
@@ -1092,7 +1119,6 @@ export type Database = {
           slug: string
         }
       }
-      attachment_task_id: { Args: { object_name: string }; Returns: string }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1186,19 +1212,6 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      has_project_role: {
-        Args: { project_id: string; min_role: string; writable?: boolean }
-        Returns: boolean
-      }
-      has_required_aal: { Args: Record<PropertyKey, never>; Returns: boolean }
-      has_role: {
-        Args: { team_id: string; min_role: string }
-        Returns: boolean
-      }
-      has_task_role: {
-        Args: { task_id: string; min_role: string; writable?: boolean }
-        Returns: boolean
-      }
       invitation_preview: {
         Args: { token: string }
         Returns: {
@@ -1215,7 +1228,6 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      is_member: { Args: { team_id: string }; Returns: boolean }
       is_recurrence: { Args: { rule: string }; Returns: boolean }
       is_time_zone: { Args: { name: string }; Returns: boolean }
       label_refs: { Args: { label_ids: string[] }; Returns: Json }
@@ -1325,8 +1337,6 @@ export type Database = {
           expires_at: string
         }[]
       }
-      my_project_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
-      my_team_ids: { Args: Record<PropertyKey, never>; Returns: string[] }
       my_work: {
         Args: {
           list: string
@@ -1398,7 +1408,6 @@ export type Database = {
         Args: { statuses: string[] }
         Returns: undefined
       }
-      require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
@@ -1431,7 +1440,6 @@ export type Database = {
         Returns: Json
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
-      shares_team_with: { Args: { user_id: string }; Returns: boolean }
       status_ref: { Args: { status_id: string }; Returns: Json }
       storage_folder_is_full: {
         Args: Record<PropertyKey, never>
@@ -1536,6 +1544,17 @@ export type Database = {
       }
       tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      team_activity: {
+        Args: {
+          team_slug: string
+          project_key?: string
+          person?: string
+          before_at?: string
+          before_id?: string
+          max_rows?: number
+        }
+        Returns: Json
+      }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean

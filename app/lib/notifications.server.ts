@@ -24,6 +24,12 @@ export interface NotificationView {
   task: { number: number; title: string; project: { key: string; team: { slug: string; name: string } } };
 }
 
+type Embedded = {
+  number: number;
+  title: string;
+  project: { key: string; team: { slug: string; name: string } | null } | null;
+} | null;
+
 /** The bell's number: unread notifications, counted up to 100 ("99+"). Null when it couldn't be read. */
 export async function unreadCount(supabase: SupabaseClient): Promise<number | null> {
   const { data, error } = await supabase.rpc("unread_notification_count", undefined, { get: true });
@@ -47,7 +53,7 @@ export async function listNotifications(
        actor:profiles!notifications_actor_id_fkey(display_name),
        event:task_events(kind, data),
        comment:comments(body),
-       task:tasks!inner(number, title, project:projects!inner(key, team:teams!inner(slug, name)))`,
+       task:tasks(number, title, project:projects(key, team:teams(slug, name)))`,
     )
     .eq("recipient_id", userId)
     .order("created_at", { ascending: false })
@@ -58,10 +64,13 @@ export async function listNotifications(
     query = query.or(`created_at.lt.${before.createdAt},and(created_at.eq.${before.createdAt},id.lt.${before.id})`);
   }
   const { data, error } = await query;
-  const rows = (data ?? []) as unknown as NotificationView[];
+  const rows = (data ?? []) as unknown as Array<Omit<NotificationView, "task"> & { task: Embedded }>;
   return {
     error,
-    notifications: rows.slice(0, NOTIFICATIONS_PAGE_SIZE),
+    // left embeds, not nested inner ones: those made the database join every notification of the
+    // person to its task, project and team before taking a page (4.6× the demo's at 100,000);
+    // a notification whose task the person can no longer read is left out here instead
+    notifications: rows.slice(0, NOTIFICATIONS_PAGE_SIZE).filter((n): n is NotificationView => !!n.task?.project?.team),
     hasMore: rows.length > NOTIFICATIONS_PAGE_SIZE,
   };
 }

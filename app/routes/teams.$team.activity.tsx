@@ -39,16 +39,18 @@ export async function loader(args: LoaderFunctionArgs) {
   const names = new Map(people.people.map((p) => [p.id, p.name]));
   // in words here, so the browser needs no wording code
   const events = activity.events.map((event) => {
-    const ref = `${event.project.key}-${event.task.number}`;
+    // a deleted task's events stay, named as the task was when it went (no link: it is gone)
+    const task = event.task ?? { number: event.task_number ?? 0, title: event.task_title ?? "" };
+    const ref = `${event.project.key}-${task.number}`;
     return {
       id: event.id,
       kind: event.kind,
       created_at: event.created_at,
       actor_id: event.actor_id,
       ref,
-      path: `/teams/${team.slug}/projects/${event.project.key}/tasks/${event.task.number}`,
+      path: event.task ? `/teams/${team.slug}/projects/${event.project.key}/tasks/${task.number}` : null,
       who: actorName(event),
-      what: describeEvent(event, { names, subject: `${ref} ${event.task.title}` }),
+      what: describeEvent(event, { names, subject: `${ref} ${task.title}` }),
     };
   });
   return {
@@ -112,7 +114,8 @@ export default function TeamActivity() {
         <ol className="activity-list">
           {events.map((event) => (
             <li key={event.id} data-event-kind={event.kind}>
-              <strong>{event.who}</strong> <WithDates text={event.what} /> <Link to={event.path}>Open {event.ref}</Link>
+              <strong>{event.who}</strong> <WithDates text={event.what} />{" "}
+              {event.path ? <Link to={event.path}>Open {event.ref}</Link> : <span className="muted">(deleted)</span>}
               <span className="muted small">
                 {" · "}
                 <time dateTime={event.created_at} title={formatDateTime(event.created_at, zone)}>

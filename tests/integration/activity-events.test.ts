@@ -232,12 +232,60 @@ describe("events for each change, with their actor", () => {
     ]);
   });
 
-  it("keeps a task's events with it and removes them with it", async () => {
-    const task = await createTask(t.owner, t.project);
+  it("keeps a task's events when it is deleted, with who deleted it; the team still reads them", async () => {
+    const task = await createTask(t.owner, t.project, { title: "Short-lived" });
     await comment(t.member, task.id, "Bye");
+    const { data: before } = await t.viewer.client.from("task_events").select("id").eq("task_id", task.id);
     const { error } = await t.owner.client.from("tasks").delete().eq("id", task.id);
     expect(error).toBeNull();
     expect(await eventsOf(stack, task.id)).toEqual([]);
+    const ids = (before ?? []).map((e) => e.id);
+    expect(ids).toHaveLength(2);
+    // the viewer reads them all, named as the task was, and the deletion last
+    const { data: after } = await t.viewer.client
+      .from("task_events")
+      .select("id, kind, actor_id, task_id, task_number, task_title, data")
+      .or(`id.in.(${ids.join(",")}),and(kind.eq.task_deleted,task_title.eq.Short-lived)`)
+      .order("created_at")
+      .order("id");
+    expect(after?.map((e) => [e.kind, e.task_id, e.task_number, e.task_title])).toEqual([
+      ["task_created", null, task.number, "Short-lived"],
+      ["comment_posted", null, task.number, "Short-lived"],
+      ["task_deleted", null, task.number, "Short-lived"],
+    ]);
+    expect(after?.at(-1)).toMatchObject({ actor_id: t.owner.id, data: { number: task.number, title: "Short-lived" } });
+  });
+
+  it("removes a project's events with the project (no record of each task there)", async () => {
+    const { data: project, error } = await stack
+      .adminClient()
+      .from("projects")
+      .insert({ team_id: t.team, key: "GONE", name: "Gone" })
+      .select("id")
+      .single();
+    if (error) throw error;
+    const task = await createTask(t.owner, project.id);
+    expect(await eventsOf(stack, task.id)).toHaveLength(1);
+    expect((await stack.adminClient().from("projects").delete().eq("id", project.id)).error).toBeNull();
+    const { rows } = await stack.db.query("select 1 from task_events where project_id = $1", [project.id]);
+    expect(rows).toEqual([]);
+  });
+
+  it("prune-activity (daily) deletes events older than two years, nothing newer", async () => {
+    const task = await createTask(t.owner, t.project);
+    await stack.db.query(
+      `insert into task_events (team_id, project_id, task_id, kind, created_at)
+       values ($1, $2, $3, 'task_updated', now() - interval '2 years 1 day'),
+              ($1, $2, $3, 'task_updated', now() - interval '2 years' + interval '1 day')`,
+      [t.team, t.project, task.id],
+    );
+    expect((await eventsOf(stack, task.id)).map((e) => e.kind)).toEqual([
+      "task_updated",
+      "task_updated",
+      "task_created",
+    ]);
+    expect(await stack.scheduler.cron.runNow("prune-activity")).toMatchObject({ status: "succeeded" });
+    expect((await eventsOf(stack, task.id)).map((e) => e.kind)).toEqual(["task_updated", "task_created"]);
   });
 });
 

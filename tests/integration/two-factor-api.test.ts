@@ -185,9 +185,16 @@ describe("RPC: security definer functions refuse aal1 themselves", () => {
   });
 
   it("my_project_ids(), the tasks policy's list, is empty at aal1", async () => {
-    expect((await clients.aal1.rpc("my_project_ids")).data).toEqual([]);
-    expect((await clients.stale.rpc("my_project_ids")).data).toEqual([]);
-    expect((await clients.aal2.rpc("my_project_ids")).data).toEqual([ids.project]);
+    // a policy helper (schema private): not callable through the API, so asked as a request would
+    const projectsOf = (who: Who) =>
+      stack.db.asRequest(
+        { role: "authenticated", claims: jose.decodeJwt(tokens[who]) as Record<string, unknown> },
+        async (tx) => (await tx.query<{ id: string }>("select private.my_project_ids() as id")).rows.map((r) => r.id),
+      );
+    expect(await projectsOf("aal1")).toEqual([]);
+    expect(await projectsOf("stale")).toEqual([]);
+    expect(await projectsOf("aal2")).toEqual([ids.project]);
+    expect((await clients.aal2.rpc("my_project_ids")).error).toMatchObject({ code: "PGRST202" });
   });
 
   it("the page reads (security invoker) find nothing at aal1", async () => {
@@ -336,7 +343,7 @@ describe("the catalog: nothing added later can forget the rule", () => {
     const { rows } = await stack.db.query<{ name: string }>(
       `select p.proname as name
        from pg_proc p
-       where p.pronamespace = 'public'::regnamespace and p.prosecdef
+       where p.pronamespace in ('public'::regnamespace, 'private'::regnamespace) and p.prosecdef
          and has_function_privilege('authenticated', p.oid, 'execute')
          and p.prosrc not like '%has_required_aal()%' and p.prosrc not like '%require_aal()%'
        order by 1`,

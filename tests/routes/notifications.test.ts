@@ -299,4 +299,75 @@ describe("/teams/:team/activity", () => {
     expect(((await load("?project=web")).data as Page).events.length).toBe(all.events.length);
     expect((await load("", team.outsider)).status).toBe(404);
   });
+
+  it("pages 50 at a time by cursor, newest first, nothing twice", async () => {
+    type Page = { events: Array<{ id: string }>; next: string | null };
+    await stack.db.query(
+      `insert into task_events (team_id, project_id, task_id, kind, created_at)
+       select $1, $2, $3, 'task_updated', now() - n * interval '1 second' from generate_series(1, 60) n`,
+      [team.id, team.projectId, team.taskIds[1]],
+    );
+    const load = async (search = "") =>
+      (
+        await call(activity.loader, {
+          url: `/teams/${team.slug}/activity${search}`,
+          user: team.viewer,
+          params: { team: team.slug },
+        })
+      ).data as Page;
+    const first = await load();
+    expect(first.events).toHaveLength(50);
+    const second = await load(`?before=${encodeURIComponent(first.next!)}`);
+    const { rows } = await stack.db.query<{ n: number }>(
+      "select count(*)::int as n from task_events where team_id = $1",
+      [team.id],
+    );
+    expect(first.events.length + second.events.length).toBe(Math.min(rows[0].n, 100));
+    expect(new Set([...first.events, ...second.events].map((e) => e.id)).size).toBe(
+      first.events.length + second.events.length,
+    );
+  });
+
+  it("a deleted task's events stay, named as it was, with who deleted it (no link: it is gone)", async () => {
+    type Page = {
+      events: Array<{ kind: string; actor_id: string | null; ref: string; path: string | null; what: string }>;
+    };
+    // a task of its own, so the other tests keep theirs
+    const { data: made, error } = await stack
+      .adminClient()
+      .from("tasks")
+      .insert({ project_id: team.projectId, title: "Short-lived" } as never)
+      .select("id, number")
+      .single();
+    if (error) throw error;
+    const { number } = made as { number: number };
+    await call(comments.action, {
+      url: taskUrl(number, "/comments"),
+      user: team.owner,
+      params: taskParams(number),
+      form: { intent: "comment", body: "Soon gone" },
+    });
+    const deleted = await call(task.action, {
+      url: taskUrl(number),
+      user: team.owner,
+      params: taskParams(number),
+      form: { intent: "delete-task" },
+    });
+    expect(deleted.location).toBeTruthy();
+    const page = (
+      await call(activity.loader, {
+        url: `/teams/${team.slug}/activity`,
+        user: team.viewer,
+        params: { team: team.slug },
+      })
+    ).data as Page;
+    const ref = `WEB-${number}`;
+    const ofIt = page.events.filter((e) => e.ref === ref);
+    expect(ofIt.map((e) => [e.kind, e.what, e.path])).toEqual([
+      ["task_deleted", `deleted ${ref} Short-lived`, null],
+      ["comment_posted", `commented on ${ref} Short-lived`, null],
+      ["task_created", `created ${ref} Short-lived`, null],
+    ]);
+    expect(ofIt[0].actor_id).toBe(team.owner.id);
+  });
 });
