@@ -151,7 +151,11 @@ async function hydrate(stored: StoredKey, configured: ConfiguredKeys = {}): Prom
   const extra = await configuredKeys(configured);
   if (stored.standbyPrivateJwk) {
     const pub = publicPart(stored.standbyPrivateJwk);
-    extra.verifiers.push({ kid: pub.kid ?? null, alg: "ES256", key: (await jose.importJWK(pub, "ES256")) as CryptoKey });
+    extra.verifiers.push({
+      kid: pub.kid ?? null,
+      alg: "ES256",
+      key: (await jose.importJWK(pub, "ES256")) as CryptoKey,
+    });
     extra.publicJwks.push(pub);
   }
   const own: VerifyKey = { kid: stored.kid, alg: "ES256", key: publicKey };

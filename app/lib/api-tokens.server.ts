@@ -13,11 +13,3 @@ export function newApiToken(): { token: string; hash: string; prefix: string } {
 export function hashApiToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
-
-/** How long a new token may last, in days (at most a year). */
-export const TOKEN_LIFETIMES = [
-  { days: 7, label: "7 days" },
-  { days: 30, label: "30 days" },
-  { days: 90, label: "90 days" },
-  { days: 365, label: "1 year" },
-] as const;

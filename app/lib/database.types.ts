@@ -10,6 +10,59 @@ export type Json =
 export type Database = {
   public: {
     Tables: {
+      api_tokens: {
+        Row: {
+          aal: string
+          created_at: string
+          expires_at: string
+          id: string
+          last_used_at: string | null
+          mode: string
+          name: string
+          prefix: string
+          revoked_at: string | null
+          team_id: string | null
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          aal: string
+          created_at?: string
+          expires_at: string
+          id?: string
+          last_used_at?: string | null
+          mode: string
+          name: string
+          prefix: string
+          revoked_at?: string | null
+          team_id?: string | null
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          aal?: string
+          created_at?: string
+          expires_at?: string
+          id?: string
+          last_used_at?: string | null
+          mode?: string
+          name?: string
+          prefix?: string
+          revoked_at?: string | null
+          team_id?: string | null
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "api_tokens_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       attachments: {
         Row: {
           content_type: string
@@ -674,6 +727,30 @@ export type Database = {
           },
         ]
       }
+      security_events: {
+        Row: {
+          created_at: string
+          detail: string
+          id: number
+          kind: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          detail?: string
+          id?: never
+          kind: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          detail?: string
+          id?: never
+          kind?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
       storage_cleanup: {
         Row: { bucket_id: string; object_path: string; queued_at: string }
         Insert: { bucket_id: string; object_path: string; queued_at?: string }
@@ -1092,6 +1169,13 @@ export type Database = {
           slug: string
         }
       }
+      api_token_check: { Args: Record<PropertyKey, never>; Returns: undefined }
+      api_token_exchange: { Args: { token_hash: string }; Returns: Json }
+      api_token_may_write: {
+        Args: Record<PropertyKey, never>
+        Returns: boolean
+      }
+      api_token_team: { Args: Record<PropertyKey, never>; Returns: string }
       attachment_task_id: { Args: { object_name: string }; Returns: string }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
@@ -1153,6 +1237,17 @@ export type Database = {
       comments_record_change: {
         Args: Record<PropertyKey, never>
         Returns: unknown
+      }
+      create_api_token: {
+        Args: {
+          name: string
+          team_id: string
+          mode: string
+          days: number
+          token_hash: string
+          prefix: string
+        }
+        Returns: string
       }
       create_team: {
         Args: { name: string; slug: string }
@@ -1397,6 +1492,7 @@ export type Database = {
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
+      revoke_api_token: { Args: { token_id: string }; Returns: undefined }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }

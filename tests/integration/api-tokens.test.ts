@@ -38,10 +38,10 @@ async function teamWithProject(slug: string, key: string) {
     "insert into projects (team_id, key, name) values ($1, $2, $2) returning id",
     [team.id, key],
   );
-  await stack.db.query(
-    `insert into tasks (project_id, title) values ($1, $2 || ' one'), ($1, $2 || ' two')`,
-    [rows[0].id, key],
-  );
+  await stack.db.query(`insert into tasks (project_id, title) values ($1, $2 || ' one'), ($1, $2 || ' two')`, [
+    rows[0].id,
+    key,
+  ]);
   return { team: team.id as string, project: rows[0].id };
 }
 
@@ -159,7 +159,14 @@ describe("a read-only token for one team", () => {
   it("can't make tokens, nor use Auth's own endpoints", async () => {
     const made = await rest("/rpc/create_api_token", access, {
       method: "POST",
-      body: JSON.stringify({ name: "x", team_id: null, mode: "write", days: 1, token_hash: "0".repeat(64), prefix: "tb_" }),
+      body: JSON.stringify({
+        name: "x",
+        team_id: null,
+        mode: "write",
+        days: 1,
+        token_hash: "0".repeat(64),
+        prefix: "tb_",
+      }),
     });
     expect(made.status).toBe(403);
     const user = await fetch(`${stack.url}/auth/v1/user`, {
