@@ -1156,6 +1156,144 @@ export type Database = {
           },
         ]
       }
+      webhook_allowed_hosts: {
+        Row: { host: string; note: string }
+        Insert: { host: string; note?: string }
+        Update: { host?: string; note?: string }
+        Relationships: []
+      }
+      webhook_deliveries: {
+        Row: {
+          attempt: number
+          created_at: string
+          duration_ms: number | null
+          error: string | null
+          event: string
+          finished_at: string | null
+          id: string
+          message_id: string
+          next_attempt_at: string | null
+          payload: Json
+          project_id: string
+          request_id: number | null
+          response_status: number | null
+          sent_at: string | null
+          status: string
+          webhook_id: string
+        }
+        Insert: {
+          attempt?: number
+          created_at?: string
+          duration_ms?: number | null
+          error?: string | null
+          event: string
+          finished_at?: string | null
+          id?: string
+          message_id: string
+          next_attempt_at?: string | null
+          payload: Json
+          project_id: string
+          request_id?: number | null
+          response_status?: number | null
+          sent_at?: string | null
+          status?: string
+          webhook_id: string
+        }
+        Update: {
+          attempt?: number
+          created_at?: string
+          duration_ms?: number | null
+          error?: string | null
+          event?: string
+          finished_at?: string | null
+          id?: string
+          message_id?: string
+          next_attempt_at?: string | null
+          payload?: Json
+          project_id?: string
+          request_id?: number | null
+          response_status?: number | null
+          sent_at?: string | null
+          status?: string
+          webhook_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "webhook_deliveries_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "webhook_deliveries_webhook_id_fkey"
+            columns: ["webhook_id"]
+            isOneToOne: false
+            referencedRelation: "webhooks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      webhooks: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          disabled_at: string | null
+          enabled: boolean
+          events: string[]
+          failures_in_row: number
+          format: string
+          id: string
+          project_id: string
+          retry_at: string | null
+          secret_id: string
+          url: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          disabled_at?: string | null
+          enabled?: boolean
+          events: string[]
+          failures_in_row?: number
+          format?: string
+          id?: string
+          project_id: string
+          retry_at?: string | null
+          secret_id: string
+          url: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          disabled_at?: string | null
+          enabled?: boolean
+          events?: string[]
+          failures_in_row?: number
+          format?: string
+          id?: string
+          project_id?: string
+          retry_at?: string | null
+          secret_id?: string
+          url?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "webhooks_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "webhooks_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: { [_ in never]: never }
     Functions: {
@@ -1238,6 +1376,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      comments_webhooks: { Args: Record<PropertyKey, never>; Returns: unknown }
       create_api_token: {
         Args: {
           name: string
@@ -1259,9 +1398,19 @@ export type Database = {
           slug: string
         }
       }
+      create_webhook: {
+        Args: {
+          project_id: string
+          url: string
+          events: string[]
+          format: string
+        }
+        Returns: Json
+      }
       day_of_month: { Args: { first: string; d: number }; Returns: string }
       decline_invitation: { Args: { token: string }; Returns: undefined }
       default_email_setting: { Args: { kind: string }; Returns: string }
+      delete_webhook: { Args: { webhook_id: string }; Returns: undefined }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       email_setting: { Args: { person: string; kind: string }; Returns: string }
       finish_notification_emails: {
@@ -1491,6 +1640,10 @@ export type Database = {
       }
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
+      resend_webhook_delivery: {
+        Args: { delivery_id: string }
+        Returns: string
+      }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       revoke_api_token: { Args: { token_id: string }; Returns: undefined }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
@@ -1621,6 +1774,7 @@ export type Database = {
       }
       tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_webhooks: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_has_member_email: {
         Args: { team_id: string; email: string }
         Returns: boolean
@@ -1657,10 +1811,37 @@ export type Database = {
       }
       unsubscribe_from_emails: { Args: { token: string }; Returns: Json }
       unsubscribe_link_status: { Args: { token: string }; Returns: Json }
+      update_webhook: {
+        Args: {
+          webhook_id: string
+          url: string
+          events: string[]
+          format: string
+          enabled: boolean
+        }
+        Returns: undefined
+      }
       watch_task: {
         Args: { task_id: string; people: string[] }
         Returns: undefined
       }
+      webhook_authority: { Args: { url: string }; Returns: string }
+      webhook_backoff: { Args: { failures: number }; Returns: unknown }
+      webhook_send: { Args: { delivery_id: string }; Returns: undefined }
+      webhook_task_data: {
+        Args: {
+          t: Database["public"]["Tables"]["tasks"]["Row"]
+          event: string
+          extra?: Json
+        }
+        Returns: Json
+      }
+      webhook_url_problem: { Args: { url: string }; Returns: string }
+      webhooks_enqueue: {
+        Args: { project: string; event: string; data: Json }
+        Returns: undefined
+      }
+      webhooks_tick: { Args: Record<PropertyKey, never>; Returns: undefined }
     }
     Enums: {
       palette_color:
