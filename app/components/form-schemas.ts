@@ -48,6 +48,7 @@ const SCHEMAS = {
   EditStatusSchema: "statuses",
   LabelSchema: "labels",
   ApiTokenSchema: "connect",
+  WebhookSchema: "connect",
 } as const satisfies Record<string, keyof typeof SCHEMA_MODULES>;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -33,3 +33,37 @@ export const ApiTokenActionSchema = z.discriminatedUnion("intent", [
   ApiTokenSchema.extend({ intent: z.literal("create") }),
   z.object({ intent: z.literal("revoke"), tokenId: z.string().uuid("That token doesn't exist.") }),
 ]);
+
+/** A webhook's events, by the checkbox that asks for each (in the order the form shows them). */
+export const WEBHOOK_EVENTS = [
+  { field: "evCreated", event: "task.created", label: "Task created" },
+  { field: "evChanged", event: "task.changed", label: "Task changed" },
+  { field: "evMoved", event: "task.moved", label: "Task moved" },
+  { field: "evDeleted", event: "task.deleted", label: "Task deleted" },
+  { field: "evComment", event: "comment.posted", label: "Comment posted" },
+] as const;
+
+const checked = z.literal("on").optional();
+
+export const WebhookSchema = z
+  .object({
+    url: z
+      .string({ required_error: "A webhook needs an http or https address." })
+      .trim()
+      .max(2000, "An address has at most 2,000 characters.")
+      .regex(/^https?:\/\/[^\s/?#]+\S*$/i, "A webhook needs an http or https address."),
+    evCreated: checked,
+    evChanged: checked,
+    evMoved: checked,
+    evDeleted: checked,
+    evComment: checked,
+    format: z.enum(["standard", "slack"], { errorMap: () => ({ message: "Choose a format." }) }),
+  })
+  .refine((v) => WEBHOOK_EVENTS.some((e) => v[e.field]), { message: "Choose at least one event.", path: ["events"] });
+
+export const WebhookActionSchema = z.discriminatedUnion("intent", [
+  WebhookSchema.innerType().extend({ intent: z.literal("create-webhook") }),
+  z.object({ intent: z.literal("toggle-webhook"), webhookId: z.string().uuid(), enabled: z.enum(["true", "false"]) }),
+  z.object({ intent: z.literal("delete-webhook"), webhookId: z.string().uuid() }),
+  z.object({ intent: z.literal("resend-delivery"), deliveryId: z.string().uuid() }),
+]);

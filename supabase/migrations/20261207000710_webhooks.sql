@@ -194,7 +194,10 @@ begin
   end if;
   problem := public.webhook_url_problem(btrim($2));
   if problem is not null then
-    raise exception '%', problem using errcode = '22023', detail = 'webhook_url';
+    raise exception '%', problem using errcode = '22023', detail = case
+      when problem like 'A webhook needs%' then 'webhook_url_scheme'
+      when problem like '%own backend%' then 'webhook_url_backend'
+      else 'webhook_url_private' end;
   end if;
   if $3 is null or cardinality($3) = 0 then
     raise exception 'Choose at least one event.' using errcode = '22023', detail = 'webhook_events';
@@ -226,7 +229,10 @@ begin
   end if;
   problem := public.webhook_url_problem(btrim($2));
   if problem is not null then
-    raise exception '%', problem using errcode = '22023', detail = 'webhook_url';
+    raise exception '%', problem using errcode = '22023', detail = case
+      when problem like 'A webhook needs%' then 'webhook_url_scheme'
+      when problem like '%own backend%' then 'webhook_url_backend'
+      else 'webhook_url_private' end;
   end if;
   if $3 is null or cardinality($3) = 0 then
     raise exception 'Choose at least one event.' using errcode = '22023', detail = 'webhook_events';
