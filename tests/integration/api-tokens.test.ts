@@ -69,8 +69,9 @@ function exchange(token: string) {
 async function accessToken(token: string): Promise<string> {
   const res = await exchange(token);
   expect(res.status).toBe(200);
-  const body = (await res.json()) as { access_token: string; expires_in: number };
+  const body = (await res.json()) as { access_token: string; expires_in: number; user_id: string };
   expect(body.expires_in).toBe(60);
+  expect(body.user_id).toBe(olive.id);
   return body.access_token;
 }
 

@@ -104,5 +104,14 @@ Deno.serve(async (req) => {
     iat: now,
     exp,
   });
-  return json({ access_token: accessToken, token_type: "bearer", expires_in: LIFETIME_SECONDS, expires_at: exp });
+  return json({
+    access_token: accessToken,
+    token_type: "bearer",
+    expires_in: LIFETIME_SECONDS,
+    expires_at: exp,
+    // whose it is (scripts filter "my tasks" by it), and how far it reaches
+    user_id: found.user_id,
+    team_id: found.team_id,
+    mode: found.mode,
+  });
 });
