@@ -1842,6 +1842,10 @@ export type Database = {
         Returns: undefined
       }
       webhooks_tick: { Args: Record<PropertyKey, never>; Returns: undefined }
+      webhooks_turned_off: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
     }
     Enums: {
       palette_color:

@@ -577,4 +577,50 @@ revoke execute on function public.webhook_send(uuid), public.webhooks_enqueue(uu
   public.webhook_task_data(public.tasks, text, jsonb), public.tasks_webhooks(), public.comments_webhooks(),
   public.webhooks_tick(), public.webhook_backoff(integer) from public, anon, authenticated;
 
+-- Turned off after 20 failures: the team's admins and owner are told, in the bell (a notification
+-- names a task: the one the last delivery was about, else the project's latest). Kind `webhook_off`;
+-- not emailed unless a person asks for it (default_email_setting gives 'never').
+create or replace function public.notification_kinds() returns text[]
+language sql
+immutable
+set search_path = ''
+as $$ select array['assigned', 'mentioned', 'comment', 'status', 'due_date', 'webhook_off'] $$;
+
+create function public.webhooks_turned_off() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  about uuid;
+  team uuid;
+begin
+  select p.team_id into team from public.projects p where p.id = new.project_id;
+  select t.id into about
+  from public.webhook_deliveries d join public.tasks t on t.id = (d.payload -> 'data' -> 'task' ->> 'id')::uuid
+  where d.webhook_id = new.id
+  order by d.created_at desc limit 1;
+  if about is null then
+    select t.id into about from public.tasks t where t.project_id = new.project_id order by t.updated_at desc limit 1;
+  end if;
+  if about is null or team is null then
+    return null;
+  end if;
+  insert into public.notifications (recipient_id, team_id, task_id, kind, email)
+  select m.user_id, team, about, 'webhook_off',
+         case when public.default_email_setting('webhook_off') = 'never'
+                   and not exists (select 1 from public.notification_settings ns
+                                   where ns.user_id = m.user_id and ns.kind = 'webhook_off' and ns.email <> 'never')
+              then 'none' else 'pending' end
+  from public.team_members m
+  where m.team_id = team and m.role >= 'admin'::public.team_role;
+  return null;
+end;
+$$;
+revoke execute on function public.webhooks_turned_off() from public, anon, authenticated;
+
+create trigger webhooks_turned_off after update of enabled on public.webhooks
+for each row when (old.enabled and not new.enabled and new.failures_in_row >= 20)
+execute function public.webhooks_turned_off();
+
 select cron.schedule('webhooks', '5 seconds', 'select public.webhooks_tick()');

@@ -362,6 +362,11 @@ describe("when the receiver is down", () => {
     });
     const { rows } = await stack.db.query("select enabled, failures_in_row from webhooks where id = $1", [hook]);
     expect(rows[0]).toEqual({ enabled: false, failures_in_row: 20 });
+    // the team's admins and owner are told in the bell (the member isn't)
+    const { data: told } = await owner.client.from("notifications").select("kind, task_id").eq("kind", "webhook_off");
+    expect(told).toHaveLength(1);
+    const { data: notTold } = await member.client.from("notifications").select("kind").eq("kind", "webhook_off");
+    expect(notTold).toEqual([]);
     expect((await deliveries(hook))[0]).toMatchObject({ error: "HTTP 500" });
   });
 });
