@@ -13,7 +13,7 @@ import type { SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { newApiToken } from "../../app/lib/api-tokens.server.ts";
 import { serverClient, uniqueEmail } from "../support/auth-helpers.ts";
-import { startTestStack, type TestStack } from "../support/stack.ts";
+import { persistentTestDatabase, startTestStack, type TestStack } from "../support/stack.ts";
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -368,6 +368,55 @@ describe("when the receiver is down", () => {
     const { data: notTold } = await member.client.from("notifications").select("kind").eq("kind", "webhook_off");
     expect(notTold).toEqual([]);
     expect((await deliveries(hook))[0]).toMatchObject({ error: "HTTP 500" });
+  });
+});
+
+describe("a restart of the stack", () => {
+  it("sends what was queued before it stopped, once, and the log records it", async () => {
+    const database = await persistentTestDatabase();
+    try {
+      // pg_net's sender off: the stack stops after the commit, before anything left
+      const first = await database.start({ scheduler: { net: false } });
+      await first.db.query("insert into webhook_allowed_hosts (host) values ('127.0.0.1')");
+      const { rows: people } = await first.db.query<{ id: string }>(
+        `insert into auth.users (id, email, aud, role, created_at, updated_at)
+         values (gen_random_uuid(), 'restart@example.com', 'authenticated', 'authenticated', now(), now()) returning id`,
+      );
+      const as = { role: "authenticated" as const, claims: { sub: people[0].id, role: "authenticated" } };
+      const projectId = await first.db.asRequest(as, async (tx) => {
+        const team = await tx.query<{ id: string }>("select id from create_team('Restart', 'restart-team')");
+        const made = await tx.query<{ id: string }>(
+          "insert into projects (team_id, key, name) values ($1, 'RS', 'Restart') returning id",
+          [team.rows[0].id],
+        );
+        await tx.query("select create_webhook($1, $2, array['task.created'], 'standard')", [
+          made.rows[0].id,
+          receiver.url(),
+        ]);
+        return made.rows[0].id;
+      });
+      await first.db.query("insert into tasks (project_id, title) values ($1, 'Before the crash')", [projectId]);
+      expect((await first.db.query("select status from webhook_deliveries")).rows).toEqual([{ status: "sending" }]);
+      await first.close();
+      expect(receiver.received).toEqual([]);
+
+      const second = await database.start();
+      try {
+        await receiver.waitFor(1);
+        await waitUntil(async () => {
+          await second.db.query("select public.webhooks_tick()");
+          const { rows } = await second.db.query<{ status: string }>("select status from webhook_deliveries");
+          return rows[0]?.status === "delivered";
+        });
+        await new Promise((r) => setTimeout(r, 300));
+        expect(receiver.received).toHaveLength(1);
+        expect(JSON.parse(receiver.received[0].body).data.task.title).toBe("Before the crash");
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.dispose();
+    }
   });
 });
 
