@@ -264,9 +264,23 @@ begin
     raise exception 'Webhook not found.' using errcode = 'PT404';
   end if;
   delete from public.webhooks w where w.id = $1;
-  delete from vault.secrets s where s.id = hook.secret_id;
 end;
 $$;
+
+-- However a webhook goes (deleted, or with its project or team), its secret goes from Vault.
+create function public.webhooks_forget_secret() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from vault.secrets s where s.id = old.secret_id;
+  return null;
+end;
+$$;
+revoke execute on function public.webhooks_forget_secret() from public, anon, authenticated;
+create trigger webhooks_forget_secret after delete on public.webhooks
+for each row execute function public.webhooks_forget_secret();
 
 -- "Send again": the same message (same webhook-id), as a new delivery, now.
 create function public.resend_webhook_delivery(delivery_id uuid) returns uuid

@@ -469,6 +469,15 @@ describe("who and where", () => {
     // the owner is admin of both: RLS scopes the log per project
     const { data: log } = await owner.client.from("webhook_deliveries").select("project_id").eq("project_id", project);
     expect((log ?? []).every((d) => d.project_id === project)).toBe(true);
+    // a project with a webhook and tasks can still be deleted (its tasks' deletions send nothing)
+    await stack.db.query("insert into tasks (project_id, title) values ($1, 'Goes with it')", [otherProject]);
+    const secrets = async () =>
+      (await stack.db.query("select count(*)::int as n from vault.secrets where name like 'webhook:%'")).rows[0].n;
+    const before = await secrets();
+    await stack.db.query("delete from projects where id = $1", [otherProject]);
+    expect((await stack.db.query("select 1 from webhooks where project_id = $1", [otherProject])).rows).toEqual([]);
+    // and its secret leaves Vault with it
+    expect(await secrets()).toBe(before - 1);
   });
 });
 
