@@ -1841,6 +1841,10 @@ export type Database = {
         Args: { project: string; event: string; data: Json }
         Returns: undefined
       }
+      webhooks_forget_secret: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       webhooks_tick: { Args: Record<PropertyKey, never>; Returns: undefined }
       webhooks_turned_off: {
         Args: Record<PropertyKey, never>

@@ -472,7 +472,8 @@ describe("who and where", () => {
     // a project with a webhook and tasks can still be deleted (its tasks' deletions send nothing)
     await stack.db.query("insert into tasks (project_id, title) values ($1, 'Goes with it')", [otherProject]);
     const secrets = async () =>
-      (await stack.db.query("select count(*)::int as n from vault.secrets where name like 'webhook:%'")).rows[0].n;
+      (await stack.db.query<{ n: number }>("select count(*)::int as n from vault.secrets where name like 'webhook:%'"))
+        .rows[0].n;
     const before = await secrets();
     await stack.db.query("delete from projects where id = $1", [otherProject]);
     expect((await stack.db.query("select 1 from webhooks where project_id = $1", [otherProject])).rows).toEqual([]);
