@@ -176,6 +176,16 @@ describe("a read-only token for one team", () => {
     expect(user.status).toBe(403);
   });
 
+  it("uploads nothing to Storage (no pre-request there: restrictive policies), while a write token may", async () => {
+    const png = new Blob([Buffer.from("89504e470d0a1a0a", "hex")], { type: "image/png" });
+    const reader = tokenClient(token.token);
+    const refused = await reader.storage.from("avatars").upload(`${olive.id}/read.png`, png);
+    expect(refused.error).not.toBeNull();
+    const writer = tokenClient((await makeToken({ team: null, mode: "write" })).token);
+    const allowed = await writer.storage.from("avatars").upload(`${olive.id}/write.png`, png);
+    expect(allowed.error).toBeNull();
+  });
+
   it("after Revoke: 401 at once with the access token it had, and no new one", async () => {
     const { error } = await olive.client.rpc("revoke_api_token", { token_id: token.id });
     expect(error).toBeNull();
