@@ -15,6 +15,15 @@ export interface StoredKey {
   publicJwk: jose.JWK;
   anonKey: string;
   serviceRoleKey: string;
+  /**
+   * A second ES256 key that verifies but never signs for Auth: what a hosted
+   * project's imported *standby* key is. Its private half is given to the
+   * Edge Functions as API_TOKEN_SIGNING_KEY, as a deployer would with
+   * `supabase secrets set` (the api-token function signs short-lived access
+   * tokens with it; docs/decisions/0036-api-tokens-and-webhooks.md).
+   * Added to a data folder made before it existed on the next start.
+   */
+  standbyPrivateJwk?: jose.JWK;
 }
 
 export interface Keys extends StoredKey {
@@ -39,7 +48,19 @@ async function createStoredKey(): Promise<StoredKey> {
       .setIssuedAt(now)
       .setExpirationTime(now + TEN_YEARS)
       .sign(privateKey);
-  return { kid, privateJwk, publicJwk, anonKey: await apiKey("anon"), serviceRoleKey: await apiKey("service_role") };
+  return {
+    kid,
+    privateJwk,
+    publicJwk,
+    anonKey: await apiKey("anon"),
+    serviceRoleKey: await apiKey("service_role"),
+    standbyPrivateJwk: await createStandbyJwk(),
+  };
+}
+
+async function createStandbyJwk(): Promise<jose.JWK> {
+  const { privateKey } = await jose.generateKeyPair("ES256", { extractable: true });
+  return { ...(await jose.exportJWK(privateKey)), kid: crypto.randomUUID(), alg: "ES256", use: "sig" };
 }
 
 /**
@@ -60,6 +81,10 @@ export async function loadOrCreateKeys(dataDir: string | null, configured: Confi
   let stored: StoredKey;
   if (file && fs.existsSync(file)) {
     stored = JSON.parse(fs.readFileSync(file, "utf8")) as StoredKey;
+    if (!stored.standbyPrivateJwk) {
+      stored.standbyPrivateJwk = await createStandbyJwk();
+      fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    }
   } else {
     stored = await createStoredKey();
     if (file) {
@@ -124,6 +149,15 @@ async function hydrate(stored: StoredKey, configured: ConfiguredKeys = {}): Prom
   const privateKey = (await jose.importJWK(stored.privateJwk, "ES256")) as CryptoKey;
   const publicKey = (await jose.importJWK(stored.publicJwk, "ES256")) as CryptoKey;
   const extra = await configuredKeys(configured);
+  if (stored.standbyPrivateJwk) {
+    const pub = publicPart(stored.standbyPrivateJwk);
+    extra.verifiers.push({
+      kid: pub.kid ?? null,
+      alg: "ES256",
+      key: (await jose.importJWK(pub, "ES256")) as CryptoKey,
+    });
+    extra.publicJwks.push(pub);
+  }
   const own: VerifyKey = { kid: stored.kid, alg: "ES256", key: publicKey };
   const signer = extra.signer ?? { kid: stored.kid, alg: "ES256", key: privateKey };
   /** The keys a token may be checked with: by its kid when one matches, else every key of its algorithm. */

@@ -15,6 +15,7 @@ const SCHEMA_MODULES = {
   views: () => import("~/lib/views.schemas"),
   statuses: () => import("~/lib/statuses.schemas"),
   labels: () => import("~/lib/labels.schemas"),
+  connect: () => import("~/lib/connect.schemas"),
 };
 type SchemaModules = { [M in keyof typeof SCHEMA_MODULES]: Awaited<ReturnType<(typeof SCHEMA_MODULES)[M]>> };
 
@@ -46,6 +47,8 @@ const SCHEMAS = {
   AddStatusSchema: "statuses",
   EditStatusSchema: "statuses",
   LabelSchema: "labels",
+  ApiTokenSchema: "connect",
+  WebhookSchema: "connect",
 } as const satisfies Record<string, keyof typeof SCHEMA_MODULES>;
 
 export type SchemaName = keyof typeof SCHEMAS;

@@ -10,6 +10,59 @@ export type Json =
 export type Database = {
   public: {
     Tables: {
+      api_tokens: {
+        Row: {
+          aal: string
+          created_at: string
+          expires_at: string
+          id: string
+          last_used_at: string | null
+          mode: string
+          name: string
+          prefix: string
+          revoked_at: string | null
+          team_id: string | null
+          token_hash: string
+          user_id: string
+        }
+        Insert: {
+          aal: string
+          created_at?: string
+          expires_at: string
+          id?: string
+          last_used_at?: string | null
+          mode: string
+          name: string
+          prefix: string
+          revoked_at?: string | null
+          team_id?: string | null
+          token_hash: string
+          user_id: string
+        }
+        Update: {
+          aal?: string
+          created_at?: string
+          expires_at?: string
+          id?: string
+          last_used_at?: string | null
+          mode?: string
+          name?: string
+          prefix?: string
+          revoked_at?: string | null
+          team_id?: string | null
+          token_hash?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "api_tokens_team_id_fkey"
+            columns: ["team_id"]
+            isOneToOne: false
+            referencedRelation: "teams"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       attachments: {
         Row: {
           content_type: string
@@ -680,6 +733,30 @@ export type Database = {
           },
         ]
       }
+      security_events: {
+        Row: {
+          created_at: string
+          detail: string
+          id: number
+          kind: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          detail?: string
+          id?: never
+          kind: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          detail?: string
+          id?: never
+          kind?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
       storage_cleanup: {
         Row: { bucket_id: string; object_path: string; queued_at: string }
         Insert: { bucket_id: string; object_path: string; queued_at?: string }
@@ -1106,6 +1183,144 @@ export type Database = {
           },
         ]
       }
+      webhook_allowed_hosts: {
+        Row: { host: string; note: string }
+        Insert: { host: string; note?: string }
+        Update: { host?: string; note?: string }
+        Relationships: []
+      }
+      webhook_deliveries: {
+        Row: {
+          attempt: number
+          created_at: string
+          duration_ms: number | null
+          error: string | null
+          event: string
+          finished_at: string | null
+          id: string
+          message_id: string
+          next_attempt_at: string | null
+          payload: Json
+          project_id: string
+          request_id: number | null
+          response_status: number | null
+          sent_at: string | null
+          status: string
+          webhook_id: string
+        }
+        Insert: {
+          attempt?: number
+          created_at?: string
+          duration_ms?: number | null
+          error?: string | null
+          event: string
+          finished_at?: string | null
+          id?: string
+          message_id: string
+          next_attempt_at?: string | null
+          payload: Json
+          project_id: string
+          request_id?: number | null
+          response_status?: number | null
+          sent_at?: string | null
+          status?: string
+          webhook_id: string
+        }
+        Update: {
+          attempt?: number
+          created_at?: string
+          duration_ms?: number | null
+          error?: string | null
+          event?: string
+          finished_at?: string | null
+          id?: string
+          message_id?: string
+          next_attempt_at?: string | null
+          payload?: Json
+          project_id?: string
+          request_id?: number | null
+          response_status?: number | null
+          sent_at?: string | null
+          status?: string
+          webhook_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "webhook_deliveries_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "webhook_deliveries_webhook_id_fkey"
+            columns: ["webhook_id"]
+            isOneToOne: false
+            referencedRelation: "webhooks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      webhooks: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          disabled_at: string | null
+          enabled: boolean
+          events: string[]
+          failures_in_row: number
+          format: string
+          id: string
+          project_id: string
+          retry_at: string | null
+          secret_id: string
+          url: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          disabled_at?: string | null
+          enabled?: boolean
+          events: string[]
+          failures_in_row?: number
+          format?: string
+          id?: string
+          project_id: string
+          retry_at?: string | null
+          secret_id: string
+          url: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          disabled_at?: string | null
+          enabled?: boolean
+          events?: string[]
+          failures_in_row?: number
+          format?: string
+          id?: string
+          project_id?: string
+          retry_at?: string | null
+          secret_id?: string
+          url?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "webhooks_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "webhooks_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: { [_ in never]: never }
     Functions: {
@@ -1119,6 +1334,8 @@ export type Database = {
           slug: string
         }
       }
+      api_token_check: { Args: Record<PropertyKey, never>; Returns: undefined }
+      api_token_exchange: { Args: { token_hash: string }; Returns: Json }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1180,6 +1397,18 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      comments_webhooks: { Args: Record<PropertyKey, never>; Returns: unknown }
+      create_api_token: {
+        Args: {
+          name: string
+          team_id: string
+          mode: string
+          days: number
+          token_hash: string
+          prefix: string
+        }
+        Returns: string
+      }
       create_team: {
         Args: { name: string; slug: string }
         Returns: {
@@ -1190,9 +1419,19 @@ export type Database = {
           slug: string
         }
       }
+      create_webhook: {
+        Args: {
+          project_id: string
+          url: string
+          events: string[]
+          format: string
+        }
+        Returns: Json
+      }
       day_of_month: { Args: { first: string; d: number }; Returns: string }
       decline_invitation: { Args: { token: string }; Returns: undefined }
       default_email_setting: { Args: { kind: string }; Returns: string }
+      delete_webhook: { Args: { webhook_id: string }; Returns: undefined }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       email_setting: { Args: { person: string; kind: string }; Returns: string }
       finish_notification_emails: {
@@ -1409,7 +1648,12 @@ export type Database = {
         Returns: undefined
       }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
+      resend_webhook_delivery: {
+        Args: { delivery_id: string }
+        Returns: string
+      }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
+      revoke_api_token: { Args: { token_id: string }; Returns: undefined }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
@@ -1544,6 +1788,7 @@ export type Database = {
       }
       tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_webhooks: { Args: Record<PropertyKey, never>; Returns: unknown }
       team_activity: {
         Args: {
           team_slug: string
@@ -1591,9 +1836,44 @@ export type Database = {
       }
       unsubscribe_from_emails: { Args: { token: string }; Returns: Json }
       unsubscribe_link_status: { Args: { token: string }; Returns: Json }
+      update_webhook: {
+        Args: {
+          webhook_id: string
+          url: string
+          events: string[]
+          format: string
+          enabled: boolean
+        }
+        Returns: undefined
+      }
       watch_task: {
         Args: { task_id: string; people: string[] }
         Returns: undefined
+      }
+      webhook_authority: { Args: { url: string }; Returns: string }
+      webhook_backoff: { Args: { failures: number }; Returns: unknown }
+      webhook_send: { Args: { delivery_id: string }; Returns: undefined }
+      webhook_task_data: {
+        Args: {
+          t: Database["public"]["Tables"]["tasks"]["Row"]
+          event: string
+          extra?: Json
+        }
+        Returns: Json
+      }
+      webhook_url_problem: { Args: { url: string }; Returns: string }
+      webhooks_enqueue: {
+        Args: { project: string; event: string; data: Json }
+        Returns: undefined
+      }
+      webhooks_forget_secret: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      webhooks_tick: { Args: Record<PropertyKey, never>; Returns: undefined }
+      webhooks_turned_off: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
     }
     Enums: {

@@ -44,6 +44,15 @@ const BY_KEY: Record<string, string> = {
   projects_team_id_key_key: "That key is taken.",
   teams_slug_key: "That slug is taken.",
   comments_body_length: "A comment has 1 to 5,000 characters.",
+  // API tokens and webhooks (§19)
+  api_tokens_expiry: "A token lasts at most a year.",
+  api_tokens_mode: "Choose read-only or read and write.",
+  api_tokens_name_length: "A token's name has 1 to 100 characters.",
+  webhook_url_scheme: "A webhook needs an http or https address.",
+  webhook_url_private: "That address is on a private network; this deployment doesn't send webhooks there.",
+  webhook_url_backend: "A webhook can't point at Teamboard's own backend.",
+  webhook_events: "Choose at least one event.",
+  webhooks_limit: "A project can have at most 10 webhooks.",
 };
 
 /** Part I's own sentences (…_rpc.sql, …_comments_attachments.sql), for people from the start. */

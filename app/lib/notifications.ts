@@ -3,7 +3,7 @@
  * pages and the server. The kinds and the defaults are the database's too
  * (public.notification_kinds(), default_email_setting()).
  */
-export const NOTIFICATION_KINDS = ["assigned", "mentioned", "comment", "status", "due_date"] as const;
+export const NOTIFICATION_KINDS = ["assigned", "mentioned", "comment", "status", "due_date", "webhook_off"] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const EMAIL_SETTINGS = ["instant", "daily", "never"] as const;
@@ -15,6 +15,7 @@ export const KIND_LABELS: Record<NotificationKind, string> = {
   comment: "Comments on tasks I watch",
   status: "Status changes on tasks I watch",
   due_date: "Due-date reminders",
+  webhook_off: "A project's webhook is turned off after failing (admins)",
 };
 
 /** What the emails of a kind are about, in a sentence ("We won't email you about …"). */
@@ -24,6 +25,7 @@ export const KIND_TOPICS: Record<NotificationKind, string> = {
   comment: "comments on tasks you watch",
   status: "status changes on tasks you watch",
   due_date: "due-date reminders",
+  webhook_off: "webhooks turned off after failing",
 };
 
 export const EMAIL_SETTING_LABELS: Record<EmailSetting, string> = {
@@ -62,5 +64,7 @@ export function notificationVerb(kind: NotificationKind, event: { data: Record<s
     }
     case "due_date":
       return "is due soon:";
+    case "webhook_off":
+      return "A webhook of this project failed 20 times in a row and is turned off (settings → Webhooks); its last delivery was about";
   }
 }

@@ -18,11 +18,11 @@ import {
   verifyTotp,
   type Enrolment,
 } from "~/lib/mfa.server";
-import { keepingTheForm, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, redirect } from "~/lib/http.server";
 import { makeRecoveryCodes, recoveryCodesLeft } from "~/lib/recovery-codes.server";
 import { parseIntent, SecurityActionSchema, submittedValues } from "~/lib/schemas";
 import { requestClient } from "~/lib/supabase.server";
-import { formatDate } from "~/lib/dates";
+import { formatDate, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 
 /**
@@ -35,6 +35,20 @@ import { usePageTime } from "~/lib/use-page-time";
  * page itself needs aal2 once an app is confirmed, like every account page
  * (requireUser).
  */
+interface SecurityEvent {
+  id: number;
+  kind: "api_token_created" | "api_token_used" | "api_token_revoked";
+  detail: string;
+  created_at: string;
+}
+
+/** The security log's lines, in words (security_events, 20261207000700_api_tokens.sql). */
+const EVENT_WORDS: Record<SecurityEvent["kind"], string> = {
+  api_token_created: "API token made",
+  api_token_used: "API token used",
+  api_token_revoked: "API token revoked",
+};
+
 export const meta: MetaFunction = () => [{ title: "Two-factor sign-in · Teamboard" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -43,9 +57,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const factors = await listTotpFactors(supabase);
   if ("status" in factors) throw failurePage(factors);
   const codesLeft = factors.verified.length > 0 ? await recoveryCodesLeft(supabase) : null;
+  const log = await supabase
+    .from("security_events")
+    .select("id, kind, detail, created_at")
+    .order("id", { ascending: false })
+    .limit(50)
+    .returns<SecurityEvent[]>();
+  if (log.error) throw backendError(log.error);
   return {
     factors: factors.verified,
     codesLeft,
+    log: log.data,
     passwordNeeded: needsPasswordToEnrol(user, factors.verified.length),
   };
 }
@@ -108,7 +130,7 @@ async function submit({ request }: ActionFunctionArgs) {
 const TURNED_ON = "Two-factor sign-in is on: signing in now asks for a code from your authenticator app.";
 
 export default function Security() {
-  const { factors, codesLeft, passwordNeeded } = useLoaderData<typeof loader>();
+  const { factors, codesLeft, passwordNeeded, log } = useLoaderData<typeof loader>();
   const { zone } = usePageTime();
   const result = useActionData<typeof action>();
   const recoveryCodes = result && "recoveryCodes" in result ? result.recoveryCodes : null;
@@ -233,6 +255,20 @@ export default function Security() {
             Set up an authenticator app
           </SubmitButton>
         </ValidatedForm>
+      )}
+
+      <h2 id="security-log">Security log</h2>
+      {log.length === 0 ? (
+        <p className="muted">Nothing yet: API tokens made, used (at most once an hour each) and revoked show here.</p>
+      ) : (
+        <ul className="security-log" aria-labelledby="security-log">
+          {log.map((event) => (
+            <li key={event.id}>
+              <time dateTime={event.created_at}>{formatDateTime(event.created_at, zone)}</time>{" "}
+              {EVENT_WORDS[event.kind] ?? event.kind} {event.detail}
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );

@@ -18,6 +18,7 @@ const SECTIONS = [
   { to: "/account/email", label: "Email" },
   { to: "/account/password", label: "Password" },
   { to: "/account/security", label: "Two-factor sign-in" },
+  { to: "/account/tokens", label: "API tokens" },
   { to: "/account/calendar", label: "Calendar feed" },
   { to: "/account/notifications", label: "Notification emails" },
   { to: "/account/sessions", label: "Sessions" },

@@ -91,8 +91,8 @@ function NotificationItem({ notification: n, now }: { notification: Notification
     <li className={n.read_at ? "notification" : "notification unread"}>
       <Link to={`/notifications/${n.id}`}>
         {n.read_at ? null : <span className="visually-hidden">Unread: </span>}
-        {n.kind === "due_date" ? null : <strong>{actor}</strong>} {notificationVerb(n.kind, n.event)}{" "}
-        <span className="task-ref">{ref}</span> {n.task.title}
+        {n.kind === "due_date" || n.kind === "webhook_off" ? null : <strong>{actor}</strong>}{" "}
+        {notificationVerb(n.kind, n.event)} <span className="task-ref">{ref}</span> {n.task.title}
       </Link>
       {n.comment ? <p className="muted small notification-quote">{n.comment.body.slice(0, 200)}</p> : null}
       <p className="muted small">

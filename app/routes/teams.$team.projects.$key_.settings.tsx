@@ -116,6 +116,13 @@ export default function ProjectSettings() {
           )}
         </section>
       ) : null}
+      <section className="card" aria-labelledby="webhooks-title">
+        <h2 id="webhooks-title">Webhooks</h2>
+        <p className="muted">
+          Tell other tools (chat, n8n, your own service) when tasks change:{" "}
+          <Link to={`${boardPath}/settings/webhooks`}>webhooks</Link>.
+        </p>
+      </section>
       {/* rare and hard to undo by accident: here, not in the board's header row (the board's action does it) */}
       <section className="card" aria-labelledby="archive-title">
         <h2 id="archive-title">{project.archived ? "Archived" : "Archive"}</h2>

@@ -66,6 +66,8 @@ export function createSchedulerService(ctx: ServiceContext, options: SchedulerSe
             value: ctx.keys.serviceRoleKey,
             description: "The local stack's service role key (kept current by the stack)",
           },
+          // the app's address, for links in webhooks (supabase/migrations/20261207000710_webhooks.sql)
+          site_url: { value: config.auth.siteUrl, description: "The app's address (the stack's site URL)" },
         },
         (m) => ctx.log("vault", m),
       );

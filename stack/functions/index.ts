@@ -74,6 +74,8 @@ export function createFunctionsService(ctx: ServiceContext, options: FunctionsOp
       SITE_URL: config.auth.siteUrl,
     };
     if (ctx.db.url) env.SUPABASE_DB_URL = ctx.db.url;
+    // the standby key's private half, as a deployer sets it on hosted (stack/keys.ts; functions/.env may replace it)
+    if (ctx.keys.standbyPrivateJwk) env.API_TOKEN_SIGNING_KEY = JSON.stringify(ctx.keys.standbyPrivateJwk);
     if (options.smtp) {
       env.SMTP_HOST = options.smtp.host;
       env.SMTP_PORT = String(options.smtp.port);

@@ -51,7 +51,7 @@ async function postgrestResponse(env: HandlerEnv, c: Context, resource: "table" 
   const caps = { plan: cache.planEnabled, geoJsonFn: cache.geoJsonFn };
   const req = await parseApiRequest(c.req.raw, action, name, ctx.config, caps);
   const plan = actionPlan(req, cache, ctx.config.rest.maxRows);
-  const result = await runMainTx(ctx, auth, req, plan, mainQuery(plan, req.media));
+  const result = await runMainTx(ctx, auth, req, plan, mainQuery(plan, req.media), cache.preRequest);
   return actionResponse(req, plan, result);
 }
 

@@ -44,6 +44,7 @@ export async function runMainTx(
   req: ApiRequest,
   plan: ActionPlan,
   statement: Statement,
+  preRequest: string | null = null,
 ): Promise<ResultSet> {
   const read = req.method === "GET" || req.method === "HEAD";
   const role = auth.role as "anon" | "authenticated" | "service_role";
@@ -59,6 +60,9 @@ export async function runMainTx(
   try {
     return await ctx.db.asRequest(requestContext, async (tx) => {
       if (read) await tx.query("set transaction read only");
+      // db-pre-request: in the request's own transaction, as its role, before the statement
+      // (a RAISE there answers instead, e.g. RAISE SQLSTATE 'PGRST' with its own status)
+      if (preRequest) await tx.query(`select ${preRequest}()`);
       const result = await execute(ctx, tx, req, plan, statement);
       if (req.prefs.tx === "rollback") throw new Rollback(result);
       return result;

@@ -78,6 +78,7 @@ const cache: SchemaCache = {
   aggregatesEnabled: false,
   planEnabled: false,
   geoJsonFn: null,
+  preRequest: null,
   loadedAt: 0,
 };
 

@@ -51,8 +51,22 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     aggregatesEnabled: setting(catalog, "pgrst.db_aggregates_enabled", process.env.PGRST_DB_AGGREGATES_ENABLED),
     planEnabled: setting(catalog, "pgrst.db_plan_enabled", process.env.PGRST_DB_PLAN_ENABLED),
     geoJsonFn: catalog.geo[0] ? `${quoteIdent(catalog.geo[0].schema)}.st_asgeojson` : null,
+    preRequest: preRequestFn(catalog, process.env.PGRST_DB_PRE_REQUEST),
     loadedAt: Date.now(),
   };
+}
+
+/**
+ * pgrst.db_pre_request (PostgREST's db-pre-request): a function name,
+ * schema-qualified or not (then the first exposed schema), quoted for SQL.
+ */
+function preRequestFn(catalog: Catalog, fromEnv: string | undefined): string | null {
+  const found = catalog.settings.map((r) => r.setting).find((s) => s.startsWith("pgrst.db_pre_request="));
+  const name = (found ? found.slice("pgrst.db_pre_request=".length) : (fromEnv ?? "")).trim();
+  if (!name) return null;
+  const parts = name.split(".").map((p) => p.trim().replace(/^"(.*)"$/, "$1"));
+  if (parts.length > 2 || parts.some((p) => !p)) return null;
+  return parts.map(quoteIdent).join(".");
 }
 
 /** Type names usable in casts: lower-case name → SQL (pg_catalog's first, then SQL's spellings). */

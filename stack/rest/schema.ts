@@ -114,6 +114,8 @@ export interface SchemaCache {
   planEnabled: boolean;
   /** PostGIS' ST_AsGeoJSON(record), schema-qualified, for application/geo+json */
   geoJsonFn: string | null;
+  /** pgrst.db_pre_request: the function every request calls first, quoted and schema-qualified (null: none) */
+  preRequest: string | null;
   loadedAt: number;
 }
 

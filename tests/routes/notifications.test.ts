@@ -217,8 +217,16 @@ describe("/account/notifications", () => {
       comment: "never",
       status: "never",
       due_date: "never",
+      webhook_off: "never",
     });
-    const form = { assigned: "daily", mentioned: "instant", comment: "instant", status: "never", due_date: "daily" };
+    const form = {
+      assigned: "daily",
+      mentioned: "instant",
+      comment: "instant",
+      status: "never",
+      due_date: "daily",
+      webhook_off: "instant",
+    };
     const saved = await call(settings.action, { url: "/account/notifications", user: team.admin, params: {}, form });
     expect(saved.location).toBe("/account/notifications");
     expect(await load()).toEqual(form);

@@ -35,6 +35,7 @@ const KIND_NAMES: Record<string, string> = {
   comment: "comments on tasks you watch",
   status: "status changes on tasks you watch",
   due_date: "due-date reminders",
+  webhook_off: "webhooks turned off after failing",
 };
 
 // a status as an event keeps it: { id, name } (no name: it was being removed)
@@ -71,6 +72,8 @@ export function describe(item: BatchItem): string {
     }
     case "due_date":
       return `${task} is due soon`;
+    case "webhook_off":
+      return `A webhook of ${item.project_key} failed 20 times in a row and is turned off (its last delivery: ${task})`;
     default:
       return `${who} changed ${task}`;
   }
