@@ -1334,7 +1334,6 @@ export type Database = {
           slug: string
         }
       }
-      api_token_check: { Args: Record<PropertyKey, never>; Returns: undefined }
       api_token_exchange: { Args: { token_hash: string }; Returns: Json }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
@@ -1850,7 +1849,6 @@ export type Database = {
         Args: { task_id: string; people: string[] }
         Returns: undefined
       }
-      webhook_authority: { Args: { url: string }; Returns: string }
       webhook_backoff: { Args: { failures: number }; Returns: unknown }
       webhook_send: { Args: { delivery_id: string }; Returns: undefined }
       webhook_task_data: {

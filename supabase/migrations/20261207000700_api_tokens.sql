@@ -68,6 +68,7 @@ create table public.api_tokens (
   constraint api_tokens_expiry check (expires_at > created_at and expires_at <= created_at + interval '1 year')
 );
 create index api_tokens_user_idx on public.api_tokens (user_id, created_at desc);
+create index api_tokens_team_idx on public.api_tokens (team_id);
 
 alter table public.api_tokens enable row level security;
 revoke all on table public.api_tokens from anon, authenticated;
@@ -222,7 +223,7 @@ grant execute on function public.api_token_exchange(text) to service_role;
 -- PostgREST's db-pre-request ---------------------------------------------------------------
 -- Runs first in every API request's transaction, as the request's role; costs
 -- nothing but a claim lookup without a token, one primary-key probe with one.
-create function public.api_token_check() returns void
+create function private.api_token_check() returns void
 language plpgsql
 set search_path = ''
 as $$
@@ -279,10 +280,10 @@ begin
 end;
 $$;
 
-revoke execute on function public.api_token_check() from public;
-grant execute on function public.api_token_check() to anon, authenticated, service_role;
+revoke execute on function private.api_token_check() from public;
+grant execute on function private.api_token_check() to anon, authenticated, service_role;
 
-alter role authenticator set pgrst.db_pre_request = 'public.api_token_check';
+alter role authenticator set pgrst.db_pre_request = 'private.api_token_check';
 notify pgrst, 'reload config';
 
 -- Storage and Realtime have no pre-request: a read-only token writes nothing there.

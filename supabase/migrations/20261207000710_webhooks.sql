@@ -56,6 +56,7 @@ create table public.webhooks (
   constraint webhooks_url_length check (char_length(url) <= 2000)
 );
 create index webhooks_project_idx on public.webhooks (project_id);
+create index webhooks_created_by_idx on public.webhooks (created_by);
 
 create table public.webhook_deliveries (
   id uuid primary key default gen_random_uuid(),
@@ -78,6 +79,7 @@ create table public.webhook_deliveries (
   finished_at timestamptz,
   constraint webhook_deliveries_status check (status in ('pending', 'sending', 'delivered', 'failed'))
 );
+create index webhook_deliveries_project_idx on public.webhook_deliveries (project_id);
 create index webhook_deliveries_log_idx on public.webhook_deliveries (webhook_id, created_at desc);
 create index webhook_deliveries_open_idx on public.webhook_deliveries (status, next_attempt_at)
   where status in ('pending', 'sending');
@@ -98,14 +100,17 @@ create policy "two-factor accounts need aal2" on public.webhooks
 create policy "two-factor accounts need aal2" on public.webhook_deliveries
   as restrictive for all to authenticated
   using ((select private.has_required_aal())) with check ((select private.has_required_aal()));
+-- once per query: the projects of the teams the person administers (decision 0034)
 create policy "admins see their projects' webhooks" on public.webhooks
-  for select to authenticated using (private.has_project_role(project_id, 'admin'));
+  for select to authenticated
+  using (project_id in (select p.id from public.projects p where p.team_id in (select private.my_admin_team_ids())));
 create policy "admins see their projects' deliveries" on public.webhook_deliveries
-  for select to authenticated using (private.has_project_role(project_id, 'admin'));
+  for select to authenticated
+  using (project_id in (select p.id from public.projects p where p.team_id in (select private.my_admin_team_ids())));
 
 -- Addresses ------------------------------------------------------------------------------------
 -- "host:port" of an http(s) address (the scheme's port when none is written), lower case; null if none.
-create function public.webhook_authority(url text) returns text
+create function private.webhook_authority(url text) returns text
 language sql
 immutable
 set search_path = ''
@@ -138,10 +143,10 @@ begin
     return 'A webhook needs an http or https address.';
   end if;
   -- the backend itself (its API address from Vault, or the Host this request came to), by host and port
-  here := public.webhook_authority(url);
-  if here = public.webhook_authority((select s.decrypted_secret from vault.decrypted_secrets s where s.name = 'project_url'))
-     or here = public.webhook_authority('https://' || (coalesce(nullif(current_setting('request.headers', true), ''), '{}')::jsonb ->> 'host'))
-     or here = public.webhook_authority('http://' || (coalesce(nullif(current_setting('request.headers', true), ''), '{}')::jsonb ->> 'host')) then
+  here := private.webhook_authority(url);
+  if here = private.webhook_authority((select s.decrypted_secret from vault.decrypted_secrets s where s.name = 'project_url'))
+     or here = private.webhook_authority('https://' || (coalesce(nullif(current_setting('request.headers', true), ''), '{}')::jsonb ->> 'host'))
+     or here = private.webhook_authority('http://' || (coalesce(nullif(current_setting('request.headers', true), ''), '{}')::jsonb ->> 'host')) then
     return 'A webhook can''t point at Teamboard''s own backend.';
   end if;
   if exists (select 1 from public.webhook_allowed_hosts a where lower(a.host) in (h, '*')) then

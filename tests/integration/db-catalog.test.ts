@@ -167,6 +167,13 @@ const API_FUNCTIONS: Record<string, string> = {
   unread_notification_count: "the bell",
   unsubscribe_from_emails: "an email's unsubscribe link (anon)",
   unsubscribe_link_status: "an email's unsubscribe link (anon)",
+  // tokens and webhooks (issue 40)
+  create_api_token: "account tokens",
+  revoke_api_token: "account tokens",
+  create_webhook: "project settings' webhooks",
+  update_webhook: "project settings' webhooks",
+  delete_webhook: "project settings' webhooks",
+  resend_webhook_delivery: "project settings' webhooks (Send again)",
   // pure functions a check constraint or column default runs as the person writing
   day_of_month: "tasks' recurrence check (pure)",
   default_email_setting: "notification settings' default (pure)",
