@@ -54,13 +54,17 @@ begin
       ) order by s.position)
       from public.project_statuses s
       left join lateral (
-        select json_agg(x order by x.position, x.id) as cards
+        select json_agg(json_strip_nulls(to_json(x)) order by x.position, x.id) as cards
         from (
-          -- no status id (the column's) and the counts as one array: a card's bytes are most of the
-          -- board's, and each key is written, sent and read 200 times a column
+          -- no status id (the column's); the counts by the task row's names, each only when it is not 0,
+          -- and `repeats` only when true (a rule and no successor yet): a card's bytes are most of the
+          -- board's, most cards count nothing, and a key left out is neither written, sent nor read
           select t.id, t.number, t.title, t.priority, t.assignee_id, t.due_on, t.position, t.label_ids,
-                 array[t.checklist_done, t.checklist_total, t.subtasks_done, t.subtasks_total, t.open_blockers,
-                       t.comment_count, t.attachment_count] as counts
+                 nullif(t.checklist_done, 0) as checklist_done, nullif(t.checklist_total, 0) as checklist_total,
+                 nullif(t.subtasks_done, 0) as subtasks_done, nullif(t.subtasks_total, 0) as subtasks_total,
+                 nullif(t.open_blockers, 0) as open_blockers,
+                 nullif(t.comment_count, 0) as comment_count, nullif(t.attachment_count, 0) as attachment_count,
+                 case when t.recurrence is not null and t.successor_id is null then true end as repeats
           from public.tasks t
           where t.project_id = proj.id
             and t.status_id = s.id
