@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
-import { redirect, textResponse } from "~/lib/http.server";
+import { keepingTheForm, redirect, textResponse } from "~/lib/http.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { endSessions } from "~/lib/sign-out.server";
 import { clearAuthCookies, requestClient } from "~/lib/supabase.server";
@@ -10,7 +10,9 @@ export function loader() {
   return redirect("/");
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const global = form.get("scope") === "global";
   if (global) {

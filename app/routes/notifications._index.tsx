@@ -7,7 +7,7 @@ import { encodeTimelineCursor, parseTimelineCursor } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { redirectWithSuccess } from "~/lib/flash.server";
-import { backendError } from "~/lib/http.server";
+import { backendError, keepingTheForm } from "~/lib/http.server";
 import { notificationVerb } from "~/lib/notifications";
 import { listNotifications, markAllRead, type NotificationView } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
@@ -36,7 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const { error } = await markAllRead(requestClient(), user.id);
   if (error) throw backendError(error);
