@@ -27,6 +27,8 @@ export function redirect(url: string, init?: number | ResponseInit): Response {
  * the person can quote).
  */
 export function backendError(error: unknown): Response {
+  // a read cancelled because the request was already answered (RequestScope.end): nobody to tell
+  if (currentScope()?.signal.aborted) return textResponse(MESSAGES.backendDownRead, 503);
   if (isBackendUnavailable(error)) {
     console.error("[backend unavailable]", describe(error));
     return backendDownResponse();
