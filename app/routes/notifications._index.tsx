@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { SubmitButton } from "~/components/form";
+import { FormAlert, SubmitButton } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { encodeTimelineCursor, parseTimelineCursor } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
@@ -49,11 +49,15 @@ async function submit({ request }: ActionFunctionArgs) {
 export default function Notifications() {
   const { notifications, unreadOnly, olderPage, next, now } = useLoaderData<typeof loader>();
   const show = unreadOnly ? "show=unread&" : "";
+  // the backend was down when "Mark all as read" was sent (keepingTheForm)
+  const result = useActionData<typeof action>();
+  const refused = result && "errors" in result ? result.errors.form : null;
   return (
     <section className="card notifications" aria-labelledby="notifications-title">
       <div className="page-header">
         <h1 id="notifications-title">Notifications</h1>
         <Form method="post" action={`/notifications${unreadOnly ? "?show=unread" : ""}`}>
+          {refused ? <FormAlert>{refused}</FormAlert> : null}
           <SubmitButton className="button button-small button-secondary">Mark all as read</SubmitButton>
         </Form>
       </div>

@@ -14,7 +14,8 @@ import { ARCHIVED_MESSAGE, filterSearch, parseBoardFilters } from "~/lib/board";
 import { classifyDbError } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, keepingTheForm, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
+import { MESSAGES } from "~/lib/messages";
 import {
   GROUP_KEYS,
   GROUP_LABELS,
@@ -84,7 +85,6 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = keepingTheForm(act);
 
 async function act(args: ActionFunctionArgs) {
-  const { supabase, team, project, archived } = await requireProjectContext(args);
   const form = await args.request.formData();
   if (form.get("intent") !== "bulk") throw notFound();
   const edit = parseBulkEdit(form);
@@ -96,6 +96,13 @@ async function act(args: ActionFunctionArgs) {
       { intent: "bulk" as const, errors, values, extra: { selection: { ids: edit.ids, all: edit.all } } },
       status,
     );
+  // the backend is down: the message, and the rows stay ticked (keepingTheForm keeps the fields for a page without JavaScript)
+  const context = await requireProjectContext(args).catch((thrown: unknown) => {
+    if (thrown instanceof Response && thrown.status === 503) return null;
+    throw thrown;
+  });
+  if (!context) return refused({ form: MESSAGES.backendDown }, 503);
+  const { supabase, team, project, archived } = context;
   // the role's rule first (the database checks every row again, all or nothing)
   if (!can(team.role, edit.ok && edit.change === "delete" ? "deleteTasks" : "editTasks"))
     return refused({ form: NOTHING_CHANGED }, 403);
@@ -104,7 +111,7 @@ async function act(args: ActionFunctionArgs) {
   const { data: count, error } = await bulkEditTasks(supabase, edit.ids, edit.change, edit.value);
   if (error) {
     const { status, message } = classifyDbError(error);
-    if (status === 503) return backendUnavailableResult(values);
+    if (status === 503) return refused({ form: MESSAGES.backendDown }, 503);
     if (status === 500) throw backendError(error);
     if (status === 403) return refused({ form: NOTHING_CHANGED }, 403);
     return refused({ form: status === 404 ? "Some of those tasks don't exist any more." : message }, status);
