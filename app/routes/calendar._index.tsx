@@ -19,7 +19,7 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "My calendar · Teamboard" }];
 
-/** /calendar?month=YYYY-MM: the tasks assigned to me across all my teams, on their due dates (PRODUCT.md §12). */
+/** /calendar?month=YYYY-MM: the tasks assigned to me across all my teams, on their due dates (docs/product.md §12). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const month = parseMonth(new URL(request.url).searchParams.get("month"), pageTime(user.timeZone).today);

@@ -15,7 +15,7 @@ import { requestClient } from "~/lib/supabase.server";
 export const meta: MetaFunction = () => [{ title: "Notifications · Teamboard" }];
 
 /**
- * /notifications (PRODUCT.md §10): newest first, all or `?show=unread`, 50 a
+ * /notifications (docs/product.md §10): newest first, all or `?show=unread`, 50 a
  * page (`?before=<created_at>_<id>` for the next); each opens its task
  * through /notifications/:id, which marks it read. "Mark all as read".
  */

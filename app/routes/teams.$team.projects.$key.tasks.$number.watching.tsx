@@ -8,7 +8,7 @@ import { taskUrls } from "~/lib/task-urls";
 import { setWatching } from "~/lib/watching.server";
 
 /**
- * Watch / Stop watching (PRODUCT.md §10): anyone who can read the task,
+ * Watch / Stop watching (docs/product.md §10): anyone who can read the task,
  * viewers too, in an archived project too (it changes nothing of the task).
  * It answers with the task: the panel (so a post without JavaScript that
  * found the backend down gets the page with its form kept, not the action's

@@ -33,6 +33,7 @@ import { parsePage } from "~/lib/paging";
 import { FORBIDDEN_MESSAGE, can, permissionsOf } from "~/lib/permissions";
 import { listSavedViews } from "~/lib/saved-views.server";
 import { requireProjectContext, withTeamContext } from "~/lib/team-context.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 /**
  * A project's tasks as a table (docs/product.md §13): sorted (`?sort=`),
@@ -82,6 +83,9 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
+// a form sent back (the backend down: the saved view's name, the bulk edit) keeps the page as it is
+export const shouldRevalidate = unlessFormRejected;
+
 export const action = keepingTheForm(act);
 
 async function act(args: ActionFunctionArgs) {
@@ -120,7 +124,7 @@ async function act(args: ActionFunctionArgs) {
   throw redirect(`/teams/${team.slug}/projects/${project.key}/list${new URL(args.request.url).search}`);
 }
 
-/** docs/product.md §16: a bulk edit touching one task the person may not change. */
+/** docs/product.md §9: a bulk edit touching one task the person may not change. */
 const NOTHING_CHANGED = `${FORBIDDEN_MESSAGE} Nothing was changed.`;
 
 export default function ListPage() {

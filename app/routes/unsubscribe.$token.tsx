@@ -18,7 +18,7 @@ function kindsInWords(kinds: NotificationKind[] = []) {
 }
 
 /**
- * The unsubscribe link of every notification email (PRODUCT.md §10): works
+ * The unsubscribe link of every notification email (docs/product.md §10): works
  * without signing in (the token is the credential; only its hash is
  * stored). Opening it changes nothing (mail scanners open links); its button
  * posts, and so does a mail client's one-click unsubscribe (RFC 8058: POST

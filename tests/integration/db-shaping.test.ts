@@ -1,5 +1,5 @@
 /**
- * Shaping the work (docs/product.md §11, §16) as the database holds it:
+ * Shaping the work (docs/product.md §11, §9) as the database holds it:
  * project statuses and their rules, checklists, sub-tasks, relations and team
  * labels, with their limits, and what the board and panel reads make of them.
  * Calls run as a person, as the REST API runs them; a refusal carries the

@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import { FormAlert } from "~/components/form";
 
 /**
- * Watch / Stop watching (PRODUCT.md §10) and how many people watch. A plain
+ * Watch / Stop watching (docs/product.md §10) and how many people watch. A plain
  * form post (to the task's /watching route); with JavaScript it is sent in
  * place and the button says what it will do next at once.
  */
