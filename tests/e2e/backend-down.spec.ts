@@ -232,7 +232,8 @@ function partTwoCases(slug: string, tag: string): FormCase[] {
         return { name: `Mine ${tag}` };
       },
       submit: "Save view",
-      button: (page) => page.locator(".save-view-form").getByRole("button", { name: "Save view" }),
+      // (the <summary> that opens the form says "Save view" too)
+      button: (page) => page.locator("button[type=submit]", { hasText: "Save view" }),
       messageOnPage: true,
       saved: `Saved the view “Mine ${tag}”.`,
     },
