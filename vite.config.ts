@@ -1,6 +1,6 @@
 import path from "node:path";
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig, type Plugin } from "vite";
+import { createLogger, defineConfig, type Logger, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { chunksByRoute } from "./scripts/chunks-by-route";
 
@@ -10,7 +10,7 @@ declare module "@remix-run/node" {
   }
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   server: { port: 5173, strictPort: true },
   // Pre-bundle what the browser imports after hydration, so the dev server
   // doesn't discover it on the first visit and reload the page mid-login
@@ -43,6 +43,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     tsconfigPaths(),
     leaveOutUnusedAuthJs(),
+    failOnWarnings(),
   ],
   // Browser chunks follow the routes (scripts/chunks-by-route.ts). Zod has its own chunk, named so the JS budget
   // e2e (js-budget.spec.ts) can tell it apart: it comes with a form's schemas when someone starts on the
@@ -55,12 +56,51 @@ export default defineConfig(({ isSsrBuild }) => ({
         minify: "terser",
         terserOptions: { module: true, compress: { passes: 2 } },
         rollupOptions: {
+          // a resource route (an action or loader alone: logout, the calendar feed…) has no browser code, and its
+          // empty chunk is what Remix asks for; every other warning fails the build (below)
+          onwarn(warning, warn) {
+            if (warning.code !== "EMPTY_BUNDLE") warn(warning);
+          },
           output: {
             manualChunks: chunksByRoute(path.resolve(import.meta.dirname, "app")),
           },
         },
       },
+  // Both builds fail on a warning (CI prints the build's log only when it fails, so a warning would go unseen).
+  customLogger: command === "build" ? failingOnWarnings(createLogger()) : undefined,
 }));
+
+/** The warnings Vite printed in this build (the logger below collects them, the plugin below fails on them). */
+const warnings: string[] = [];
+
+/**
+ * What Vite prints as a warning — Rollup's (a lazy import that splits nothing…) after Vite's own filter
+ * of the harmless ones, and Vite's (a chunk over the size limit…) — is printed and remembered.
+ */
+function failingOnWarnings(logger: Logger): Logger {
+  return {
+    ...logger,
+    warn(message, options) {
+      logger.warn(message, options);
+      warnings.push(message);
+    },
+    warnOnce(message, options) {
+      logger.warnOnce(message, options);
+      warnings.push(message);
+    },
+  };
+}
+
+/** …and once the bundle is written, a build that printed one fails (Remix's CLI exits 0 whatever the exit code). */
+function failOnWarnings(): Plugin {
+  return {
+    name: "teamboard:fail-on-warnings",
+    apply: "build",
+    closeBundle() {
+      if (warnings.length > 0) throw new Error(`${warnings.length} warning(s) above: the build fails on warnings.`);
+    },
+  };
+}
 
 /**
  * The dev server's side of the app's request scope, as server.mjs is the

@@ -1,5 +1,5 @@
 /**
- * npm run bench:notifications — the figures of issue 25 (PRODUCT.md §10),
+ * npm run bench:notifications — the figures of issue 25 (docs/product.md §10),
  * printed, never asserted:
  *   1. what the event and notification triggers add to a task update and a
  *      comment insert (through the REST API as a person, and the statement

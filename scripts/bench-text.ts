@@ -151,7 +151,7 @@ try {
       new Request(`${APP_ORIGIN}/teams/bench/projects/WEB/tasks/${number}`, { headers: { cookie: cookie() } }),
     );
     const html = await response.text();
-    // the timeline shows the latest 50 (PRODUCT.md §10): the newest comment is there, the oldest a page away
+    // the timeline shows the latest 50 (docs/product.md §10): the newest comment is there, the oldest a page away
     if (response.status !== 200 || !html.includes("Update 0:")) throw new Error(`panel ${number}: ${response.status}`);
   };
   for (let w = 0; w < 3; w++) {

@@ -1,5 +1,5 @@
 /**
- * npm run bench:time — PRODUCT.md §12's two figures (docs/decisions/0029-time.md).
+ * npm run bench:time — docs/product.md §12's two figures (docs/decisions/0029-time.md).
  *
  * 1. The due-reminders job: 100,000 open assigned tasks with due dates, of
  *    which 1,000 fall in the job's window (today and tomorrow), assignees in

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { e2ePorts } from "../tests/e2e/support/ports.mjs";
 import { findFreeOffset } from "./dev-ports.mjs";
-import { ensureChromium, ensureNodeModules } from "./ensure-setup.mjs";
+import { ensureChromium, ensureNodeModules, ensurePostgres } from "./ensure-setup.mjs";
 import { startNativePostgres } from "./native-pg.mjs";
 
 const only = process.argv.slice(2); // e.g. `npm test -- unit e2e`
@@ -20,6 +20,14 @@ fs.mkdirSync(reportDir, { recursive: true });
 
 ensureNodeModules();
 if (want("e2e")) ensureChromium();
+if (want("postgres")) {
+  // a failed install shows below as the native run's failure
+  try {
+    ensurePostgres();
+  } catch (error) {
+    console.error(String(error));
+  }
+}
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];

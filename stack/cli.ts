@@ -9,6 +9,8 @@
  * cron run J run job J (its name or id) now, in the running stack; exits 1 if it failed
  * gen types  write the database's TypeScript types (as `supabase gen types typescript`) to
  *            app/lib/database.types.ts (--out FILE); --check only says whether the file is up to date
+ * gen schema write the schema's current text to supabase/schemas/ (--out DIR): one file per table,
+ *            view, function and type; --check only says whether the folder is up to date
  *
  * --latency delays every API request by this much (a hosted backend's round trip, for benchmarks)
  */
@@ -20,6 +22,7 @@ import { CliError, listJobsCommand, runJobCommand } from "./cron/cli.ts";
 import { acquireLock, DataDirLockedError } from "./db/pglite.ts";
 import { listFunctions } from "./functions/project.ts";
 import { DEFAULT_TYPES_FILE, genTypesCommand } from "./gen/index.ts";
+import { DEFAULT_SCHEMA_DIR, genSchemaCommand } from "./gen/schema.ts";
 import { readStoredKeys } from "./keys.ts";
 import { startStack, wipeDataDir } from "./server.ts";
 
@@ -53,7 +56,7 @@ const smtpUrl = `smtp://${config.host}:${config.smtpPort ?? config.port + 4}`;
 
 function usage() {
   console.log(
-    `Usage: npm run stack -- [start|status|functions|cron [run <job>]|reset|gen types] [--port ${config.port}] [--data-dir .data/stack] [--config file.json] [--latency 20ms]`,
+    `Usage: npm run stack -- [start|status|functions|cron [run <job>]|reset|gen types|gen schema] [--port ${config.port}] [--data-dir .data/stack] [--config file.json] [--latency 20ms]`,
   );
 }
 
@@ -169,6 +172,12 @@ else if (command === "cron" && (positionals[1] === undefined || (positionals[1] 
     migrationsDir: config.migrationsDir,
     schemas: config.rest.schemas,
     out: values.out ?? DEFAULT_TYPES_FILE,
+    check: values.check ?? false,
+  });
+} else if (command === "gen" && positionals[1] === "schema") {
+  process.exitCode = await genSchemaCommand({
+    migrationsDir: config.migrationsDir,
+    out: values.out ?? DEFAULT_SCHEMA_DIR,
     check: values.check ?? false,
   });
 } else {

@@ -111,6 +111,7 @@ export function configFromEnv(env: Record<string, string | undefined> = process.
       maxEventsPerSecond: num(env.REALTIME_MAX_EVENTS_PER_SECOND),
       maxPayloadBytes: num(env.REALTIME_MAX_PAYLOAD_BYTES),
     },
+    cron: { logRuns: bool(env.STACK_CRON_LOG) },
     net: {
       allowedHosts: list(env.STACK_NET_ALLOWED_HOSTS),
     },

@@ -171,6 +171,8 @@ export interface StackConfig {
   cron: {
     /** runs going at once at most (pg_cron's cron.max_running_jobs; Supabase advises no more than 8) */
     maxRunningJobs: number;
+    /** print every run as `[cron] job succeeded in N ms` (STACK_CRON_LOG=1); failed runs are always printed */
+    logRuns: boolean;
   };
   /** pg_net's requests as the stack sends them (stack/net) */
   net: {
@@ -292,7 +294,7 @@ export function defaultConfig(): StackConfig {
       maxBufferedBytes: 4 * 1024 * 1024,
       heartbeatTimeoutMs: 60_000,
     },
-    cron: { maxRunningJobs: 5 },
+    cron: { maxRunningJobs: 5, logRuns: false },
     net: { allowedHosts: [], concurrency: 32, batchSize: 200, ttlSeconds: 6 * 3600 },
   };
 }

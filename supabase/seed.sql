@@ -231,7 +231,7 @@ from (values
 join public.projects p on p.key = c.project_key and p.team_id = 'b1000000-0000-4000-8000-000000000001'
 join public.tasks t on t.project_id = p.id and t.number = c.task_number;
 
--- Time (PRODUCT.md §12) ---------------------------------------------------------------
+-- Time (docs/product.md §12) ---------------------------------------------------------------
 -- People in three time zones (the account's metadata; a trigger copies it to the profile),
 -- and tasks due today and tomorrow on Olivia's and Mia's calendars, one of them overdue.
 update auth.users u set raw_user_meta_data = u.raw_user_meta_data || jsonb_build_object('time_zone', z.zone)
@@ -343,7 +343,7 @@ insert into public.comments (task_id, author_id, body, created_at) values
 ```
 BOARD_V2=on
 ```$md$, now() - interval '1 hour');
--- Activity, watching and notifications (PRODUCT.md §10) ------------------------------
+-- Activity, watching and notifications (docs/product.md §10) ------------------------------
 -- The triggers recorded everything above as it went in, with no actor (the seed
 -- runs as the database's owner, like a script) and at this moment. Name each
 -- creator and author, and spread the tasks' beginnings over the last two weeks.

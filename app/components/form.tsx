@@ -2,7 +2,7 @@ import { Form, useNavigation, type FormProps } from "@remix-run/react";
 import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 import { ErrorSummary } from "~/components/error-summary";
-import { loadSchema, type BrowserCheck, type SchemaName } from "~/components/form-schemas";
+import { loadSchema, type BrowserCheck, type SchemaName } from "~/components/form-schemas.client";
 import { ConfirmationBeside, useConfirmationHere } from "~/components/flash-message";
 import type { Flash } from "~/lib/flash.server";
 
@@ -46,7 +46,7 @@ export function isFormFailure(value: unknown): value is FormFailure {
 }
 
 type ValidatedFormProps = Omit<FormProps, "onSubmit"> & {
-  /** the name of the form's Zod schema (components/form-schemas): checked in the browser before sending, and by the action always */
+  /** the name of the form's Zod schema (components/form-schemas.client): checked in the browser before sending, and by the action always */
   schema?: SchemaName;
   /** the action's answer, when it is about this form */
   result?: unknown;

@@ -24,7 +24,7 @@ function matches(members: readonly Mentionable[], query: string): Mentionable[] 
 
 /**
  * With JavaScript, typing `@` in its form's text area `field` offers the team's
- * members (PRODUCT.md §10): a listbox under it, the text area pointing at the
+ * members (docs/product.md §10): a listbox under it, the text area pointing at the
  * active option (aria-activedescendant) as the ARIA combobox pattern does;
  * ↓/↑ move, Enter or Tab picks, Escape closes, a click picks. Picking writes
  * `@username ` in place of what was typed. Without JavaScript nothing

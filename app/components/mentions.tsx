@@ -5,7 +5,7 @@ type ComboboxProps = { field: string; members: readonly Mentionable[] };
 
 /**
  * With JavaScript, typing `@` in its form's text area `field` offers the
- * team's members (PRODUCT.md §10; mention-combobox.tsx). Its code arrives the
+ * team's members (docs/product.md §10; mention-combobox.tsx). Its code arrives the
  * first time the text area gets focus, as a form's schemas do. Without
  * JavaScript nothing renders, and `@username` typed by hand mentions just the same.
  */

@@ -6,7 +6,7 @@ import { unreadLabel } from "~/lib/notifications";
 import type { RootData } from "~/root";
 
 /**
- * The header's bell (PRODUCT.md §10): a link to /notifications with the
+ * The header's bell (docs/product.md §10): a link to /notifications with the
  * unread count, which the root loader reads beside the page's own reads.
  * With JavaScript it changes live: this person's own notifications arrive
  * over Realtime (row-level security lets each subscriber see only theirs),

@@ -3,7 +3,7 @@ import { useContext, type ReactNode } from "react";
 import { ShortcutsHelp } from "~/lib/shortcuts";
 
 /**
- * A project's views as tabs (PRODUCT.md §13): the URL says which. One list,
+ * A project's views as tabs (docs/product.md §13): the URL says which. One list,
  * so every view's page shows the same tabs; a view added later goes here.
  * Each tab is also the control of its shortcut (`g b`, `g l`, `g c`: lib/shortcuts.ts).
  */

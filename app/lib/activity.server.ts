@@ -3,7 +3,7 @@ import type { TimelineCursor } from "./comments";
 import type { SupabaseClient } from "./supabase-types";
 
 /**
- * The team's activity page (PRODUCT.md §10): its tasks' events newest first,
+ * The team's activity page (docs/product.md §10): its tasks' events newest first,
  * filtered by project (its key) and person (their username), 50 a page
  * before a cursor. Named by the URL's team slug, so it runs beside the team
  * lookup; row-level security shows members their team's events only.

@@ -3,7 +3,7 @@ import { formatDay } from "./dates";
 import { statusName } from "./notifications";
 
 /**
- * Task events in words (PRODUCT.md §10), for the task's timeline ("Olive
+ * Task events in words (docs/product.md §10), for the task's timeline ("Olive
  * moved this from To do to In progress") and the team's activity page
  * ("Olive moved WEB-12 Write the brief from To do to In progress"). The
  * events and their data are written by the database (migration

@@ -1,6 +1,5 @@
 import type { SupabaseClient } from "./supabase-types";
 import { columnLimit, type BoardFilters, type Card, type LabelChip, type StatusColumnInfo } from "./board";
-import { readRepeats } from "./recurrence.server";
 
 export type { Card, LabelChip };
 
@@ -30,16 +29,33 @@ export interface BoardView {
 
 /**
  * A card as board_view sends it: no status id (its column's), its labels by
- * id, and its counts as kept on the task row: [checklist items ticked,
- * checklist items, sub-tasks closed, sub-tasks, open tasks blocking it,
- * comments, attachments].
+ * id, and what it counts by the task row's names, each left out when 0 (as
+ * `repeats` is when false and `assignee_id` / `due_on` when null).
  */
 interface CardRow extends Omit<
   Card,
-  "status_id" | "labels" | "checklist" | "subtasks" | "blocked" | "comments" | "attachments"
+  | "status_id"
+  | "labels"
+  | "checklist"
+  | "subtasks"
+  | "blocked"
+  | "comments"
+  | "attachments"
+  | "repeats"
+  | "assignee_id"
+  | "due_on"
 > {
   label_ids: string[];
-  counts: [number, number, number, number, number, number, number];
+  assignee_id?: string | null;
+  due_on?: string | null;
+  checklist_done?: number;
+  checklist_total?: number;
+  subtasks_done?: number;
+  subtasks_total?: number;
+  open_blockers?: number;
+  comment_count?: number;
+  attachment_count?: number;
+  repeats?: true;
 }
 
 interface BoardViewRow {
@@ -51,12 +67,27 @@ interface BoardViewRow {
 
 /** The card the page draws: its labels as chips (in name order), "3/5" tallies only where there is something to count. */
 function toCard(
-  { label_ids, counts: [ticked, items, closed, subtasks, blockers, comments, attachments], ...card }: CardRow,
+  {
+    label_ids,
+    assignee_id = null,
+    due_on = null,
+    checklist_done: ticked = 0,
+    checklist_total: items = 0,
+    subtasks_done: closed = 0,
+    subtasks_total: subtasks = 0,
+    open_blockers: blockers = 0,
+    comment_count: comments = 0,
+    attachment_count: attachments = 0,
+    repeats = undefined,
+    ...card
+  }: CardRow,
   statusId: string,
   labels: Map<string, LabelChip>,
 ): Card {
   return {
     ...card,
+    assignee_id,
+    due_on,
     status_id: statusId,
     labels: label_ids.flatMap((id) => labels.get(id) ?? []),
     checklist: items > 0 ? { done: ticked, total: items } : null,
@@ -64,6 +95,7 @@ function toCard(
     blocked: blockers > 0,
     comments,
     attachments,
+    repeats: repeats === true,
   };
 }
 
@@ -73,8 +105,9 @@ function toCard(
  * key; its statuses in order, each with how many tasks it holds (for the WIP
  * warning) and its first `limit` cards by position plus one to know whether
  * there are more, with the filters applied by the database; the team's
- * members and labels. It needs no earlier read, so it runs beside the team
- * lookup. `board` is null for a project the person can't see.
+ * members and labels; each card says whether it repeats. It needs no earlier
+ * read, so it runs beside the team lookup. `board` is null for a project the
+ * person can't see.
  */
 export async function loadBoard(
   supabase: SupabaseClient,
@@ -83,24 +116,20 @@ export async function loadBoard(
   filters: BoardFilters,
   limits: Record<string, number>,
 ): Promise<{ error: unknown; board: BoardView | null }> {
-  const [{ data, error }, repeats] = await Promise.all([
-    supabase.rpc(
-      "board_view",
-      {
-        team_slug: teamSlug,
-        project_key: projectKey,
-        assignee: filters.assignee ?? undefined,
-        label: filters.label ?? undefined,
-        q: filters.q ?? undefined,
-        limits,
-        // a read: GET, like the REST reads it replaces (and the request log shows which board)
-      },
-      { get: true },
-    ),
-    // which cards repeat (board_view predates repeating tasks): beside it, not after
-    readRepeats(supabase, { teamSlug, projectKey }),
-  ]);
-  if (error || repeats.error) return { error: error ?? repeats.error, board: null };
+  const { data, error } = await supabase.rpc(
+    "board_view",
+    {
+      team_slug: teamSlug,
+      project_key: projectKey,
+      assignee: filters.assignee ?? undefined,
+      label: filters.label ?? undefined,
+      q: filters.q ?? undefined,
+      limits,
+      // a read: GET, like the REST reads it replaces (and the request log shows which board)
+    },
+    { get: true },
+  );
+  if (error) return { error, board: null };
   const row = data as unknown as BoardViewRow | null;
   if (!row) return { error: null, board: null };
   const members = row.members.map((m) => ({
@@ -127,8 +156,7 @@ export async function loadBoard(
             .slice(0, limit)
             .map((card) =>
               toCard({ ...card, label_ids: byName(card.label_ids.filter((id) => order.has(id))) }, status.id, labels),
-            )
-            .map((card) => ({ ...card, repeats: repeats.rules.has(card.id) })),
+            ),
           hasMore: cards.length > limit,
           limit,
         };

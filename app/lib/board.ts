@@ -87,7 +87,7 @@ export type Card = Pick<
   /** how many comments and attachments it has (kept on the task row) */
   comments: number;
   attachments: number;
-  /** it repeats: it has a rule and no successor yet (read beside the board: lib/recurrence.server.ts) */
+  /** it repeats: it has a rule and no successor yet */
   repeats?: boolean;
 };
 

@@ -7,7 +7,7 @@ import { env } from "./env.server";
 import type { Database, SupabaseClient } from "./supabase-types";
 
 /**
- * The calendar feed (PRODUCT.md §12): `/calendar/<token>.ics`, an iCalendar
+ * The calendar feed (docs/product.md §12): `/calendar/<token>.ics`, an iCalendar
  * file (RFC 5545) of the tasks assigned to the token's owner, for calendar
  * apps that subscribe without signing in. The database checks the token
  * (calendar_feed(), constant-time against the stored hash); this module

@@ -1,7 +1,7 @@
 /**
  * The calendar's pure rules, shared by the loaders and the browser: which
  * month the URL names, the weeks its grid shows (Monday first), and the
- * tasks by day (PRODUCT.md §12).
+ * tasks by day (docs/product.md §12).
  */
 import { addDays, MONTH_NAMES, weekdayOf } from "./dates";
 
@@ -23,7 +23,7 @@ export interface CalendarMonth {
   next: string | null;
 }
 
-/** Due dates run from 2000-01-01 to 2100-12-31 (PRODUCT.md §5), and so do the months one can open. */
+/** Due dates run from 2000-01-01 to 2100-12-31 (docs/product.md §5), and so do the months one can open. */
 const FIRST_MONTH = "2000-01";
 const LAST_MONTH = "2100-12";
 
@@ -83,7 +83,7 @@ export interface CalendarTask {
   repeats: boolean;
 }
 
-/** Open and due before today (in the viewer's zone): PRODUCT.md §12's "Overdue". */
+/** Open and due before today (in the viewer's zone): docs/product.md §12's "Overdue". */
 export function isOverdue(task: { due_on: string | null; open: boolean }, today: string): boolean {
   return task.open && task.due_on !== null && task.due_on < today;
 }

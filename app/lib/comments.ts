@@ -1,5 +1,5 @@
 /**
- * Paging a task's timeline (its comments and events, PRODUCT.md §10), shared
+ * Paging a task's timeline (its comments and events, docs/product.md §10), shared
  * by the loader and the panel. The panel shows the latest 50; "Show earlier"
  * moves a cursor back through it (`?timeline.before=<created_at>_<id>`), so
  * every item is reachable, each view reads one page, and pages don't shift

@@ -2,7 +2,7 @@ import { ARCHIVED_MESSAGE } from "./board";
 
 /**
  * What a person reads when the database refuses a change: never the
- * database's own message (docs/product.md §8, §16). Our functions and
+ * database's own message (docs/product.md §8, §9). Our functions and
  * triggers raise with a key in DETAIL (supabase/migrations/2026112600…);
  * constraints are known by name. The sentences Part I's functions raise
  * were written for people; they are listed here, so even those reach a

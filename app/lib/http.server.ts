@@ -28,6 +28,8 @@ export function redirect(url: string, init?: number | ResponseInit): Response {
  * the person can quote).
  */
 export function backendError(error: unknown): Response {
+  // a read cancelled because the request was already answered (RequestScope.end): nobody to tell
+  if (currentScope()?.signal.aborted) return textResponse(MESSAGES.backendDownRead, 503);
   if (isBackendUnavailable(error)) {
     console.error("[backend unavailable]", describe(error));
     return backendDownResponse();
@@ -126,7 +128,8 @@ export function backendUnavailableResult(values: FormValues, intent?: string) {
 }
 
 /**
- * Every action that takes a form goes through this: when the backend can't
+ * Every action goes through this (tests/routes/actions-keep-the-form.test.ts
+ * fails on one that doesn't and doesn't say why it takes no form): when the backend can't
  * be reached — a guard's read threw the 503 page, or the action answered
  * 503 itself — the form comes back with §8's message and what was typed
  * (never a full-page error), and the request keeps the fields for its

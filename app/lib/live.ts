@@ -6,7 +6,7 @@ import { withSessionToken } from "./browser-auth";
 import { liveRefresh } from "./live-refresh";
 
 /**
- * Live pages (PRODUCT.md §7), imported only by the routes that subscribe (the
+ * Live pages (docs/product.md §7), imported only by the routes that subscribe (the
  * board and the task panel), so other pages never load this code.
  *
  * The page subscribes to Postgres changes of the rows it shows; on any change

@@ -1,5 +1,5 @@
 /**
- * @mentions in comments and descriptions (PRODUCT.md §10). The database
+ * @mentions in comments and descriptions (docs/product.md §10). The database
  * decides who was mentioned (public.mention_candidates and
  * mentioned_members, in migration 20261126000400) and notifies them;
  * mentionCandidates() reads text the same way (tests hold the two together):

@@ -5,7 +5,7 @@ import { NOTIFICATION_KINDS, defaultEmailSetting } from "./notifications";
 import type { SupabaseClient } from "./supabase-types";
 
 /**
- * The signed-in person's notifications (PRODUCT.md §10), through the REST API
+ * The signed-in person's notifications (docs/product.md §10), through the REST API
  * as themselves: row-level security shows each person only their own, and
  * lets them change nothing but read_at. The database makes them (migration
  * 20261126000410); the app reads, opens and marks them read.

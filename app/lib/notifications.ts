@@ -1,5 +1,5 @@
 /**
- * Notifications and their email settings (PRODUCT.md §10), shared by the
+ * Notifications and their email settings (docs/product.md §10), shared by the
  * pages and the server. The kinds and the defaults are the database's too
  * (public.notification_kinds(), default_email_setting()).
  */

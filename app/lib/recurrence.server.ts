@@ -19,8 +19,9 @@ export function taskRecurrence(fields: z.infer<typeof TaskFieldsSchema>): { rule
 /**
  * The repeat rules of a project's tasks that still repeat (a rule and no
  * successor yet), or of one task, named by the URL's team slug, project key
- * (and number), so the read needs no earlier one and runs beside board_view
- * or task_panel, which predate repeating tasks and don't return the rule.
+ * (and number), so the read needs no earlier one and runs beside task_panel,
+ * which predates repeating tasks and doesn't return the rule (board_view
+ * says on each card whether it repeats).
  * Row-level security decides, as for the page's own read.
  */
 export async function readRepeats(

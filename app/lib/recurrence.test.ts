@@ -1,5 +1,5 @@
 /**
- * Repeating tasks' dates (PRODUCT.md §12). The next due date is computed by
+ * Repeating tasks' dates (docs/product.md §12). The next due date is computed by
  * the database only (supabase/migrations/…_recurrence_rules.sql), so these
  * tests load that file into a bare PGlite and compare next_due_date() with an
  * independent reading of each rule: every date of 2020–2040 that belongs to

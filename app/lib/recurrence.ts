@@ -1,5 +1,5 @@
 /**
- * Repeating tasks (PRODUCT.md §12): the rule a task keeps in `recurrence`,
+ * Repeating tasks (docs/product.md §12): the rule a task keeps in `recurrence`,
  * a subset of RFC 5545's RRULE in one canonical spelling
  * (supabase/migrations/…_recurrence_rules.sql checks it and computes the next
  * due date from it: that is the only place dates are computed). Here: the

@@ -49,11 +49,28 @@ export class RequestScope {
   private readonly headers = new Map<string, string>();
   private readonly memo = new Map<string, unknown>();
   private sent = false;
+  /** aborted once the request's answer has gone out: its backend reads still in flight are cancelled */
+  private readonly reads = new AbortController();
 
   constructor({ cookie, id, shed }: ScopeInit = {}) {
     this.id = id || crypto.randomUUID().slice(0, 8);
     this.shed = shed === true;
     this.cookie = cookie ?? "";
+  }
+
+  /**
+   * The signal the request's backend client sends every fetch with
+   * (supabase.server): a read still in flight when the answer is decided —
+   * a sibling loader's, after another one threw a 404 — is cancelled, and
+   * logs nothing for a request that is over.
+   */
+  get signal(): AbortSignal {
+    return this.reads.signal;
+  }
+
+  /** The answer has gone out (or the browser went away): cancel what the request still waits for. */
+  end() {
+    if (!this.reads.signal.aborted) this.reads.abort(new DOMException("The request was answered", "AbortError"));
   }
 
   /** Adds (or replaces) a cookie every response of this request sets. */
@@ -166,6 +183,8 @@ export function serveInRequestScope(
   }
   const scope = new RequestScope({ ...init, cookie: req.headers.cookie });
   onHeaders(res, () => scope.writeInto(nodeTarget(res)));
+  // sent in full, or the connection went away: nothing the request still reads can matter
+  res.on("close", () => scope.end());
   scopes.run(scope, next);
 }
 

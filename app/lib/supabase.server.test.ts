@@ -142,3 +142,38 @@ describe("a backend that refuses connections", () => {
     expect(attempts).toBe(1);
   });
 });
+
+describe("a request whose answer is decided", () => {
+  it("cancels its backend reads still in flight, and a loader that meets the cancelled read logs nothing", async () => {
+    const { backendError } = await import("./http.server");
+    const signals: AbortSignal[] = [];
+    // a backend that answers only when the read is cancelled (a sibling loader's slow read)
+    const slow: typeof fetch = (_input, init) =>
+      new Promise((_resolve, reject) => {
+        signals.push(init!.signal!);
+        init!.signal!.addEventListener("abort", () => reject(init!.signal!.reason));
+      });
+    const scope = new RequestScope({ cookie: "" });
+    const client = createRequestClient(scope, { url: "http://127.0.0.1:9", anonKey: "anon", fetch: slow });
+    const logged: unknown[][] = [];
+    const error = console.error;
+    console.error = (...line: unknown[]) => void logged.push(line);
+    try {
+      const sibling = runInRequestScope(scope, async () => {
+        const { error: failed } = await client.from("saved_views").select("id");
+        // what a loader does with a failed read
+        if (failed) throw backendError(failed);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(signals).toHaveLength(1);
+      expect(signals[0].aborted).toBe(false);
+      // the other loader threw a 404 and the answer went out
+      scope.end();
+      expect(signals[0].aborted).toBe(true);
+      await expect(sibling).rejects.toMatchObject({ status: 503 });
+      expect(logged).toEqual([]);
+    } finally {
+      console.error = error;
+    }
+  });
+});

@@ -48,11 +48,20 @@ export function createRequestClient(
           for (const [name, value] of Object.entries(cacheHeaders ?? {})) scope.setHeader(name, value);
         },
       },
-      global: { fetch: refreshOncePerRequest(failFastWhenUnreachable(options.fetch ?? fetch)) },
+      global: { fetch: refreshOncePerRequest(failFastWhenUnreachable(endingWith(scope, options.fetch ?? fetch))) },
       // Node 20 has no global WebSocket; the browser uses its own.
       realtime: { transport: WebSocket as never },
     },
   );
+}
+
+/** A fetch cancelled when the request's answer has gone out (RequestScope.end), beside its own signal if it has one. */
+export function endingWith(scope: RequestScope, baseFetch: typeof fetch): typeof fetch {
+  return (input, init) =>
+    baseFetch(input, {
+      ...init,
+      signal: init?.signal ? AbortSignal.any([init.signal, scope.signal]) : scope.signal,
+    });
 }
 
 /** The fetch of a shed request's client: fails at once, as fetch does when the backend is unreachable. */

@@ -82,7 +82,7 @@ const labels = z
   .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
 
 /**
- * Repeating (PRODUCT.md §12): how often, every N, the weekdays (one checkbox
+ * Repeating (docs/product.md §12): how often, every N, the weekdays (one checkbox
  * each, day_MO … day_SU) and the month's day or last day. The rule itself
  * comes from these and the due date (taskRecurrence in lib/recurrence.server.ts;
  * this file imports nothing of lib/recurrence.ts, so the pages that load it for

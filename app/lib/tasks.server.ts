@@ -65,7 +65,7 @@ export interface TaskRef {
 }
 
 /**
- * One item of a task's timeline: a comment, or an event (PRODUCT.md §10) with
+ * One item of a task's timeline: a comment, or an event (docs/product.md §10) with
  * its words made here (`who` `what`), so the browser needs no wording code.
  */
 export type TimelineItem =

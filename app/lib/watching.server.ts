@@ -1,7 +1,7 @@
 import type { SupabaseClient } from "./supabase-types";
 
 /**
- * Watch / Stop watching a task (PRODUCT.md §10): each person's own row in
+ * Watch / Stop watching a task (docs/product.md §10): each person's own row in
  * task_watchers, which row-level security lets them add for a task they can
  * read and remove. Watching again is no error.
  */

@@ -30,9 +30,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * `reset`: a new address (the first one, or one replacing the old, which
  * then answers 404), shown in the answer once. `off`: no address at all.
  */
-export const action = keepingTheForm(submit);
+export const action = keepingTheForm(act);
 
-async function submit({ request }: ActionFunctionArgs) {
+async function act({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const intent = (await request.formData()).get("intent");
   const supabase = requestClient();

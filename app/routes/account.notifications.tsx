@@ -20,7 +20,7 @@ import { requestClient } from "~/lib/supabase.server";
 export const meta: MetaFunction = () => [{ title: "Notification emails · Teamboard" }];
 
 /**
- * /account/notifications (PRODUCT.md §10): for each kind of notification,
+ * /account/notifications (docs/product.md §10): for each kind of notification,
  * whether it is also emailed right away (within two minutes, several in that
  * time as one email), in a daily digest at 08:00, or not at all.
  */

@@ -19,6 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const answer = (status: number, message: string | null) => Response.json({ ok: status < 300, message }, { status });
 
+// not a form: the panel script's upload of one file, answered in JSON (503 says the backend is down; the file stays chosen)
 export async function action({ request }: ActionFunctionArgs) {
   const user = await getUser().catch((thrown: unknown) => {
     // the backend is down or this request was shed: the same answer, in JSON

@@ -13,6 +13,7 @@ import { renderTexts } from "~/lib/text.server";
 const MAX_TEXT = 10_000;
 const SLUG = /^[a-z0-9-]{3,40}$/;
 
+// not a form: the script's fetch for Preview; without JavaScript the text's own form (kept) answers the button
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
   // the servers refuse a body that isn't a form (415, form-bodies.server); one that is, garbled, is the sender's

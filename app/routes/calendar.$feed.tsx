@@ -6,7 +6,7 @@ import { unexpectedError } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 
 /**
- * GET /calendar/<token>.ics: a person's calendar feed (PRODUCT.md §12), for
+ * GET /calendar/<token>.ics: a person's calendar feed (docs/product.md §12), for
  * calendar apps. A resource route that never reads or writes the session:
  * the token is the only key, and the answer carries no cookie. An unknown,
  * reset or malformed token is a 404 with an empty body (§16).

@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
 import { calendarMonth, MONTH_MESSAGE, parseMonth } from "~/lib/calendar";
 import { calendarAction, readMyCalendar } from "~/lib/calendar.server";
-import { textResponse } from "~/lib/http.server";
+import { keepingTheForm, textResponse } from "~/lib/http.server";
 import { useLiveData } from "~/lib/live";
 import { requestClient } from "~/lib/supabase.server";
 import { pageTime } from "~/lib/time-zones.server";
@@ -19,7 +19,7 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => [{ title: "My calendar · Teamboard" }];
 
-/** /calendar?month=YYYY-MM: the tasks assigned to me across all my teams, on their due dates (PRODUCT.md §12). */
+/** /calendar?month=YYYY-MM: the tasks assigned to me across all my teams, on their due dates (docs/product.md §12). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const month = parseMonth(new URL(request.url).searchParams.get("month"), pageTime(user.timeZone).today);
@@ -29,7 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** A task moved to another day; row-level security decides whether this person may. */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   await requireUser(request);
   return calendarAction(request, requestClient(), () => null);
 }

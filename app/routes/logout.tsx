@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
-import { redirect, textResponse } from "~/lib/http.server";
+import { keepingTheForm, redirect, textResponse } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { endSessions } from "~/lib/sign-out.server";
@@ -11,7 +11,9 @@ export function loader() {
   return redirect("/");
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   // a garbled form signs nothing out (the servers refuse a body that isn't a form, form-bodies.server)
   const form = await request.formData().catch(() => null);
   if (!form) return textResponse(MESSAGES.notAForm, 400);

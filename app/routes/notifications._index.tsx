@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { SubmitButton } from "~/components/form";
+import { FormAlert, SubmitButton } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { encodeTimelineCursor, parseTimelineCursor } from "~/lib/comments";
 import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { redirectWithSuccess } from "~/lib/flash.server";
-import { backendError } from "~/lib/http.server";
+import { backendError, keepingTheForm } from "~/lib/http.server";
 import { notificationVerb } from "~/lib/notifications";
 import { listNotifications, markAllRead, type NotificationView } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
@@ -15,7 +15,7 @@ import { requestClient } from "~/lib/supabase.server";
 export const meta: MetaFunction = () => [{ title: "Notifications · Teamboard" }];
 
 /**
- * /notifications (PRODUCT.md §10): newest first, all or `?show=unread`, 50 a
+ * /notifications (docs/product.md §10): newest first, all or `?show=unread`, 50 a
  * page (`?before=<created_at>_<id>` for the next); each opens its task
  * through /notifications/:id, which marks it read. "Mark all as read".
  */
@@ -36,7 +36,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const { error } = await markAllRead(requestClient(), user.id);
   if (error) throw backendError(error);
@@ -47,11 +49,15 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function Notifications() {
   const { notifications, unreadOnly, olderPage, next, now } = useLoaderData<typeof loader>();
   const show = unreadOnly ? "show=unread&" : "";
+  // the backend was down when "Mark all as read" was sent (keepingTheForm)
+  const result = useActionData<typeof action>();
+  const refused = result && "errors" in result ? result.errors.form : null;
   return (
     <section className="card notifications" aria-labelledby="notifications-title">
       <div className="page-header">
         <h1 id="notifications-title">Notifications</h1>
         <Form method="post" action={`/notifications${unreadOnly ? "?show=unread" : ""}`}>
+          {refused ? <FormAlert>{refused}</FormAlert> : null}
           <SubmitButton className="button button-small button-secondary">Mark all as read</SubmitButton>
         </Form>
       </div>

@@ -15,7 +15,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * /teams/:team/activity (PRODUCT.md §10): what happened to the team's tasks,
+ * /teams/:team/activity (docs/product.md §10): what happened to the team's tasks,
  * newest first, 50 a page, filtered by `?project=<key>` and
  * `?person=<username>` (a filter that matches nothing shows nothing). Its
  * three reads go beside the team lookup, one round trip.

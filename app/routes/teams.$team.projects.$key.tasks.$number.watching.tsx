@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { TaskPanel } from "~/components/task/task-panel";
 import { taskRef } from "~/lib/board";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { backendError, keepingTheForm, notFound } from "~/lib/http.server";
@@ -7,9 +8,11 @@ import { taskUrls } from "~/lib/task-urls";
 import { setWatching } from "~/lib/watching.server";
 
 /**
- * Watch / Stop watching (PRODUCT.md §10): anyone who can read the task,
+ * Watch / Stop watching (docs/product.md §10): anyone who can read the task,
  * viewers too, in an archived project too (it changes nothing of the task).
- * No page of its own: it answers with the task.
+ * It answers with the task: the panel (so a post without JavaScript that
+ * found the backend down gets the page with its form kept, not the action's
+ * data).
  */
 export const action = keepingTheForm(submit);
 
@@ -26,4 +29,8 @@ async function submit(args: ActionFunctionArgs) {
     intent === "watch" ? `You're watching ${ref}.` : `You stopped watching ${ref}.`,
     taskUrls(args.request.url, boardPath(ctx), number).taskOnCommentPage,
   );
+}
+
+export default function TaskWithWatching() {
+  return <TaskPanel />;
 }

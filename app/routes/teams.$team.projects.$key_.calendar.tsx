@@ -8,7 +8,7 @@ import { requireUser } from "~/lib/auth.server";
 import { ARCHIVED_MESSAGE } from "~/lib/board";
 import { calendarMonth, MONTH_MESSAGE, parseMonth } from "~/lib/calendar";
 import { calendarAction, readProjectCalendar } from "~/lib/calendar.server";
-import { notFound, textResponse } from "~/lib/http.server";
+import { keepingTheForm, notFound, textResponse } from "~/lib/http.server";
 import { useLiveData } from "~/lib/live";
 import { can, FORBIDDEN_MESSAGE, permissionsOf } from "~/lib/permissions";
 import { requestClient } from "~/lib/supabase.server";
@@ -52,7 +52,9 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team, archived } = await requireProjectContext(args);
   return calendarAction(args.request, supabase, () =>
     !can(team.role, "editTasks") ? FORBIDDEN_MESSAGE : archived ? ARCHIVED_MESSAGE : null,

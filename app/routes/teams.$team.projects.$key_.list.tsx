@@ -14,7 +14,8 @@ import { ARCHIVED_MESSAGE, filterSearch, parseBoardFilters } from "~/lib/board";
 import { classifyDbError } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, keepingTheForm, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
+import { MESSAGES } from "~/lib/messages";
 import {
   GROUP_KEYS,
   GROUP_LABELS,
@@ -32,6 +33,7 @@ import { parsePage } from "~/lib/paging";
 import { FORBIDDEN_MESSAGE, can, permissionsOf } from "~/lib/permissions";
 import { listSavedViews } from "~/lib/saved-views.server";
 import { requireProjectContext, withTeamContext } from "~/lib/team-context.server";
+import { unlessFormRejected } from "~/lib/revalidation";
 
 /**
  * A project's tasks as a table (docs/product.md §13): sorted (`?sort=`),
@@ -81,10 +83,12 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-export const action = keepingTheForm(submit);
+// a form sent back (the backend down: the saved view's name, the bulk edit) keeps the page as it is
+export const shouldRevalidate = unlessFormRejected;
 
-async function submit(args: ActionFunctionArgs) {
-  const { supabase, team, project, archived } = await requireProjectContext(args);
+export const action = keepingTheForm(act);
+
+async function act(args: ActionFunctionArgs) {
   const form = await args.request.formData();
   if (form.get("intent") !== "bulk") throw notFound();
   const edit = parseBulkEdit(form);
@@ -96,6 +100,13 @@ async function submit(args: ActionFunctionArgs) {
       { intent: "bulk" as const, errors, values, extra: { selection: { ids: edit.ids, all: edit.all } } },
       status,
     );
+  // the backend is down: the message, and the rows stay ticked (keepingTheForm keeps the fields for a page without JavaScript)
+  const context = await requireProjectContext(args).catch((thrown: unknown) => {
+    if (thrown instanceof Response && thrown.status === 503) return null;
+    throw thrown;
+  });
+  if (!context) return refused({ form: MESSAGES.backendDown }, 503);
+  const { supabase, team, project, archived } = context;
   // the role's rule first (the database checks every row again, all or nothing)
   if (!can(team.role, edit.ok && edit.change === "delete" ? "deleteTasks" : "editTasks"))
     return refused({ form: NOTHING_CHANGED }, 403);
@@ -104,7 +115,7 @@ async function submit(args: ActionFunctionArgs) {
   const { data: count, error } = await bulkEditTasks(supabase, edit.ids, edit.change, edit.value);
   if (error) {
     const { status, message } = classifyDbError(error);
-    if (status === 503) return backendUnavailableResult(values);
+    if (status === 503) return refused({ form: MESSAGES.backendDown }, 503);
     if (status === 500) throw backendError(error);
     if (status === 403) return refused({ form: NOTHING_CHANGED }, 403);
     return refused({ form: status === 404 ? "Some of those tasks don't exist any more." : message }, status);
@@ -113,7 +124,7 @@ async function submit(args: ActionFunctionArgs) {
   throw redirect(`/teams/${team.slug}/projects/${project.key}/list${new URL(args.request.url).search}`);
 }
 
-/** docs/product.md §16: a bulk edit touching one task the person may not change. */
+/** docs/product.md §9: a bulk edit touching one task the person may not change. */
 const NOTHING_CHANGED = `${FORBIDDEN_MESSAGE} Nothing was changed.`;
 
 export default function ListPage() {

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
-import { SubmitButton } from "~/components/form";
-import { backendError } from "~/lib/http.server";
+import { FormAlert, SubmitButton } from "~/components/form";
+import { backendError, keepingTheForm } from "~/lib/http.server";
 import { KIND_TOPICS, type NotificationKind } from "~/lib/notifications";
 import { unsubscribe, unsubscribeLinkStatus } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
@@ -18,7 +18,7 @@ function kindsInWords(kinds: NotificationKind[] = []) {
 }
 
 /**
- * The unsubscribe link of every notification email (PRODUCT.md §10): works
+ * The unsubscribe link of every notification email (docs/product.md §10): works
  * without signing in (the token is the credential; only its hash is
  * stored). Opening it changes nothing (mail scanners open links); its button
  * posts, and so does a mail client's one-click unsubscribe (RFC 8058: POST
@@ -32,7 +32,9 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return data({ status, kinds: kindsInWords(result?.kinds) }, { status: status === "unknown" ? 404 : 200 });
 }
 
-export async function action({ params }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ params }: ActionFunctionArgs) {
   const { error, result } = await unsubscribe(requestClient(), params.token ?? "");
   if (error) throw backendError(error);
   const status = result?.status ?? "unknown";
@@ -42,7 +44,9 @@ export async function action({ params }: ActionFunctionArgs) {
 export default function Unsubscribe() {
   const link = useLoaderData<typeof loader>();
   const done = useActionData<typeof action>();
-  const { status, kinds } = done ?? link;
+  // the backend was down: the question stays, with the message beside its button
+  const kept = done && "errors" in done ? done.errors.form : null;
+  const { status, kinds } = done && "status" in done ? done : link;
   return (
     <section className="card narrow" aria-labelledby="unsubscribe-title">
       <h1 id="unsubscribe-title">Unsubscribe</h1>
@@ -54,6 +58,7 @@ export default function Unsubscribe() {
       {status === "subscribed" ? (
         <Form method="post">
           <p>Stop the emails about {kinds.join(" and ")}? You'll still see them under the bell in Teamboard.</p>
+          {kept ? <FormAlert>{kept}</FormAlert> : null}
           <SubmitButton className="button">Unsubscribe</SubmitButton>
         </Form>
       ) : (

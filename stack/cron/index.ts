@@ -35,6 +35,7 @@ export function createSchedulerService(ctx: ServiceContext, options: SchedulerSe
     db,
     clock: options.clock ?? systemClock,
     log: (m) => ctx.log("cron", m),
+    logRuns: config.cron.logRuns,
     maxRunning: config.cron.maxRunningJobs,
     onRun: options.onRun,
   });

@@ -22,6 +22,8 @@ export interface SchedulerOptions {
   db: Database;
   clock: Clock;
   log: (message: string) => void;
+  /** log succeeded runs too (a run that failed or could not run is always logged) */
+  logRuns?: boolean;
   maxRunning: number;
   /** told about every finished run (benchmarks measure with it) */
   onRun?: (run: CronRun & { due: number | null }) => void;
@@ -261,7 +263,9 @@ export class CronScheduler {
     const running: Promise<void> = (async () => {
       try {
         const run = await runJob(db, job, () => clock.now());
-        log(`${jobName(job)} ${run.status} in ${run.end - run.start} ms: ${run.returnMessage}`);
+        // every minute's success would bury the app's own lines in the dev log: only on request
+        if (run.status !== "succeeded" || this.options.logRuns)
+          log(`${jobName(job)} ${run.status} in ${run.end - run.start} ms: ${run.returnMessage}`);
         onRun?.({ ...run, due: pending.due });
         pending.done?.(run);
       } catch (error) {

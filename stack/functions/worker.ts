@@ -114,6 +114,9 @@ export class FunctionWorker {
       "--allow-net",
       "--allow-env",
       "--allow-sys=hostname,osRelease,networkInterfaces,homedir,uid,gid,cpus,loadavg",
+      // request.signal aborts when the client goes away, not after every successful response (Deno's
+      // legacy default, which warns on every start since 2.8 and the bootstrap's Request copy reads it)
+      "--unstable-no-legacy-abort",
       `--allow-read=${[...readable, BOOTSTRAP].join(",")}`,
       BOOTSTRAP,
       pathToFileURL(entrypoint).href,

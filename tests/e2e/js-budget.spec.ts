@@ -43,7 +43,7 @@ const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
   "/calendar": 128 * KiB,
 };
 /**
- * Every signed-in page carries Realtime for the header's bell (PRODUCT.md §10:
+ * Every signed-in page carries Realtime for the header's bell (docs/product.md §10:
  * the unread count changes live on every page), so the signed-in pages that
  * were within 124 KiB as gzip too now have a gzip budget of their own.
  */

@@ -2,7 +2,7 @@ import { expect, MODES, test, type Mail } from "./fixtures";
 import { seedTeam } from "./product-fixtures";
 
 /**
- * PRODUCT.md §10 in one flow per JavaScript mode: Olive comments on a task
+ * docs/product.md §10 in one flow per JavaScript mode: Olive comments on a task
  * (mentioning Mia) and assigns it to her; Mia's bell counts it (live with
  * JavaScript, on reload without); /notifications opens the task and marks
  * it read; the email arrives (the scheduler's run is made here with the

@@ -4,7 +4,7 @@ import { addComments, seedTeam, signedInClient, STATUS_NAME, type SeedStatus } f
 import { liveJoined } from "./support/live";
 
 /**
- * PRODUCT.md §7: two people on one board, each in their own browser: what one
+ * docs/product.md §7: two people on one board, each in their own browser: what one
  * does shows on the other's screen without a reload (Realtime through the
  * stack), presence on the task panel, and signing out closes the socket.
  */

@@ -3,7 +3,7 @@ import ICAL from "ical.js";
 import { expect, MODES, test } from "./fixtures";
 import { seedTeam } from "./product-fixtures";
 
-/** PRODUCT.md §12 in the browser: a time zone, the project's calendar, moving a task between days, the feed. */
+/** docs/product.md §12 in the browser: a time zone, the project's calendar, moving a task between days, the feed. */
 
 const ZONE = "Pacific/Kiritimati"; // UTC+14: its today is often not the machine's
 const todayIn = (zone: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(Date.now());

@@ -1,5 +1,5 @@
 /**
- * Task events (PRODUCT.md §10 "Activity"): written by the database for every
+ * Task events (docs/product.md §10 "Activity"): written by the database for every
  * change, whoever makes it and through whichever client; one event per save;
  * readable by the team's members only; nobody can write, change or delete
  * one. Every change here is made through the REST API with a person's own

@@ -49,13 +49,16 @@ async function attach(userId: string, taskId: string, name: string) {
 }
 
 interface BoardCards {
-  statuses: { name: string; cards: { title: string; counts: number[] }[] }[];
+  statuses: { name: string; cards: { title: string; comment_count?: number; attachment_count?: number }[] }[];
 }
 
 /** Each card's title and its [comments, attachments], as board_view sends them to this person. */
 async function boardCounts(userId: string, slug: string) {
   const [{ board }] = await call<{ board: BoardCards | null }>(userId, "select board_view($1, 'WEB') as board", [slug]);
-  return board && board.statuses.flatMap((s) => s.cards.map((c) => [c.title, c.counts.slice(5)]));
+  return (
+    board &&
+    board.statuses.flatMap((s) => s.cards.map((c) => [c.title, [c.comment_count ?? 0, c.attachment_count ?? 0]]))
+  );
 }
 
 describe("a card's comment and attachment counts", () => {

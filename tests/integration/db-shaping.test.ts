@@ -1,5 +1,5 @@
 /**
- * Shaping the work (docs/product.md §11, §16) as the database holds it:
+ * Shaping the work (docs/product.md §11, §9) as the database holds it:
  * project statuses and their rules, checklists, sub-tasks, relations and team
  * labels, with their limits, and what the board and panel reads make of them.
  * Calls run as a person, as the REST API runs them; a refusal carries the
@@ -427,15 +427,14 @@ describe("relations (§11)", () => {
     const blocked = await task(p, { title: "Waits" });
     const blocker = await task(ops, { title: "Blocker" });
     await relate(t.mia, blocker.id, blocked.id, "blocks");
-    // counts: [ticked, items, sub-tasks closed, sub-tasks, open blockers]
     const card = async () => {
-      const [{ board }] = await call<{ board: { statuses: { cards: { id: string; counts: number[] }[] }[] } }>(
+      const [{ board }] = await call<{ board: { statuses: { cards: { id: string; open_blockers?: number }[] }[] } }>(
         t.mia,
         "select board_view($1, 'WEB') as board",
         [t.slug],
       );
       const found = board.statuses.flatMap((s) => s.cards).find((c) => c.id === blocked.id)!;
-      return { blocked: found.counts[4] > 0 };
+      return { blocked: (found.open_blockers ?? 0) > 0 };
     };
     expect((await card()).blocked).toBe(true);
     const before = await updatedAt(blocked.id);
@@ -643,7 +642,7 @@ describe("the board's read (board_view)", () => {
           color: string;
           wip_limit: number | null;
           count: number | null;
-          cards: { title: string; counts: number[]; label_ids: string[] }[];
+          cards: Record<string, unknown>[];
         }[];
         labels: { id: string; name: string; color: string }[];
       };
@@ -660,11 +659,15 @@ describe("the board's read (board_view)", () => {
     const inReview = board.statuses[3].cards;
     // one card asked for, and one more to know there are more
     expect(inReview.map((c) => c.title)).toEqual(["Parent", "Also in review"]);
-    // [checklist ticked, checklist items, sub-tasks closed, sub-tasks, open blockers, comments, attachments]
-    expect(inReview[0].counts).toEqual([2, 3, 1, 2, 0, 0, 0]);
+    // the counts by name, a 0 left out
+    expect(inReview[0]).toMatchObject({ checklist_done: 2, checklist_total: 3, subtasks_done: 1, subtasks_total: 2 });
+    for (const key of ["open_blockers", "comment_count", "attachment_count", "repeats", "counts"])
+      expect(inReview[0]).not.toHaveProperty(key);
     expect(inReview[0].label_ids).toEqual([board.labels.find((l) => l.name === "Bug")!.id]);
     expect(board.labels).toMatchObject([{ name: "Bug", color: "blue" }]);
-    expect(inReview[1]).toMatchObject({ counts: [0, 0, 0, 0, 0, 0, 0], label_ids: [] });
+    // a card that counts nothing: its id, number, title, priority, position and labels only
+    expect(Object.keys(inReview[1]).sort()).toEqual(["id", "label_ids", "number", "position", "priority", "title"]);
+    expect(inReview[1]).toMatchObject({ title: "Also in review", label_ids: [] });
 
     const [{ filtered }] = await call<{ filtered: { statuses: { count: number; cards: { title: string }[] }[] } }>(
       t.owner,

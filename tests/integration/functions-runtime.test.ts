@@ -79,6 +79,9 @@ describe("calling a function", () => {
   it("prefixes the function's log lines with its name", async () => {
     await fetch(`${url("echo")}/logged`, { headers: bearer(stack.anonKey) });
     expect(stack.functions.recentLogs()).toContain("[echo] echo GET /echo/logged");
+    // and nothing of Deno's own: no "request.signal aborts on successful responses (legacy behavior)" warning
+    await fetch(`${url("echo")}/again`, { headers: bearer(stack.anonKey) });
+    expect(stack.functions.recentLogs().join("\n")).not.toMatch(/legacy behavior|request\.signal/);
   });
 
   it("streams a response as the function writes it", async () => {

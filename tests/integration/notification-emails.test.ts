@@ -1,5 +1,5 @@
 /**
- * Notification emails (PRODUCT.md §10 "Email"), end to end on the stack's real
+ * Notification emails (docs/product.md §10 "Email"), end to end on the stack's real
  * parts: the database claims what is due, the send-notifications function on
  * Deno sends it through SMTP into the stack's inbox (or into a mail server
  * this test controls), and the inbox shows what a person would receive.

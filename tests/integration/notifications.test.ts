@@ -1,5 +1,5 @@
 /**
- * Notifications (PRODUCT.md §10): made by the database from events, once per
+ * Notifications (docs/product.md §10): made by the database from events, once per
  * event per person, for the assignee, the mentioned, and (comments and status
  * changes) the watchers; never for the actor; never about a team one has
  * left. Each person reads and marks only their own; nobody makes or deletes

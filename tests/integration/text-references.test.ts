@@ -1,5 +1,5 @@
 /**
- * `text_references` (docs/product.md §10): what a team's texts refer to, as
+ * `text_references` (docs/product.md §14): what a team's texts refer to, as
  * the caller may see it. Called through supabase-js with each person's own
  * token: a member gets the team's tasks, members and attachments; someone
  * outside the team gets nothing, so a reference reveals nothing.

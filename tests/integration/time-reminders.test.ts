@@ -1,5 +1,5 @@
 /**
- * Due-date reminders and recurring tasks in the database (PRODUCT.md §12):
+ * Due-date reminders and recurring tasks in the database (docs/product.md §12):
  * the due-reminders job run by the stack's scheduler on a clock the test
  * moves (08:00 in each person's zone, once, not for completed tasks, not for
  * the person's own change), each reminder a `due_date` notification (for

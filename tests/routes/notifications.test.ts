@@ -1,5 +1,5 @@
 /**
- * The pages of PRODUCT.md §10, called as Remix calls them with real requests
+ * The pages of docs/product.md §10, called as Remix calls them with real requests
  * against a real stack: the header's unread count, /notifications (all /
  * unread, opening one, mark all read), watching, the timeline's paging,
  * /account/notifications, the unsubscribe link and /teams/:team/activity.

@@ -1,5 +1,5 @@
 /**
- * Repeating tasks (PRODUCT.md §12) through the route modules: the task forms'
+ * Repeating tasks (docs/product.md §12) through the route modules: the task forms'
  * Repeat fields make the rule (weekly on ticked days; a repeating task needs
  * a due date), completing the task on its panel makes the next one with the
  * next date, the board marks the tasks that repeat, "Stop repeating" ends the

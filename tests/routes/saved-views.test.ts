@@ -3,7 +3,7 @@ import type { TestStack } from "../support/stack.ts";
 import { call, seedTeam, startRouteStack, type RouteTeam, type RouteUser } from "./support.ts";
 
 /**
- * Saved views (docs/product.md §13, §16): a name of 1–40 characters, one
+ * Saved views (docs/product.md §13, §9): a name of 1–40 characters, one
  * name per person and project, at most 20 per person per project, personal
  * or (admins+) shared, renamed and deleted by whoever may; row-level
  * security checked with the person's own token as well as through the forms.

@@ -3,7 +3,7 @@ import type { TestStack } from "../support/stack.ts";
 import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
 
 /**
- * The pages and forms of issue 24 (docs/product.md §11, §16), called as the
+ * The pages and forms of issue 24 (docs/product.md §11, §9), called as the
  * app's server calls them: a project's settings page (statuses), the team's
  * labels page, and a task's checklist, sub-tasks and relations. Each refusal
  * reads in the app's own words, with what was typed kept.

@@ -99,6 +99,8 @@ export async function call(
   } catch (thrown) {
     answer = thrown;
   }
+  // the answer is decided: what the request still reads is cancelled, as the server does once it is sent
+  scope.end();
   /** the answer's own headers, then the scope's door (what the server does on the way out) */
   const leaving = (own?: HeadersInit | null) => {
     const headers = new Headers(own ?? undefined);

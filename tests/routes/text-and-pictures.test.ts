@@ -4,7 +4,7 @@ import type { TestStack } from "../support/stack.ts";
 import { call, seedTeam, startRouteStack, type RouteTeam, type RouteUser } from "./support.ts";
 
 /**
- * docs/product.md §10 through the route modules: the panel renders its texts
+ * docs/product.md §14 through the route modules: the panel renders its texts
  * with the references the reader may follow; "Preview" without JavaScript
  * saves nothing and sends the form back; /attachments/<id> redirects to a
  * fresh signed URL (a transformed picture with ?size) for a reader of the

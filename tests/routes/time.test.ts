@@ -1,5 +1,5 @@
 /**
- * PRODUCT.md §12 through the route modules: a person's time zone (sign-up,
+ * docs/product.md §12 through the route modules: a person's time zone (sign-up,
  * /account, the pages' dates), the calendars (a project's and /calendar,
  * moving a task to another day) and the calendar feed (/account/calendar,
  * /calendar/<token>.ics).

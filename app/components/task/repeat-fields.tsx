@@ -18,7 +18,7 @@ const MONTHLY_OPTIONS = [
 ];
 
 /**
- * Repeating (PRODUCT.md §12), in the task's form: how often, every N, the
+ * Repeating (docs/product.md §12), in the task's form: how often, every N, the
  * weekdays (weekly; none ticked means the due date's weekday) and the month's
  * day or last day (monthly). All of it shows without JavaScript; the server
  * makes the rule from it and the due date (taskRecurrence in lib/recurrence.server.ts).

@@ -18,7 +18,7 @@ type EventItem = Extract<TimelineItem, { type: "event" }>;
 type CommentResult = FormFailure<"comment" | "edit-comment" | "delete-comment"> | undefined;
 
 /**
- * A task's timeline (PRODUCT.md §10): its comments and what happened to it,
+ * A task's timeline (docs/product.md §10): its comments and what happened to it,
  * oldest first, one page at a time: the latest 50, or an earlier page
  * (`earlierPage`) reached with "Show earlier", a plain link whose cursor is
  * in the URL. Comments are Markdown rendered on the server (@mentions of

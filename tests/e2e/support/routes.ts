@@ -1,7 +1,7 @@
 import type { SeededTeam } from "../product-fixtures";
 
 /**
- * Every screen of PRODUCT.md §2, as a person reaches it, for the checks that
+ * Every screen of docs/product.md §2, as a person reaches it, for the checks that
  * run on all of them (a11y.spec.ts: axe-core; layout.spec.ts: phone sizes).
  * A new page belongs here; the link targets (/auth/confirm, /auth/callback)
  * and /logout only redirect, so the pages they lead to stand for them. An

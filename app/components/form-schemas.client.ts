@@ -5,7 +5,9 @@ import type { ZodTypeAny } from "zod";
  * ~14 KB gzip) once someone starts on it — focuses, touches or types — not
  * with the page: a visit that never fills the form never fetches them, and
  * no page fetches the schemas of other pages. Until they have arrived the
- * server checks alone (it always does).
+ * server checks alone (it always does). A `.client` module: the server's
+ * build leaves it out (nothing there loads schemas lazily, and its static
+ * imports of the same modules made the lazy loads warn).
  */
 const SCHEMA_MODULES = {
   auth: () => import("~/lib/schemas"),
