@@ -21,7 +21,7 @@ export interface NotificationView {
   actor_id: string | null;
   event: Pick<TaskEvent, "kind" | "data"> | null;
   comment: { body: string } | null;
-  task: { number: number; title: string; project: { key: string; team: { slug: string; name: string } } };
+  task: { number: number; title: string; due_on: string | null; project: { key: string; team: { slug: string; name: string } } };
 }
 
 /** The bell's number: unread notifications, counted up to 100 ("99+"). Null when it couldn't be read. */
@@ -47,7 +47,7 @@ export async function listNotifications(
        actor:profiles!notifications_actor_id_fkey(display_name),
        event:task_events(kind, data),
        comment:comments(body),
-       task:tasks!inner(number, title, project:projects!inner(key, team:teams!inner(slug, name)))`,
+       task:tasks!inner(number, title, due_on, project:projects!inner(key, team:teams!inner(slug, name)))`,
     )
     .eq("recipient_id", userId)
     .order("created_at", { ascending: false })

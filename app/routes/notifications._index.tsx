@@ -8,7 +8,7 @@ import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { backendError } from "~/lib/http.server";
-import { notificationVerb } from "~/lib/notifications";
+import { dueReminderWords, notificationVerb } from "~/lib/notifications";
 import { listNotifications, markAllRead, type NotificationView } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
 
@@ -84,15 +84,23 @@ export default function Notifications() {
 }
 
 function NotificationItem({ notification: n, now }: { notification: NotificationView; now: string }) {
-  const { zone } = usePageTime();
+  const { zone, today } = usePageTime();
   const ref = `${n.task.project.key}-${n.task.number}`;
   const actor = n.actor?.display_name ?? (n.actor_id ? "A former member" : "Someone");
   return (
     <li className={n.read_at ? "notification" : "notification unread"}>
       <Link to={`/notifications/${n.id}`}>
         {n.read_at ? null : <span className="visually-hidden">Unread: </span>}
-        {n.kind === "due_date" ? null : <strong>{actor}</strong>} {notificationVerb(n.kind, n.event)}{" "}
-        <span className="task-ref">{ref}</span> {n.task.title}
+        {n.kind === "due_date" ? (
+          <>
+            <span className="task-ref">{ref}</span> {n.task.title} {dueReminderWords(n.task.due_on, today)}
+          </>
+        ) : (
+          <>
+            <strong>{actor}</strong> {notificationVerb(n.kind, n.event)} <span className="task-ref">{ref}</span>{" "}
+            {n.task.title}
+          </>
+        )}
       </Link>
       {n.comment ? <p className="muted small notification-quote">{n.comment.body.slice(0, 200)}</p> : null}
       <p className="muted small">
