@@ -156,7 +156,7 @@ function Row({
     due: (
       <td data-label="Due" className="task-table-due">
         {row.due_on ? <Day day={row.due_on} /> : "—"}
-        {overdue ? <span className="overdue-badge"> Overdue</span> : null}
+        {overdue ? <span className="overdue-badge">Overdue</span> : null}
       </td>
     ),
     labels: <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>,

@@ -11,6 +11,7 @@ import { backendError } from "~/lib/http.server";
 import { dueReminderWords, notificationVerb } from "~/lib/notifications";
 import { listNotifications, markAllRead, type NotificationView } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
+import { plainExcerpts } from "~/lib/text.server";
 
 export const meta: MetaFunction = () => [{ title: "Notifications · Teamboard" }];
 
@@ -24,11 +25,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const unreadOnly = params.get("show") === "unread";
   const before = parseTimelineCursor(params, "before");
-  const { error, notifications, hasMore } = await listNotifications(requestClient(), user.id, { unreadOnly, before });
+  const supabase = requestClient();
+  const { error, notifications, hasMore } = await listNotifications(supabase, user.id, { unreadOnly, before });
   if (error) throw backendError(error);
   const last = notifications.at(-1);
+  // a comment's words as plain text, its mentions as names (issue 42 §11)
+  const quoted = notifications.filter((n) => n.comment);
+  const quotes = await plainExcerpts(
+    supabase,
+    quoted.map((n) => ({ teamSlug: n.task.project.team.slug, text: n.comment!.body })),
+    200,
+  );
+  const quoteOf = new Map(quoted.map((n, i) => [n.id, quotes[i]]));
   return {
-    notifications,
+    notifications: notifications.map(({ comment, ...n }) => ({ ...n, quote: comment ? quoteOf.get(n.id)! : null })),
     unreadOnly,
     olderPage: before !== null,
     next: hasMore && last ? encodeTimelineCursor(last) : null,
@@ -83,7 +93,9 @@ export default function Notifications() {
   );
 }
 
-function NotificationItem({ notification: n, now }: { notification: NotificationView; now: string }) {
+type ListedNotification = Omit<NotificationView, "comment"> & { quote: string | null };
+
+function NotificationItem({ notification: n, now }: { notification: ListedNotification; now: string }) {
   const { zone, today } = usePageTime();
   const ref = `${n.task.project.key}-${n.task.number}`;
   const actor = n.actor?.display_name ?? (n.actor_id ? "A former member" : "Someone");
@@ -102,7 +114,7 @@ function NotificationItem({ notification: n, now }: { notification: Notification
           </>
         )}
       </Link>
-      {n.comment ? <p className="muted small notification-quote">{n.comment.body.slice(0, 200)}</p> : null}
+      {n.quote ? <p className="muted small notification-quote">{n.quote}</p> : null}
       <p className="muted small">
         {n.task.project.team.name} ·{" "}
         <time dateTime={n.created_at} title={formatDateTime(n.created_at, zone)}>
