@@ -202,7 +202,7 @@ test("notifications: a reminder says what is due when, excerpts are plain text; 
   const quotes = page.locator(".notification-quote");
   await expect(quotes.first()).toBeVisible();
   for (const quote of await quotes.allInnerTexts())
-    expect(quote).toBe(`Hi ${member.displayName}, see pasted.png a b 1 2 ☐ check the list`);
+    expect(quote).toBe(`Hi @${member.displayName}, see pasted.png a b 1 2 ☐ check the list`);
 
   await page.goto("/account/notifications");
   await expect(page.getByText(/the digest comes at 08:00/)).toContainText(zone);
