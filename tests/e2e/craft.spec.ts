@@ -235,3 +235,45 @@ test("completing a repeating task says where the next one went, with a link to i
   await expect(page).toHaveURL(new RegExp(`/teams/${team.slug}/projects/WEB/tasks/2$`));
   await expect(page.getByRole("heading", { name: /WEB-2 Water the plants/ })).toBeVisible();
 });
+
+test.describe("the phone board", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the first card is within the first screen, the move hint behind ?, the switcher breaks no word", async ({
+    page,
+    backend,
+    login,
+  }) => {
+    const team = await seedTeam(backend, {
+      tasks: [{ title: "Reconcile quarterly invoices" }, { title: "Order the banners", status: "in_progress" }],
+    });
+    await login(team.users.member);
+    await page.goto(`/teams/${team.slug}/projects/WEB`);
+    const card = page.locator("li[data-task-id]").first();
+    await expect(card).toBeVisible();
+    expect((await card.boundingBox())!.y, "the first card's top").toBeLessThanOrEqual(400);
+    // each word of a column's name on one line ("In progress", never "In progres s")
+    const split = await page
+      .getByRole("navigation", { name: "Columns" })
+      .locator(".column-switch-label")
+      .evaluateAll((labels) =>
+        labels.flatMap((label) => {
+          const text = label.firstChild!;
+          const words: string[] = [];
+          for (const m of (text.textContent ?? "").matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, m.index);
+            range.setEnd(text, m.index + m[0].length);
+            if (range.getClientRects().length > 1) words.push(m[0]);
+          }
+          return words;
+        }),
+      );
+    expect(split, "words broken across lines").toEqual([]);
+    // the hint, when asked for
+    const hint = page.getByText("Tap or click a card’s ⠿ button");
+    for (const shown of await hint.all()) await expect(shown).toBeHidden();
+    await page.getByTitle("How to move cards").click();
+    await expect(hint.locator("visible=true")).toBeInViewport();
+  });
+});

@@ -430,7 +430,8 @@ test.describe("phone 390 px with JavaScript, while the page hydrates", () => {
     });
     await page.goto(`/teams/${team.slug}/projects/WEB`);
     await expect(page.getByRole("button", { name: "Move WEB-1" })).toBeVisible();
-    await expect(page.getByText("Tap or click a card’s ⠿ button")).toBeVisible();
+    // on a phone the hint is behind "?" (issue 42 §10), which is in the first HTML too
+    await expect(page.getByTitle("How to move cards")).toBeVisible();
     // two frames after hydration: every shift has been laid out and reported
     const shifts = await page.evaluate(
       () =>
