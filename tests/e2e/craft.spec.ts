@@ -109,8 +109,19 @@ test("c opens a new task with the title focused; Escape closes it while nothing 
   login,
 }) => {
   const team = await seedTeam(backend, {
-    tasks: [{ title: "Plan", description: "# Goal\n\n## Plan\n\n### Steps\n\nBody text of the plan." }],
+    tasks: [
+      { title: "Plan", description: "# Goal\n\n## Plan\n\n### Steps\n\nBody text of the plan." },
+      { title: "Second" },
+    ],
   });
+  // the backlog over a WIP limit of 1
+  const { error } = await backend
+    .admin()
+    .from("project_statuses")
+    .update({ wip_limit: 1 } as never)
+    .eq("project_id", team.project.id)
+    .eq("name", "Backlog");
+  if (error) throw error;
   await login(team.users.member);
   const board = `/teams/${team.slug}/projects/WEB`;
 
@@ -132,6 +143,13 @@ test("c opens a new task with the title focused; Escape closes it while nothing 
 
   await page.goto(board);
   await expect(page.getByRole("link", { name: "New task" })).toBeVisible();
+  // over its WIP limit: the column's heading is tinted, the column itself not outlined
+  const over = page.locator("section.board-column.over-wip");
+  await expect(over).toHaveCount(1);
+  expect(await over.evaluate((el) => getComputedStyle(el).boxShadow)).toBe("none");
+  expect(await over.locator(".column-heading").evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe(
+    "rgba(0, 0, 0, 0)",
+  );
   await page.locator("body").press("c");
   await expect(page).toHaveURL(new RegExp(`${board}/tasks/new$`));
   const title = page.getByRole("textbox", { name: "Title" });
