@@ -295,3 +295,27 @@ test.describe("the phone board", () => {
     await expect(hint.locator("visible=true")).toBeInViewport();
   });
 });
+
+test("the @mention list opens at the caret, wholly on screen, even with the box at the screen's bottom", async ({
+  page,
+  backend,
+  login,
+}) => {
+  const team = await seedTeam(backend, { tasks: [{ title: "Print the posters" }] });
+  await login(team.owner);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/teams/${team.slug}/projects/WEB/tasks/1`);
+  const box = page.getByRole("complementary", { name: "Task" }).getByLabel("Add a comment");
+  await box.fill(Array.from({ length: 6 }, (_, i) => `Line ${i + 1}`).join("\n") + "\n");
+  // the box's bottom at the screen's bottom, where a list drawn below it would be out of sight
+  await box.evaluate((el) => el.scrollIntoView({ block: "end" }));
+  await box.press("End");
+  await box.pressSequentially("Over to @mia");
+  const list = page.getByRole("listbox", { name: "People to mention" });
+  await expect(list.getByRole("option").first()).toBeVisible();
+  await expect(list).toBeInViewport({ ratio: 1 });
+  const [area, shown] = [(await box.boundingBox())!, (await list.boundingBox())!];
+  // beside the text being typed, not below the box (under its Preview button)
+  expect(shown.y).toBeLessThan(area.y + area.height);
+  expect(shown.y + shown.height).toBeGreaterThan(area.y);
+});
