@@ -319,3 +319,20 @@ test("the @mention list opens at the caret, wholly on screen, even with the box 
   expect(shown.y).toBeLessThan(area.y + area.height);
   expect(shown.y + shown.height).toBeGreaterThan(area.y);
 });
+
+test.describe("removing a status without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("asks first, and a refusal with no tasks to move is said", async ({ page, backend, login }) => {
+    const team = await seedTeam(backend, { tasks: [{ title: "Plan the offsite" }] });
+    await login(team.owner);
+    await page.goto(`/teams/${team.slug}/projects/WEB/settings`);
+    await page.locator("summary", { hasText: /^Change Done$/ }).click();
+    const remove = page.getByRole("button", { name: "Remove Done", exact: true });
+    await expect(remove).toBeHidden();
+    await page.locator("summary", { hasText: "Remove Done…" }).click();
+    await remove.click();
+    // the project's only done status, with no tasks: refused, and the reason is on the page
+    await expect(page.getByRole("alert").filter({ hasText: "at least one open and one done status" })).toBeVisible();
+  });
+});
