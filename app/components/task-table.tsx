@@ -3,7 +3,7 @@ import { Fragment, type ReactNode } from "react";
 import { LabelChips, StatusBadge } from "~/components/labels";
 import { isClosed, PRIORITY_LABELS } from "~/lib/board";
 import { isOverdue } from "~/lib/calendar";
-import { formatDateTime } from "~/lib/dates";
+import { formatDate, formatDateTime, type ZoneTable } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Day } from "~/components/day";
 import {
@@ -162,7 +162,7 @@ function Row({
     labels: <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>,
     updated: (
       <td data-label="Last change" className="task-table-updated">
-        <time dateTime={row.updated_at}>{formatDateTime(row.updated_at, zone)}</time>
+        <LastChange iso={row.updated_at} zone={zone} />
       </td>
     ),
   };
@@ -184,6 +184,21 @@ function Row({
         <Fragment key={key}>{cells[key]}</Fragment>
       ))}
     </tr>
+  );
+}
+
+/**
+ * "7 Dec 2026, 20:04 UTC" in two pieces that may stand on two lines (the
+ * date, then the time): one line of it made the table wider than a laptop's
+ * screen beside the sidebar.
+ */
+function LastChange({ iso, zone }: { iso: string; zone: ZoneTable }) {
+  const full = formatDateTime(iso, zone);
+  const date = formatDate(iso, zone);
+  return (
+    <time dateTime={iso} className="wrapping-time">
+      <span>{date},</span> <span>{full.slice(date.length + 2)}</span>
+    </time>
   );
 }
 

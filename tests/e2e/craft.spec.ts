@@ -72,7 +72,11 @@ test("List and My work fit 1280 and 390 px, say Overdue, open a task from its ti
         const key = overdueRow.getByRole("link", { name: /^WEB-1$/ });
         const lines = await key.evaluate((a) => a.getClientRects().length);
         expect(lines, `${path}: the key's lines`).toBe(1);
-        // every column's header is on screen (Last change not cut off)
+        // the whole table within its box (Last change not cut off), its last column on screen
+        for (const each of await page.locator("table.task-table").all()) {
+          const [inner, outer] = await each.evaluate((el) => [el.scrollWidth, el.parentElement!.clientWidth]);
+          expect(inner, `${path}: a table's width against its box's`).toBeLessThanOrEqual(outer);
+        }
         const last = await table.getByRole("columnheader", { name: /Last change/ }).boundingBox();
         expect(last!.x + last!.width, `${path}: Last change's right edge`).toBeLessThanOrEqual(width);
       }
