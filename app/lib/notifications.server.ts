@@ -21,7 +21,12 @@ export interface NotificationView {
   actor_id: string | null;
   event: Pick<TaskEvent, "kind" | "data"> | null;
   comment: { body: string } | null;
-  task: { number: number; title: string; due_on: string | null; project: { key: string; team: { slug: string; name: string } } };
+  task: {
+    number: number;
+    title: string;
+    due_on: string | null;
+    project: { key: string; team: { slug: string; name: string } };
+  };
 }
 
 /** The bell's number: unread notifications, counted up to 100 ("99+"). Null when it couldn't be read. */

@@ -50,7 +50,10 @@ export function statusName(value: unknown): string {
 }
 
 /** What happened, after the actor's name: "assigned you", "moved it from To do to Done" (a reminder has no actor: dueReminderWords). */
-export function notificationVerb(kind: Exclude<NotificationKind, "due_date">, event: { data: Record<string, unknown> } | null): string {
+export function notificationVerb(
+  kind: Exclude<NotificationKind, "due_date">,
+  event: { data: Record<string, unknown> } | null,
+): string {
   switch (kind) {
     case "assigned":
       return "assigned you";

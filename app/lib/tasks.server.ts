@@ -279,7 +279,11 @@ export async function readSuccessor(supabase: SupabaseClient, successorId: strin
     .eq("id", successorId)
     .maybeSingle<{ number: number; due_on: string | null; status_id: string }>();
   if (!next) return null;
-  const { data: status } = await supabase.from("project_statuses").select("name").eq("id", next.status_id).maybeSingle();
+  const { data: status } = await supabase
+    .from("project_statuses")
+    .select("name")
+    .eq("id", next.status_id)
+    .maybeSingle();
   return { number: next.number, due_on: next.due_on, status: status as { name: string } | null };
 }
 

@@ -144,7 +144,9 @@ async function submit(args: ActionFunctionArgs) {
       const message = status ? `${ref} is in ${status.name}.` : `${ref} is moved.`;
       // a repeating task completed: its next one, made by the database, is where the person goes next
       const next =
-        status?.category === "completed" && moved?.successor_id ? await readSuccessor(supabase, moved.successor_id) : null;
+        status?.category === "completed" && moved?.successor_id
+          ? await readSuccessor(supabase, moved.successor_id)
+          : null;
       if (!next) return done(message);
       const nextRef = taskRef(project.key, next.number);
       return redirectWithSuccess(`${message} ${nextOneWords(nextRef, next)}`, urls.task, {

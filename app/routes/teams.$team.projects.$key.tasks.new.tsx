@@ -124,9 +124,11 @@ export default function NewTask() {
  */
 function closeIfUntouched(event: KeyboardEvent<HTMLElement>) {
   if (event.key !== "Escape" || event.defaultPrevented) return;
-  const typed = [...event.currentTarget.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
-    'input[type="text"], input:not([type]), textarea',
-  )].some((field) => field.value.trim() !== "");
+  const typed = [
+    ...event.currentTarget.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+      'input[type="text"], input:not([type]), textarea',
+    ),
+  ].some((field) => field.value.trim() !== "");
   if (typed) return;
   event.preventDefault();
   event.currentTarget.querySelector<HTMLElement>('[data-shortcut="Escape"]')?.click();
