@@ -185,11 +185,6 @@ function StatusRow({
               aria-label={`Remove ${status.name}`}
             >
               <input type="hidden" name="statusId" value={status.id} />
-              <p className="small">
-                {status.count > 0
-                  ? `Its column goes from the board; its ${tasks} move to the status you choose.`
-                  : "Its column goes from the board."}
-              </p>
               {status.count > 0 ? (
                 <SelectField
                   name="moveTo"

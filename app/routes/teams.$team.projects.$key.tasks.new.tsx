@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLocation } from "@remix-run/react";
+import { Link, useActionData, useLocation, useNavigationType } from "@remix-run/react";
 import { useEffect, useRef, type KeyboardEvent } from "react";
 import { ErrorPage } from "~/components/error-page";
 import { SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
@@ -75,10 +75,12 @@ export default function NewTask() {
   // the project's first backlog status, else its first unstarted one, as the database chooses when none is sent
   const firstOpen = statuses.find((s) => s.category === "backlog") ?? statuses.find((s) => s.category === "unstarted");
   const section = useRef<HTMLElement>(null);
-  // opened with JavaScript (the "New task" link, `c`): the title is what comes next
+  // opened from the board (the "New task" link, `c`): the title is what comes next. Not on a page
+  // loaded as it is: focus would start the form, and its checks load with the first form started on.
+  const arrival = useNavigationType();
   useEffect(() => {
-    section.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus();
-  }, []);
+    if (arrival === "PUSH") section.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus();
+  }, [arrival]);
   return (
     <section className="task-detail" aria-labelledby="new-task-title" ref={section} onKeyDown={closeIfUntouched}>
       {/* on a phone the form is the page: the way back first, as on a task's panel */}
