@@ -1199,6 +1199,7 @@ export type Database = {
         Args: { task_id: string; min_role: string; writable?: boolean }
         Returns: boolean
       }
+      invitation_has_account: { Args: { token: string }; Returns: boolean }
       invitation_preview: {
         Args: { token: string }
         Returns: {

@@ -496,6 +496,14 @@ for (const mode of MODES) {
       await page.goto(board);
       await expect(columns).toHaveCount(5);
       expect(await wholeColumns(1280), "columns wholly on screen").toBe(5);
+      // the team's sidebar folds into its bar on a board (issue 42), so a card's title takes at most two lines
+      await expect(page.getByRole("link", { name: "Members" })).toBeHidden();
+      const title = page.locator("li[data-task-id]").first().getByText("Reconcile quarterly invoices");
+      const lines = await title.evaluate((el) => el.getClientRects().length);
+      expect(lines, "lines of a card's title").toBeLessThanOrEqual(2);
+      await page.locator("summary", { hasText: "Team menu" }).click();
+      await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
+      await page.locator("summary", { hasText: "Team menu" }).click();
       await expect(page.getByRole("button", { name: "Archive project" })).toBeHidden();
 
       await page.goto(`${board}/tasks/1`);
