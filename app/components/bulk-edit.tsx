@@ -8,7 +8,9 @@ import { PRIORITIES, PRIORITY_LABELS } from "~/lib/board";
  * in the table and belong to this form by its id; "All on this page" sends
  * the page's ids (listed here), so it works without JavaScript too. The
  * statuses are the project's (by id, in board order), the labels the
- * team's (by id). Delete only for admins+.
+ * team's (by id). Delete only for admins+. Its changes show only while a
+ * row is ticked (board.css, by :has(), so without JavaScript too); what an
+ * edit did is said beside "All on this page", and the rows stay ticked.
  */
 type Choices = {
   members: ReadonlyArray<{ id: string; name: string }>;
@@ -55,6 +57,7 @@ export function BulkEditForm({
   result: unknown;
 }) {
   const { errors, values } = formState(result, "bulk");
+  const done = (result as { done?: string } | undefined)?.done ?? null;
   return (
     <Form method="post" id="bulk-edit" className="bulk-edit" aria-label="Change the ticked tasks" preventScrollReset>
       <input type="hidden" name="intent" value="bulk" />
@@ -62,9 +65,16 @@ export function BulkEditForm({
         <input key={id} type="hidden" name="pageIds" value={id} />
       ))}
       {errors.form ? <FormAlert autoFocus>{errors.form}</FormAlert> : null}
-      <label className="checkbox-field">
-        <input type="checkbox" name="all" defaultChecked={allTicked} /> All on this page
-      </label>
+      <div className="bulk-edit-head">
+        <label className="checkbox-field">
+          <input type="checkbox" name="all" defaultChecked={allTicked} /> All on this page
+        </label>
+        {done ? (
+          <p className="confirmation-beside" role="status">
+            {done}
+          </p>
+        ) : null}
+      </div>
       <div className="bulk-edit-changes">
         {SETTERS.map(({ name, label, options }) => (
           <div className="bulk-edit-change" key={name}>

@@ -1,4 +1,4 @@
-import { useNavigation, useRouteLoaderData, type Navigation } from "@remix-run/react";
+import { Link, useNavigation, useRouteLoaderData, type Navigation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { Flash } from "~/lib/flash.server";
 import type { RootData } from "~/root";
@@ -8,8 +8,23 @@ export function FlashMessage({ flash }: { flash: Flash | null }) {
   if (!flash) return null;
   return (
     <div className={`alert alert-${flash.kind}`} role="status">
-      {flash.message}
+      <FlashText flash={flash} />
     </div>
+  );
+}
+
+/** The message, and its link when it has one. */
+function FlashText({ flash }: { flash: Flash }) {
+  return (
+    <>
+      {flash.message}
+      {flash.link ? (
+        <>
+          {" "}
+          <Link to={flash.link.href}>{flash.link.text}</Link>
+        </>
+      ) : null}
+    </>
   );
 }
 
@@ -61,7 +76,7 @@ export function ConfirmationBeside({ flash }: { flash: Flash | null }) {
   }, [flash]);
   return flash ? (
     <span className="confirmation-beside" role="status" ref={ref}>
-      {flash.message}
+      <FlashText flash={flash} />
     </span>
   ) : null;
 }

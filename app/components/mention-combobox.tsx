@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties } from "react";
 import { mentionAt, type Mentionable } from "~/lib/mentions";
 
 /**
@@ -35,7 +35,9 @@ export function MentionComboboxList({ field, members }: { field: string; members
   const anchor = useRef<HTMLDivElement>(null);
   const textArea = () =>
     anchor.current?.closest("form")?.querySelector<HTMLTextAreaElement>(`textarea[name="${field}"]`) ?? null;
-  const [open, setOpen] = useState<{ start: number; options: Mentionable[] } | null>(null);
+  const [open, setOpen] = useState<{ start: number; options: Mentionable[]; caret: CaretPoint } | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const [place, setPlace] = useState<CSSProperties | null>(null);
   const [active, setActive] = useState(0);
   const state = useRef({ open, active, members });
   state.current = { open, active, members };
@@ -51,7 +53,7 @@ export function MentionComboboxList({ field, members }: { field: string; members
         setOpen(null);
         return;
       }
-      setOpen({ start: at.start, options });
+      setOpen({ start: at.start, options, caret: caretPoint(area, at.start) });
       setActive((i) => Math.min(i, options.length - 1));
     };
     const onKeyDown = (event: KeyboardEvent) => {
@@ -71,12 +73,20 @@ export function MentionComboboxList({ field, members }: { field: string; members
       }
     };
     const close = () => setTimeout(() => setOpen(null), 150);
+    // the page or the panel scrolled: the list follows the caret
+    const follow = () => {
+      if (state.current.open) update();
+    };
+    window.addEventListener("scroll", follow, true);
+    window.addEventListener("resize", follow);
     area.addEventListener("input", update);
     area.addEventListener("keydown", onKeyDown);
     area.addEventListener("blur", close);
     // what was typed while this code was on its way
     if (document.activeElement === area) update();
     return () => {
+      window.removeEventListener("scroll", follow, true);
+      window.removeEventListener("resize", follow);
       area.removeEventListener("input", update);
       area.removeEventListener("keydown", onKeyDown);
       area.removeEventListener("blur", close);
@@ -100,10 +110,29 @@ export function MentionComboboxList({ field, members }: { field: string; members
     }
   }, [open, active, listId, field]);
 
+  // at the caret, below its line, or above it when the screen ends first; never off either side
+  useLayoutEffect(() => {
+    const box = list.current;
+    if (!open || !box) return setPlace(null);
+    const { x, y, line } = open.caret;
+    const { width, height } = box.getBoundingClientRect();
+    const below = y + line + 4;
+    const top = below + height <= window.innerHeight - 8 ? below : Math.max(8, y - height - 4);
+    const left = Math.max(8, Math.min(x, window.innerWidth - width - 8));
+    setPlace({ top, left });
+  }, [open]);
+
   return (
     <div ref={anchor} className="mention-combobox">
       {open ? (
-        <ul id={listId} role="listbox" aria-label="People to mention" className="mention-options">
+        <ul
+          ref={list}
+          id={listId}
+          role="listbox"
+          aria-label="People to mention"
+          className="mention-options"
+          style={place ?? { visibility: "hidden" }}
+        >
           {open.options.map((m, i) => (
             <li
               key={m.id}
@@ -129,6 +158,69 @@ export function MentionComboboxList({ field, members }: { field: string; members
     </div>
   );
 }
+
+interface CaretPoint {
+  /** the caret's place on the screen (viewport pixels) and its line's height */
+  x: number;
+  y: number;
+  line: number;
+}
+
+/**
+ * Where the character at `index` of a text area is drawn: a hidden copy of
+ * the text area (same box, font and wrapping) holds the text before it, and
+ * a marker after it says where it ended up.
+ */
+function caretPoint(area: HTMLTextAreaElement, index: number): CaretPoint {
+  const style = getComputedStyle(area);
+  const mirror = document.createElement("div");
+  for (const name of MIRRORED) mirror.style.setProperty(name, style.getPropertyValue(name));
+  Object.assign(mirror.style, {
+    position: "absolute",
+    top: "0",
+    left: "-9999px",
+    visibility: "hidden",
+    whiteSpace: "pre-wrap",
+    overflowWrap: "break-word",
+    overflow: "hidden",
+  });
+  mirror.textContent = area.value.slice(0, index);
+  const marker = document.createElement("span");
+  marker.textContent = area.value.slice(index) || ".";
+  mirror.append(marker);
+  document.body.append(mirror);
+  const box = area.getBoundingClientRect();
+  const point = {
+    x: box.left + marker.offsetLeft - area.scrollLeft,
+    y: box.top + marker.offsetTop - area.scrollTop,
+    line: parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.25,
+  };
+  mirror.remove();
+  return point;
+}
+
+const MIRRORED = [
+  "box-sizing",
+  "width",
+  "border-top-width",
+  "border-right-width",
+  "border-bottom-width",
+  "border-left-width",
+  "padding-top",
+  "padding-right",
+  "padding-bottom",
+  "padding-left",
+  "font-family",
+  "font-size",
+  "font-style",
+  "font-weight",
+  "line-height",
+  "letter-spacing",
+  "word-spacing",
+  "text-indent",
+  "text-transform",
+  "tab-size",
+];
 
 /** Replaces the `@…` being typed with `@username `, as if typed (React and the form hear an input event). */
 function pick(area: HTMLTextAreaElement, start: number, person: Mentionable) {

@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { Permissions } from "~/lib/permissions";
 
 /**
@@ -11,12 +12,15 @@ export function ProjectHeader({
   basePath,
   search,
   can,
+  extra,
 }: {
   project: { key: string; name: string; description: string; archived: boolean };
   basePath: string;
   /** carried into "New task" so the board behind it keeps its filters */
   search: string;
   can: Pick<Permissions, "editTasks" | "manageProjects">;
+  /** a view's own action at the end of the row (the board's "?") */
+  extra?: ReactNode;
 }) {
   return (
     <div className="board-header">
@@ -42,6 +46,7 @@ export function ProjectHeader({
             Project settings
           </Link>
         ) : null}
+        {extra}
       </div>
     </div>
   );

@@ -52,6 +52,8 @@ export function SiteHeader({
               </li>
               <li>
                 <NavLink to="/calendar">Calendar</NavLink>
+              </li>
+              <li>
                 <NavLink to="/my-work">My work</NavLink>
               </li>
               <li className="site-menu-search">

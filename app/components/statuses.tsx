@@ -175,29 +175,41 @@ function StatusRow({
             {index > 0 ? <MoveButton status={status} position={index - 1} label="Up" /> : null}
             {index < statuses.length - 1 ? <MoveButton status={status} position={index + 1} label="Down" /> : null}
           </div>
-          <ValidatedForm
-            intent="remove-status"
-            result={remove}
-            className="status-remove"
-            aria-label={`Remove ${status.name}`}
-          >
-            <input type="hidden" name="statusId" value={status.id} />
-            {status.count > 0 ? (
-              <SelectField
-                name="moveTo"
-                label={`Move its ${tasks} to`}
-                options={[
-                  { value: "", label: "Choose a status" },
-                  ...others.map((s) => ({ value: s.id, label: s.name })),
-                ]}
-                value={removeState.values.moveTo ?? ""}
-                error={removeState.errors.moveTo}
-              />
-            ) : (
-              <input type="hidden" name="moveTo" value="" />
-            )}
-            <SubmitButton className="button button-small button-danger">Remove {status.name}</SubmitButton>
-          </ValidatedForm>
+          {/* removing asks first (a second click, as "Delete task…" does), with JavaScript or without */}
+          <details className="danger-zone status-remove-confirm" open={remove ? true : undefined}>
+            <summary>Remove {status.name}…</summary>
+            <ValidatedForm
+              intent="remove-status"
+              result={remove}
+              className="status-remove"
+              aria-label={`Remove ${status.name}`}
+            >
+              <input type="hidden" name="statusId" value={status.id} />
+              {status.count > 0 ? (
+                <SelectField
+                  name="moveTo"
+                  label={`Move its ${tasks} to`}
+                  options={[
+                    { value: "", label: "Choose a status" },
+                    ...others.map((s) => ({ value: s.id, label: s.name })),
+                  ]}
+                  value={removeState.values.moveTo ?? ""}
+                  error={removeState.errors.moveTo}
+                />
+              ) : (
+                <>
+                  <input type="hidden" name="moveTo" value="" />
+                  {/* a refusal with no field to stand beside (the last done status, say) is said here */}
+                  {removeState.errors.moveTo ? (
+                    <p className="field-error" role="alert">
+                      {removeState.errors.moveTo}
+                    </p>
+                  ) : null}
+                </>
+              )}
+              <SubmitButton className="button button-small button-danger">Remove {status.name}</SubmitButton>
+            </ValidatedForm>
+          </details>
         </details>
       )}
     </>

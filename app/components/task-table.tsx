@@ -1,8 +1,9 @@
 import { Link, useLocation } from "@remix-run/react";
 import { Fragment, type ReactNode } from "react";
 import { LabelChips, StatusBadge } from "~/components/labels";
-import { PRIORITY_LABELS } from "~/lib/board";
-import { formatDateTime } from "~/lib/dates";
+import { isClosed, PRIORITY_LABELS } from "~/lib/board";
+import { isOverdue } from "~/lib/calendar";
+import { formatDate, formatDateTime, type ZoneTable } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Day } from "~/components/day";
 import {
@@ -24,7 +25,9 @@ import {
  * header on wide screens and, on phones, each row stacked as a small card
  * (app.css's .task-table). With `selection`, a first column of checkboxes
  * that belong to the bulk edit form (by its id, so the table needn't sit
- * inside it).
+ * inside it). `hide` leaves columns out (My work's own lists: the assignee
+ * is always me). The key and the title both open the task; an open task past
+ * its due date says "Overdue" (PRODUCT.md §12).
  */
 export function TaskTable({
   rows,
@@ -37,6 +40,7 @@ export function TaskTable({
   pageParam = "page",
   showProject = false,
   selection,
+  hide = [],
 }: {
   rows: readonly TaskRow[];
   sort: Sort;
@@ -50,10 +54,12 @@ export function TaskTable({
   /** My work: which team each task is in */
   showProject?: boolean;
   selection?: { form: string; selected: ReadonlySet<string> };
+  hide?: readonly SortKey[];
 }) {
   const params = new URLSearchParams(useLocation().search);
   const groups = group ? groupRows(rows) : [{ value: null, rows }];
-  const columns = SORT_KEYS.length + (selection ? 1 : 0);
+  const shown = SORT_KEYS.filter((key) => !hide.includes(key));
+  const columns = shown.length + (selection ? 1 : 0);
   return (
     <table className="task-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -64,8 +70,8 @@ export function TaskTable({
               <span className="visually-hidden">Selected</span>
             </th>
           ) : null}
-          {SORT_KEYS.map((key) => (
-            <th key={key} scope="col" aria-sort={ariaSort(key, sort)}>
+          {shown.map((key) => (
+            <th key={key} scope="col" className={`task-table-${key}`} aria-sort={ariaSort(key, sort)}>
               <Link to={sortSearch(params, key, sort, sortParam, pageParam)} preventScrollReset>
                 {SORT_LABELS[key]}
                 <SortMark sortKey={key} sort={sort} />
@@ -85,7 +91,14 @@ export function TaskTable({
           ) : null}
           {part.rows.map((row, rowIndex) => (
             <Fragment key={`${row.id}-${rowIndex}`}>
-              <Row row={row} names={names} href={taskHref(row)} showProject={showProject} selection={selection} />
+              <Row
+                row={row}
+                names={names}
+                href={taskHref(row)}
+                showProject={showProject}
+                selection={selection}
+                shown={shown}
+              />
             </Fragment>
           ))}
         </tbody>
@@ -105,15 +118,54 @@ function Row({
   href,
   showProject,
   selection,
+  shown,
 }: {
   row: TaskRow;
   names: Record<string, string>;
   href: string;
   showProject: boolean;
   selection?: { form: string; selected: ReadonlySet<string> };
+  shown: readonly SortKey[];
 }) {
   const ref = `${row.project_key}-${row.number}`;
-  const { zone } = usePageTime();
+  const { zone, today } = usePageTime();
+  const overdue = isOverdue({ due_on: row.due_on, open: !isClosed(row.status.category) }, today);
+  const cells: Record<SortKey, ReactNode> = {
+    key: (
+      <td data-label="Key" className="task-table-key">
+        <Link to={href} data-nav-item>
+          {ref}
+        </Link>
+        {showProject ? <span className="muted small task-table-team"> · {row.team_name}</span> : null}
+      </td>
+    ),
+    title: (
+      <td data-label="Title" className="task-table-title">
+        <Link to={href} tabIndex={-1}>
+          {row.title}
+        </Link>
+      </td>
+    ),
+    status: (
+      <td data-label="Status">
+        <StatusBadge status={row.status} />
+      </td>
+    ),
+    priority: <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>,
+    assignee: <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>,
+    due: (
+      <td data-label="Due" className="task-table-due">
+        {row.due_on ? <Day day={row.due_on} /> : "—"}
+        {overdue ? <span className="overdue-badge">Overdue</span> : null}
+      </td>
+    ),
+    labels: <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>,
+    updated: (
+      <td data-label="Last change" className="task-table-updated">
+        <LastChange iso={row.updated_at} zone={zone} />
+      </td>
+    ),
+  };
   return (
     <tr>
       {selection ? (
@@ -128,26 +180,25 @@ function Row({
           />
         </td>
       ) : null}
-      <td data-label="Key">
-        <Link to={href} data-nav-item>
-          {ref}
-        </Link>
-        {showProject ? <span className="muted small"> · {row.team_name}</span> : null}
-      </td>
-      <td data-label="Title" className="task-table-title">
-        {row.title}
-      </td>
-      <td data-label="Status">
-        <StatusBadge status={row.status} />
-      </td>
-      <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>
-      <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>
-      <td data-label="Due">{row.due_on ? <Day day={row.due_on} /> : "—"}</td>
-      <td data-label="Labels">{row.labels.length > 0 ? <LabelChips labels={row.labels} /> : "—"}</td>
-      <td data-label="Last change">
-        <time dateTime={row.updated_at}>{formatDateTime(row.updated_at, zone)}</time>
-      </td>
+      {shown.map((key) => (
+        <Fragment key={key}>{cells[key]}</Fragment>
+      ))}
     </tr>
+  );
+}
+
+/**
+ * "7 Dec 2026, 20:04 UTC" in two pieces that may stand on two lines (the
+ * date, then the time): one line of it made the table wider than a laptop's
+ * screen beside the sidebar.
+ */
+function LastChange({ iso, zone }: { iso: string; zone: ZoneTable }) {
+  const full = formatDateTime(iso, zone);
+  const date = formatDate(iso, zone);
+  return (
+    <time dateTime={iso} className="wrapping-time">
+      <span>{date},</span> <span>{full.slice(date.length + 2)}</span>
+    </time>
   );
 }
 

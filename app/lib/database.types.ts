@@ -1450,6 +1450,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      invitation_has_account: { Args: { token: string }; Returns: boolean }
       invitation_preview: {
         Args: { token: string }
         Returns: {

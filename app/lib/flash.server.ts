@@ -6,6 +6,8 @@ import { requestScope } from "./request-scope.server";
 export interface Flash {
   kind: "success" | "info";
   message: string;
+  /** a link after the message ("Open WEB-34"): where the change led */
+  link?: { href: string; text: string };
 }
 
 const COOKIE = "tb_flash";
@@ -32,8 +34,8 @@ export async function setFlash(flash: Flash) {
 }
 
 /** After a successful form: the message for the next page, and the way there. */
-export async function redirectWithSuccess(message: string, to: string) {
-  await setFlash({ kind: "success", message });
+export async function redirectWithSuccess(message: string, to: string, link?: Flash["link"]) {
+  await setFlash({ kind: "success", message, ...(link ? { link } : {}) });
   return redirect(to);
 }
 

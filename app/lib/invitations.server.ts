@@ -26,6 +26,8 @@ export interface InvitationPreview {
   email: string;
   status: InvitationStatus;
   expiresAt: string;
+  /** the invited address has an account: "Log in" first, else "Sign up" first */
+  hasAccount: boolean;
 }
 
 export type SendResult =
@@ -101,7 +103,11 @@ export async function revokeInvitation(supabase: SupabaseClient, teamId: string,
 }
 
 export async function previewInvitation(supabase: SupabaseClient, token: string) {
-  const { data, error } = await supabase.rpc("invitation_preview", { token });
+  // side by side: whether the address has an account decides which way in the page offers first
+  const [{ data, error }, account] = await Promise.all([
+    supabase.rpc("invitation_preview", { token }),
+    supabase.rpc("invitation_has_account", { token }),
+  ]);
   const row = (
     data as Array<{
       team_name: string;
@@ -122,9 +128,10 @@ export async function previewInvitation(supabase: SupabaseClient, token: string)
         email: row.email,
         status: row.status,
         expiresAt: row.expires_at,
+        hasAccount: account.data === true,
       }
     : null;
-  return { error, preview };
+  return { error: error ?? account.error, preview };
 }
 
 export async function acceptInvitation(supabase: SupabaseClient, token: string) {

@@ -21,12 +21,18 @@ export interface NotificationView {
   actor_id: string | null;
   event: Pick<TaskEvent, "kind" | "data"> | null;
   comment: { body: string } | null;
-  task: { number: number; title: string; project: { key: string; team: { slug: string; name: string } } };
+  task: {
+    number: number;
+    title: string;
+    due_on: string | null;
+    project: { key: string; team: { slug: string; name: string } };
+  };
 }
 
 type Embedded = {
   number: number;
   title: string;
+  due_on: string | null;
   project: { key: string; team: { slug: string; name: string } | null } | null;
 } | null;
 
@@ -53,7 +59,7 @@ export async function listNotifications(
        actor:profiles!notifications_actor_id_fkey(display_name),
        event:task_events(kind, data),
        comment:comments(body),
-       task:tasks(number, title, project:projects(key, team:teams(slug, name)))`,
+       task:tasks(number, title, due_on, project:projects(key, team:teams(slug, name)))`,
     )
     .eq("recipient_id", userId)
     .order("created_at", { ascending: false })

@@ -1,3 +1,5 @@
+import { daysBetween, formatDay } from "./dates";
+
 /**
  * Notifications and their email settings (docs/product.md §10), shared by the
  * pages and the server. The kinds and the defaults are the database's too
@@ -49,8 +51,11 @@ export function statusName(value: unknown): string {
   return typeof name === "string" ? name : "a removed status";
 }
 
-/** What happened, after the actor's name: "assigned you", "moved it from To do to Done". */
-export function notificationVerb(kind: NotificationKind, event: { data: Record<string, unknown> } | null): string {
+/** What happened, after the actor's name: "assigned you", "moved it from To do to Done" (a reminder has no actor: dueReminderWords). */
+export function notificationVerb(
+  kind: Exclude<NotificationKind, "due_date">,
+  event: { data: Record<string, unknown> } | null,
+): string {
   switch (kind) {
     case "assigned":
       return "assigned you";
@@ -62,9 +67,21 @@ export function notificationVerb(kind: NotificationKind, event: { data: Record<s
       const change = (event?.data.changes as Record<string, { from?: unknown; to?: unknown }> | undefined)?.status;
       return change ? `moved from ${statusName(change.from)} to ${statusName(change.to)}:` : "changed the status of";
     }
-    case "due_date":
-      return "is due soon:";
     case "webhook_off":
       return "A webhook of this project failed 20 times in a row and is turned off (settings → Webhooks); its last delivery was about";
   }
+}
+
+/**
+ * A due-date reminder has no actor: it is said of the task, after its title
+ * ("WEB-5 Send the invoices is due today"), from its due date as it is now and
+ * the viewer's today, so it stays true when read later.
+ */
+export function dueReminderWords(dueOn: string | null, today: string): string {
+  if (!dueOn) return "no longer has a due date";
+  const days = daysBetween(today, dueOn);
+  if (days === 0) return "is due today";
+  if (days === 1) return "is due tomorrow";
+  if (days < 0) return `was due ${formatDay(dueOn)}`;
+  return `is due ${formatDay(dueOn)}`;
 }

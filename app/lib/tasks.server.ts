@@ -266,7 +266,25 @@ export async function moveTask(supabase: SupabaseClient, taskId: string, statusI
   // no position: the RPC's default (null) puts the task last
   const args =
     position === null ? { task_id: taskId, status_id: statusId } : { task_id: taskId, status_id: statusId, position };
-  return supabase.rpc("move_task", args).single<{ id: string; status_id: string; position: number }>();
+  return supabase
+    .rpc("move_task", args)
+    .single<{ id: string; status_id: string; position: number; successor_id: string | null }>();
+}
+
+/** The next task of a repeating series (made when its predecessor was completed): where it went. */
+export async function readSuccessor(supabase: SupabaseClient, successorId: string) {
+  const { data: next } = await supabase
+    .from("tasks")
+    .select("number, due_on, status_id")
+    .eq("id", successorId)
+    .maybeSingle<{ number: number; due_on: string | null; status_id: string }>();
+  if (!next) return null;
+  const { data: status } = await supabase
+    .from("project_statuses")
+    .select("name")
+    .eq("id", next.status_id)
+    .maybeSingle();
+  return { number: next.number, due_on: next.due_on, status: status as { name: string } | null };
 }
 
 /** Deletes a task with its comments and attachment rows; the files follow through the cleanup queue. */

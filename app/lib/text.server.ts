@@ -3,6 +3,7 @@ import { backendError } from "./http.server";
 import { submittedValues, type FormValues } from "./schemas";
 import { parseMarkdown, renderMarkdown, type ParsedText, type ResolvedReferences } from "./markdown.server";
 import type { SupabaseClient } from "./supabase-types";
+import { excerpt, plainText } from "../../supabase/functions/_shared/plain-text";
 
 /**
  * Descriptions and comments of one team as the reader sees them: Markdown
@@ -75,6 +76,44 @@ async function resolveReferences(
     resolved.images.set(id, { src: attachmentImageSrc(id, "inline"), href: attachmentPath(id), alt: a.file_name });
   }
   return resolved;
+}
+
+/**
+ * Texts of several teams as one-line plain excerpts of at most `max`
+ * characters (the notifications page's quotes): no Markdown, and the people
+ * they mention by name where the reader may see them (one request per team
+ * that has mentions).
+ */
+export async function plainExcerpts(
+  supabase: SupabaseClient,
+  texts: ReadonlyArray<{ teamSlug: string; text: string }>,
+  max: number,
+): Promise<string[]> {
+  const parsed = texts.map((t) => parseMarkdown(t.text));
+  const names = new Map<string, Map<string, string>>();
+  const teams = [...new Set(texts.map((t) => t.teamSlug))];
+  await Promise.all(
+    teams.map(async (slug) => {
+      const people = new Set(
+        parsed.filter((_, i) => texts[i].teamSlug === slug).flatMap((p) => [...p.references.people]),
+      );
+      if (people.size === 0) return;
+      const { data, error } = await supabase.rpc(
+        "text_references",
+        { team_slug: slug, task_keys: [], usernames: [...people], attachment_ids: [] },
+        { get: true },
+      );
+      if (error) throw backendError(error);
+      const found = (data as unknown as Found | null)?.people ?? [];
+      names.set(slug, new Map(found.map((p) => [p.username.toLowerCase(), p.display_name])));
+    }),
+  );
+  return parsed.map((p, i) =>
+    excerpt(
+      plainText(p.tokens, (u) => names.get(texts[i].teamSlug)?.get(u)),
+      max,
+    ),
+  );
 }
 
 /** The fields a "Preview" button may name. */

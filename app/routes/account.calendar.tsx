@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { useState } from "react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
@@ -73,7 +74,10 @@ export default function CalendarFeed() {
           <p>
             <label htmlFor="feed-address">Your calendar address</label>
           </p>
-          <input id="feed-address" className="feed-address" readOnly value={address} />
+          <div className="feed-copy">
+            <input id="feed-address" className="feed-address" readOnly value={address} />
+            <CopyButton text={address} />
+          </div>
           <p>
             Copy it into your calendar app now (“subscribe by URL” or “from internet”). Anyone with it can see these
             tasks, so keep it to yourself. We keep only a fingerprint of it and can't show it again: if you lose it,
@@ -91,7 +95,8 @@ export default function CalendarFeed() {
       <div className="form-actions">
         <Form method="post">
           <input type="hidden" name="intent" value="reset" />
-          <button type="submit" className="button">
+          {/* the page's main action is using the address (Copy, above); resetting it is the quiet one */}
+          <button type="submit" className={createdAt || address ? "button button-secondary" : "button"}>
             {createdAt || address ? "Reset the address" : "Make my calendar address"}
           </button>
         </Form>
@@ -110,4 +115,20 @@ export default function CalendarFeed() {
 
 export function ErrorBoundary() {
   return <ErrorPage compact />;
+}
+
+/** Copies the address (with JavaScript; without it the field's text is selected and copied as any text). */
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button needs-js"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => setCopied(true));
+      }}
+    >
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
 }

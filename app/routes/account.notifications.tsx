@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
 import { FormAlert, SelectField, SubmitButton } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
@@ -16,6 +16,7 @@ import {
 } from "~/lib/notifications";
 import { readEmailSettings, saveEmailSettings } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
+import { usePageTime } from "~/lib/use-page-time";
 
 export const meta: MetaFunction = () => [{ title: "Notification emails · Teamboard" }];
 
@@ -51,6 +52,7 @@ async function submit({ request }: ActionFunctionArgs) {
 
 export default function NotificationEmails() {
   const { settings } = useLoaderData<typeof loader>();
+  const { zone } = usePageTime();
   const result = useActionData<typeof action>();
   const errors: Record<string, string> = result?.errors ?? {};
   const chosen = (kind: NotificationKind) => (result?.values[kind] as EmailSetting | undefined) ?? settings[kind];
@@ -60,7 +62,8 @@ export default function NotificationEmails() {
       {errors.form ? <FormAlert>{errors.form}</FormAlert> : null}
       <p>
         Everything shows in the app under the bell. Choose what is also emailed to you. Right away means within two
-        minutes (several at once come as one email); the digest comes at 08:00 (UTC until you can set your time zone).
+        minutes (several at once come as one email); the digest comes at 08:00 in your time zone ({zone.name},{" "}
+        <Link to="/account">change it on your account page</Link>).
       </p>
       <Form method="post" className="email-settings">
         {NOTIFICATION_KINDS.map((kind) => (

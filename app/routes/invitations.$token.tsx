@@ -113,6 +113,7 @@ export default function Invitation() {
   const { invitation, here, signedInAs, forMe } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const { zone } = usePageTime();
+  const signUp = `/signup?${new URLSearchParams({ next: here, email: invitation?.email ?? "" })}`;
   if (!invitation) {
     return (
       <div className="auth-page">
@@ -149,17 +150,33 @@ export default function Invitation() {
           </>
         ) : !signedInAs ? (
           <>
-            <p>Log in or create an account with {invitation.email} to accept it. You'll come back here.</p>
+            <p>
+              {invitation.hasAccount
+                ? `Log in as ${invitation.email} to accept it.`
+                : `Create an account with ${invitation.email} to accept it.`}{" "}
+              You'll come back here.
+            </p>
+            {/* the way in the address needs first (in reading and tab order), the other one quiet */}
             <p className="actions">
-              <Link className="button" to={`/login?${new URLSearchParams({ next: here })}`}>
-                Log in
-              </Link>{" "}
-              <Link
-                className="button button-secondary"
-                to={`/signup?${new URLSearchParams({ next: here, email: invitation.email })}`}
-              >
-                Sign up
-              </Link>
+              {invitation.hasAccount ? (
+                <>
+                  <Link className="button" to={`/login?${new URLSearchParams({ next: here })}`}>
+                    Log in
+                  </Link>{" "}
+                  <Link className="button button-secondary" to={signUp}>
+                    Sign up
+                  </Link>
+                </>
+              ) : (
+                <>
+                  <Link className="button" to={signUp}>
+                    Sign up
+                  </Link>{" "}
+                  <Link className="button button-secondary" to={`/login?${new URLSearchParams({ next: here })}`}>
+                    Log in
+                  </Link>
+                </>
+              )}
             </p>
           </>
         ) : !forMe ? (

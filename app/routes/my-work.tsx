@@ -15,7 +15,8 @@ import boardStyles from "~/styles/board.css?url";
  * My work (docs/product.md §13): four lists across all my teams (assigned
  * to me and open; mine due within 7 days or overdue; watching; created by
  * me), each sortable (`?assigned.sort=due`) and paged (`?assigned.page=2`),
- * 50 a page. The four are read side by side: one round trip.
+ * 50 a page. The four are read side by side: one round trip. The first two
+ * are mine, so they have no Assignee column.
  */
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: boardStyles }];
 
@@ -75,6 +76,7 @@ export default function MyWork() {
                 sortParam={`${list}.sort`}
                 pageParam={`${list}.page`}
                 showProject
+                hide={list === "assigned" || list === "due" ? ["assignee"] : []}
               />
             </div>
           )}

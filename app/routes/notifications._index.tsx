@@ -8,9 +8,10 @@ import { formatAgo, formatDateTime } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { backendError, keepingTheForm } from "~/lib/http.server";
-import { notificationVerb } from "~/lib/notifications";
+import { dueReminderWords, notificationVerb } from "~/lib/notifications";
 import { listNotifications, markAllRead, type NotificationView } from "~/lib/notifications.server";
 import { requestClient } from "~/lib/supabase.server";
+import { plainExcerpts } from "~/lib/text.server";
 
 export const meta: MetaFunction = () => [{ title: "Notifications · Teamboard" }];
 
@@ -24,11 +25,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const unreadOnly = params.get("show") === "unread";
   const before = parseTimelineCursor(params, "before");
-  const { error, notifications, hasMore } = await listNotifications(requestClient(), user.id, { unreadOnly, before });
+  const supabase = requestClient();
+  const { error, notifications, hasMore } = await listNotifications(supabase, user.id, { unreadOnly, before });
   if (error) throw backendError(error);
   const last = notifications.at(-1);
+  // a comment's words as plain text, its mentions as names (issue 42 §11)
+  const quoted = notifications.filter((n) => n.comment);
+  const quotes = await plainExcerpts(
+    supabase,
+    quoted.map((n) => ({ teamSlug: n.task.project.team.slug, text: n.comment!.body })),
+    200,
+  );
+  const quoteOf = new Map(quoted.map((n, i) => [n.id, quotes[i]]));
   return {
-    notifications,
+    notifications: notifications.map(({ comment, ...n }) => ({ ...n, quote: comment ? quoteOf.get(n.id)! : null })),
     unreadOnly,
     olderPage: before !== null,
     next: hasMore && last ? encodeTimelineCursor(last) : null,
@@ -89,18 +99,32 @@ export default function Notifications() {
   );
 }
 
-function NotificationItem({ notification: n, now }: { notification: NotificationView; now: string }) {
-  const { zone } = usePageTime();
+type ListedNotification = Omit<NotificationView, "comment"> & { quote: string | null };
+
+function NotificationItem({ notification: n, now }: { notification: ListedNotification; now: string }) {
+  const { zone, today } = usePageTime();
   const ref = `${n.task.project.key}-${n.task.number}`;
   const actor = n.actor?.display_name ?? (n.actor_id ? "A former member" : "Someone");
   return (
     <li className={n.read_at ? "notification" : "notification unread"}>
       <Link to={`/notifications/${n.id}`}>
         {n.read_at ? null : <span className="visually-hidden">Unread: </span>}
-        {n.kind === "due_date" || n.kind === "webhook_off" ? null : <strong>{actor}</strong>}{" "}
-        {notificationVerb(n.kind, n.event)} <span className="task-ref">{ref}</span> {n.task.title}
+        {n.kind === "due_date" ? (
+          <>
+            <span className="task-ref">{ref}</span> {n.task.title} {dueReminderWords(n.task.due_on, today)}
+          </>
+        ) : n.kind === "webhook_off" ? (
+          <>
+            {notificationVerb(n.kind, n.event)} <span className="task-ref">{ref}</span> {n.task.title}
+          </>
+        ) : (
+          <>
+            <strong>{actor}</strong> {notificationVerb(n.kind, n.event)} <span className="task-ref">{ref}</span>{" "}
+            {n.task.title}
+          </>
+        )}
       </Link>
-      {n.comment ? <p className="muted small notification-quote">{n.comment.body.slice(0, 200)}</p> : null}
+      {n.quote ? <p className="muted small notification-quote">{n.quote}</p> : null}
       <p className="muted small">
         {n.task.project.team.name} ·{" "}
         <time dateTime={n.created_at} title={formatDateTime(n.created_at, zone)}>

@@ -24,7 +24,16 @@ import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
 import { previewAnswer, renderTexts } from "~/lib/text.server";
-import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, stopRepeating, updateTask } from "~/lib/tasks.server";
+import {
+  deleteTask,
+  moveTask,
+  readSuccessor,
+  requireTaskPanel,
+  setTaskLabels,
+  stopRepeating,
+  updateTask,
+} from "~/lib/tasks.server";
+import { formatDay } from "~/lib/dates";
 import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -127,12 +136,23 @@ async function submit(args: ActionFunctionArgs) {
 
     case "move": {
       if (!parsed.success) return formFailure(parsed);
-      const [{ error }, { data: status }] = await Promise.all([
+      const [{ data: moved, error }, { data: status }] = await Promise.all([
         moveTask(supabase, task.id, parsed.data.status, parsed.data.position),
-        supabase.from("project_statuses").select("name").eq("id", parsed.data.status).maybeSingle(),
+        supabase.from("project_statuses").select("name, category").eq("id", parsed.data.status).maybeSingle(),
       ]);
       if (error) return writeFailure(error, { intent: parsed.intent, values, field: "status" });
-      return done(status ? `${ref} is in ${status.name}.` : `${ref} is moved.`);
+      const message = status ? `${ref} is in ${status.name}.` : `${ref} is moved.`;
+      // a repeating task completed: its next one, made by the database, is where the person goes next
+      const next =
+        status?.category === "completed" && moved?.successor_id
+          ? await readSuccessor(supabase, moved.successor_id)
+          : null;
+      if (!next) return done(message);
+      const nextRef = taskRef(project.key, next.number);
+      return redirectWithSuccess(`${message} ${nextOneWords(nextRef, next)}`, urls.task, {
+        href: taskUrls(args.request.url, boardPath(ctx), next.number).task,
+        text: `Open ${nextRef}`,
+      });
     }
 
     case "stop-repeating": {
@@ -151,6 +171,12 @@ async function submit(args: ActionFunctionArgs) {
     }
   }
   throw notFound();
+}
+
+/** "The next one, WEB-34, is due 15 Dec 2026 in To do." */
+function nextOneWords(ref: string, next: { due_on: string | null; status: { name: string } | null }): string {
+  const due = next.due_on ? ` is due ${formatDay(next.due_on)}` : " is";
+  return `The next one, ${ref},${due} in ${next.status?.name ?? "the board"}.`;
 }
 
 /** The panel; when a comment form came back, the /comments child renders it instead, with that answer. */

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLocation } from "@remix-run/react";
+import { Link, useActionData, useLocation, useNavigationType } from "@remix-run/react";
+import { useEffect, useRef, type KeyboardEvent } from "react";
 import { ErrorPage } from "~/components/error-page";
 import { SelectField, SubmitButton, ValidatedForm, formState } from "~/components/form";
 import { TaskFields } from "~/components/task/task-forms";
@@ -73,8 +74,15 @@ export default function NewTask() {
   const statuses = board?.columns.map((c) => c.status) ?? [];
   // the project's first backlog status, else its first unstarted one, as the database chooses when none is sent
   const firstOpen = statuses.find((s) => s.category === "backlog") ?? statuses.find((s) => s.category === "unstarted");
+  const section = useRef<HTMLElement>(null);
+  // opened from the board (the "New task" link, `c`): the title is what comes next. Not on a page
+  // loaded as it is: focus would start the form, and its checks load with the first form started on.
+  const arrival = useNavigationType();
+  useEffect(() => {
+    if (arrival === "PUSH") section.current?.querySelector<HTMLInputElement>('input[name="title"]')?.focus();
+  }, [arrival]);
   return (
-    <section className="task-detail" aria-labelledby="new-task-title">
+    <section className="task-detail" aria-labelledby="new-task-title" ref={section} onKeyDown={closeIfUntouched}>
       {/* on a phone the form is the page: the way back first, as on a task's panel */}
       <p className="back-to-board">
         <Link to={back} preventScrollReset>
@@ -83,7 +91,13 @@ export default function NewTask() {
       </p>
       <div className="task-panel-header">
         <h2 id="new-task-title">New task</h2>
-        <Link to={back} className="close-panel" aria-label="Close without creating" preventScrollReset>
+        <Link
+          to={back}
+          className="close-panel"
+          aria-label="Close without creating"
+          preventScrollReset
+          data-shortcut="Escape"
+        >
           ✕
         </Link>
       </div>
@@ -102,6 +116,24 @@ export default function NewTask() {
       </ValidatedForm>
     </section>
   );
+}
+
+/**
+ * Escape in the form closes the panel while nothing is typed in it (outside
+ * the form, the Escape shortcut clicks the close link, lib/shortcuts.ts): a
+ * started task is never thrown away by one key. The mention list's own
+ * Escape comes first (it prevents the default).
+ */
+function closeIfUntouched(event: KeyboardEvent<HTMLElement>) {
+  if (event.key !== "Escape" || event.defaultPrevented) return;
+  const typed = [
+    ...event.currentTarget.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+      'input[type="text"], input:not([type]), textarea',
+    ),
+  ].some((field) => field.value.trim() !== "");
+  if (typed) return;
+  event.preventDefault();
+  event.currentTarget.querySelector<HTMLElement>('[data-shortcut="Escape"]')?.click();
 }
 
 export function ErrorBoundary() {

@@ -13,6 +13,7 @@ import { BoardFilters } from "~/components/board/board-filters";
 import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { ProjectHeader } from "~/components/project-header";
+import { MoveHelp } from "~/components/board/board";
 import { ProjectTabs } from "~/components/project-tabs";
 import { SavedViews } from "~/components/saved-views";
 import { ARCHIVED_MESSAGE, boardSearch, filterSearch, parseBoardFilters, parseColumnLimits } from "~/lib/board";
@@ -177,7 +178,13 @@ export default function BoardLayout() {
   return (
     <div className={`board-layout${outlet ? " with-panel" : ""}`}>
       <div className="board-main" aria-busy={boardPending || undefined}>
-        <ProjectHeader project={project} basePath={basePath} search={search} can={can} />
+        <ProjectHeader
+          project={project}
+          basePath={basePath}
+          search={search}
+          can={can}
+          extra={can.editTasks ? <MoveHelp /> : null}
+        />
         <ProjectTabs basePath={basePath} search={filterSearch(filters)}>
           <SavedViews basePath={basePath} views={savedViews} canShare={can.shareViews} />
         </ProjectTabs>

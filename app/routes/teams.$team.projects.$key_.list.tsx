@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { BoardFilters } from "~/components/board/board-filters";
@@ -12,9 +12,8 @@ import { TaskTable } from "~/components/task-table";
 import { requireUser } from "~/lib/auth.server";
 import { ARCHIVED_MESSAGE, filterSearch, parseBoardFilters } from "~/lib/board";
 import { classifyDbError } from "~/lib/db-errors.server";
-import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
 import {
   GROUP_KEYS,
@@ -106,7 +105,7 @@ async function act(args: ActionFunctionArgs) {
     throw thrown;
   });
   if (!context) return refused({ form: MESSAGES.backendDown }, 503);
-  const { supabase, team, project, archived } = context;
+  const { supabase, team, archived } = context;
   // the role's rule first (the database checks every row again, all or nothing)
   if (!can(team.role, edit.ok && edit.change === "delete" ? "deleteTasks" : "editTasks"))
     return refused({ form: NOTHING_CHANGED }, 403);
@@ -120,8 +119,13 @@ async function act(args: ActionFunctionArgs) {
     if (status === 403) return refused({ form: NOTHING_CHANGED }, 403);
     return refused({ form: status === 404 ? "Some of those tasks don't exist any more." : message }, status);
   }
-  await setFlash({ kind: "success", message: changedMessage(Number(count)) });
-  throw redirect(`/teams/${team.slug}/projects/${project.key}/list${new URL(args.request.url).search}`);
+  // no redirect: the page comes back with the same rows ticked and the result beside the bar (issue 42 §7);
+  // the loader runs again after the post, so the table shows the change
+  return data({
+    intent: "bulk" as const,
+    done: changedMessage(Number(count)),
+    selection: { ids: edit.ids, all: edit.all },
+  });
 }
 
 /** docs/product.md §9: a bulk edit touching one task the person may not change. */
@@ -173,8 +177,8 @@ export default function ListPage() {
         keep={keep}
       />
       <ArrangeForm query={query} key={location.search} />
-      {/* remounted by every navigation: a refused edit's answer ticks its rows again, a done one clears them */}
-      <div key={location.key} onChange={tickAll}>
+      {/* remounted by every navigation: an edit's answer, done or refused, ticks its rows again */}
+      <div key={location.key} onChange={tickAll} className="bulk-area">
         {can.editTasks ? (
           <BulkEditForm
             pageIds={rows.map((row) => row.id)}

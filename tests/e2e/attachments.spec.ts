@@ -31,6 +31,8 @@ for (const mode of MODES) {
       await expect(section.getByRole("link", { name: "notes – draft.txt" })).toBeVisible();
       await expect(section.getByRole("link", { name: "pixel.png", exact: true })).toBeVisible();
       await expect(section.getByRole("img", { name: "Preview of pixel.png" })).toBeVisible();
+      // once listed, a file's progress row is gone (issue 42 §13: it stayed until a reload)
+      await expect(section.locator(".attachment-progress")).toHaveCount(0);
       await expect(section.locator("[data-attachment='notes – draft.txt']")).toContainText(
         "13 B · text/plain · Mia Member",
       );

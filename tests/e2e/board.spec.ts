@@ -285,6 +285,8 @@ test.describe("board with JavaScript", () => {
     await expect(page).toHaveURL(new RegExp(`${board}$`));
     expect(await still()).toEqual({ marker: "same page", sidebar: "kept", board: "kept" });
 
+    // on a laptop's board the team's navigation is folded into its bar (issue 42)
+    await page.locator("summary", { hasText: "Team menu" }).click();
     await page.getByRole("link", { name: "Members" }).click();
     await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
     expect((await still()).marker).toBe("same page");

@@ -54,6 +54,11 @@ for (const mode of MODES) {
       await expect(
         guest.getByText(`${team.users.admin.displayName} invited ${email} to join the team ${team.name} as a viewer.`),
       ).toBeVisible();
+      // no account for this address yet: "Sign up" leads, "Log in" is the quiet one (issue 42)
+      const ways = guest.locator(".auth-page .card .actions").getByRole("link");
+      await expect(ways).toHaveText(["Sign up", "Log in"]);
+      await expect(ways.first()).not.toHaveClass(/button-secondary/);
+      await expect(ways.last()).toHaveClass(/button-secondary/);
       await guest.locator(".auth-page .card").getByRole("link", { name: "Sign up" }).click();
       await guest.getByLabel("Your name").fill("Nell Newcomer");
       // the invited address is filled in, and still editable
@@ -93,6 +98,10 @@ for (const mode of MODES) {
       });
       expect(sent.error).toBeNull();
       const link = invitationLink((await mailbox(person.email).next(/invited you to/)).text);
+
+      // signed out, the address having an account: "Log in" leads (issue 42)
+      await page.goto(link);
+      await expect(page.locator(".auth-page .card .actions").getByRole("link")).toHaveText(["Log in", "Sign up"]);
 
       await login(person);
       await page.goto("/teams");

@@ -430,7 +430,8 @@ test.describe("phone 390 px with JavaScript, while the page hydrates", () => {
     });
     await page.goto(`/teams/${team.slug}/projects/WEB`);
     await expect(page.getByRole("button", { name: "Move WEB-1" })).toBeVisible();
-    await expect(page.getByText("Tap or click a card’s ⠿ button")).toBeVisible();
+    // on a phone the hint is behind "?" (issue 42 §10), which is in the first HTML too
+    await expect(page.getByTitle("How to move cards")).toBeVisible();
     // two frames after hydration: every shift has been laid out and reported
     const shifts = await page.evaluate(
       () =>
@@ -495,6 +496,14 @@ for (const mode of MODES) {
       await page.goto(board);
       await expect(columns).toHaveCount(5);
       expect(await wholeColumns(1280), "columns wholly on screen").toBe(5);
+      // the team's sidebar folds into its bar on a board (issue 42), so a card's title takes at most two lines
+      await expect(page.getByRole("link", { name: "Members" })).toBeHidden();
+      const title = page.locator("li[data-task-id]").first().getByText("Reconcile quarterly invoices");
+      const lines = await title.evaluate((el) => el.getClientRects().length);
+      expect(lines, "lines of a card's title").toBeLessThanOrEqual(2);
+      await page.locator("summary", { hasText: "Team menu" }).click();
+      await expect(page.getByRole("link", { name: "Members" })).toBeVisible();
+      await page.locator("summary", { hasText: "Team menu" }).click();
       await expect(page.getByRole("button", { name: "Archive project" })).toBeHidden();
 
       await page.goto(`${board}/tasks/1`);

@@ -62,7 +62,7 @@ for (const mode of MODES) {
       } else {
         for (let i = 0; i < 2; i++) {
           const review = page.locator('[data-status-row="Review"]');
-          await review.locator("summary").click();
+          await review.locator("summary", { hasText: "Change" }).click();
           await review.getByRole("button", { name: "Up Review" }).click();
           await expect(page.getByText("The order of the columns is saved.")).toBeVisible();
         }

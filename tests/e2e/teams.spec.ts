@@ -32,6 +32,8 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Create project" }).click();
       await expect(page).toHaveURL(new RegExp(`/teams/${slug}/projects/WEB$`));
       await expect(page.getByRole("heading", { name: "WEB Website" })).toBeVisible();
+      // the sidebar lists it (on a laptop's board the sidebar is folded into the team's bar: issue 42)
+      await page.locator("summary", { hasText: "Team menu" }).click();
       await expect(page.getByRole("link", { name: "WEB Website" })).toBeVisible();
 
       await page.goto("/teams/new");

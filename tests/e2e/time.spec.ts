@@ -150,6 +150,14 @@ for (const mode of MODES) {
       await page.getByRole("button", { name: "Make my calendar address" }).click();
       const address = await page.getByLabel("Your calendar address").inputValue();
       expect(address).toMatch(/\/calendar\/[A-Za-z0-9_-]{59}\.ics$/);
+      // copying it is the page's main action; resetting it a quiet one (issue 42)
+      await expect(page.getByRole("button", { name: "Reset the address" })).toHaveClass(/button-secondary/);
+      if (mode.js) {
+        await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+        await page.getByRole("button", { name: "Copy", exact: true }).click();
+        await expect(page.getByRole("button", { name: "Copied", exact: true })).toBeVisible();
+        expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+      } else await expect(page.getByRole("button", { name: "Copy", exact: true })).toBeHidden();
 
       // a calendar app: no cookies, no browser
       const app = await playwright.request.newContext();

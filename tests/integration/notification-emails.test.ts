@@ -110,6 +110,23 @@ describe("right away", () => {
     );
   });
 
+  it("quotes a Markdown comment as plain words, a mentioned teammate by name (issue 42 §11)", async () => {
+    const di = await newcomer("Dina");
+    await di.client.from("notification_settings").upsert({ user_id: di.id, kind: "comment", email: "instant" });
+    const task = await createTask(t.owner, t.project, { title: "Plan", assignee_id: di.id });
+    const { rows } = await stack.db.query<{ username: string }>("select username from profiles where id = $1", [di.id]);
+    await comment(
+      t.member,
+      task.id,
+      `@${rows[0].username} see ![pasted.png](/attachments/00000000-0000-4000-8000-000000000000)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [ ] **check** the [list](https://example.com)`,
+    );
+    expect((await run(stack, later(60))).body.sent).toBe(1);
+    const [mail] = await messagesTo(stack.url, di.email);
+    expect(mail.Text).toContain("“@Dina see pasted.png a b 1 2 ☐ check the list”");
+    expect(mail.HTML).toContain("@Dina see pasted.png a b 1 2 ☐ check the list");
+    expect(mail.Text).not.toMatch(/!\[|\||\[ \]/);
+  });
+
   it("carries RFC 8058 one-click unsubscribe headers; the link turns those kinds off, and says so when used twice", async () => {
     const cy = await newcomer("Cy");
     await createTask(t.owner, t.project, { assignee_id: cy.id });

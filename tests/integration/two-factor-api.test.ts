@@ -322,6 +322,8 @@ describe("the catalog: nothing added later can forget the rule", () => {
     const open = new Map([
       // anon may call it too: whoever holds an invitation link may see what it invites to
       ["invitation_preview", "the link's holder, signed in or not"],
+      // which way in the invitation page offers first: asked only of a pending link (issue 42)
+      ["invitation_has_account", "the link's holder, signed in or not"],
       // an email's unsubscribe link works without signing in (RFC 8058): its token is the key
       ["unsubscribe_from_emails", "the link's holder, signed in or not"],
       ["unsubscribe_link_status", "the link's holder, signed in or not"],

@@ -20,6 +20,27 @@ interface BoardProps {
   openNumber: number | null;
 }
 
+const MOVE_HINT =
+  "Tap or click a card’s ⠿ button to choose where it goes, or drag the card. With a keyboard: focus ⠿, press Enter, move it with the arrow keys and press Enter again.";
+
+/**
+ * How cards move, behind a "?" in the project's header row: on a phone the
+ * hint's four lines would push the first card below the first screen, so
+ * there it shows only when asked for (board.css; wide screens show the hint
+ * above the board and no "?"). Needs JavaScript, as moving cards does.
+ */
+export function MoveHelp() {
+  return (
+    <details className="board-more move-help needs-js">
+      <summary className="button button-small button-secondary" title="How to move cards">
+        <span aria-hidden="true">?</span>
+        <span className="visually-hidden">How to move cards</span>
+      </summary>
+      <p className="board-more-menu hint">{MOVE_HINT}</p>
+    </details>
+  );
+}
+
 /**
  * The board: a column per status of the project, in its order (on a phone one at a time, with a switcher
  * listing them all). With JavaScript, cards can be dragged with a mouse,
@@ -57,12 +78,7 @@ export function Board({
         </div>
       ) : null}
       {/* in the first HTML already, so the board doesn't shift down when the page hydrates (hidden without JavaScript) */}
-      {canMove ? (
-        <p className="hint board-hint needs-js">
-          Tap or click a card’s ⠿ button to choose where it goes, or drag the card. With a keyboard: focus ⠿, press
-          Enter, move it with the arrow keys and press Enter again.
-        </p>
-      ) : null}
+      {canMove ? <p className="hint board-hint needs-js">{MOVE_HINT}</p> : null}
       <ColumnSwitcher columns={columns} boardRef={boardRef} />
       <div className="board" data-board data-can-move={canMove || undefined} ref={boardRef}>
         {columns.map((column) => (

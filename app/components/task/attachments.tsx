@@ -91,6 +91,14 @@ export function Attachments({ taskId, attachments, userId, canAttach, canDeleteA
     send(files);
   }
 
+  // A file that went is in the list once it reloads: its bar goes then (a failed one's message stays until dismissed).
+  useEffect(() => {
+    setUploads((current) => {
+      const kept = current.filter((u) => !u.done || u.error);
+      return kept.length === current.length ? current : kept;
+    });
+  }, [attachments]);
+
   // Files dropped anywhere on the task panel are attached.
   useEffect(() => {
     const panel = sectionRef.current?.closest("article") ?? sectionRef.current;

@@ -2,8 +2,30 @@
 // a subject, a plain-text and an HTML part saying the same, a link to each
 // task, and the person's unsubscribe link, also as RFC 8058's headers so a
 // mail client can offer one-click unsubscribe.
+import markdownIt from "npm:markdown-it@15";
 import { escapeHtml, type Mail } from "../_shared/mail.ts";
+import { plainText } from "../_shared/plain-text.ts";
 
+/** Comments are Markdown: quoted as plain words (no pipes, no `![…](…)`), raw HTML as the text it is. */
+const markdown = markdownIt("default", { html: false, linkify: false });
+
+/** The people a batch's comments mention, by team: `<team slug>:<lower-case username>` → display name. */
+export type MentionNames = ReadonlyMap<string, string>;
+
+/** A comment as one line of plain text, its mentions named (issue 42 §11). */
+export function quoteOf(item: BatchItem, names: MentionNames): string {
+  const tokens = markdown.parse(item.comment_body ?? "", {});
+  return excerpt(plainText(tokens, (username) => names.get(`${item.team_slug}:${username}`)));
+}
+
+/** `@username`s written in a batch's comments (lower case), as the app finds them. */
+export function mentionedUsernames(items: BatchItem[]): Set<string> {
+  const found = new Set<string>();
+  for (const item of items)
+    for (const m of (item.comment_body ?? "").matchAll(/(?<![\w@./-])@([A-Za-z0-9_]{3,30})(?![\w@-])/g))
+      found.add(m[1].toLowerCase());
+  return found;
+}
 export interface BatchItem {
   id: string;
   kind: string;
@@ -83,7 +105,7 @@ export function taskUrl(site: string, item: BatchItem): string {
   return `${site}/teams/${encodeURIComponent(item.team_slug)}/projects/${item.project_key}/tasks/${item.task_number}`;
 }
 
-export function compose(batch: Batch, site: string): Mail & { to: string } {
+export function compose(batch: Batch, site: string, names: MentionNames = new Map()): Mail & { to: string } {
   const unsubscribe = `${site}/unsubscribe/${batch.unsubscribe_token}`;
   const settings = `${site}/account/notifications`;
   const more = batch.total - batch.items.length;
@@ -97,7 +119,7 @@ export function compose(batch: Batch, site: string): Mail & { to: string } {
   const reason = `You get these emails for ${listOf(batch.kinds.map((k) => KIND_NAMES[k] ?? k))}.`;
 
   const textItems = batch.items.map((item) => {
-    const quote = item.comment_body ? `\n  “${excerpt(item.comment_body)}”` : "";
+    const quote = item.comment_body ? `\n  “${quoteOf(item, names)}”` : "";
     return `- ${describe(item)} (${item.team_name})${quote}\n  ${taskUrl(site, item)}`;
   });
   const text = [
@@ -115,7 +137,7 @@ export function compose(batch: Batch, site: string): Mail & { to: string } {
   const htmlItems = batch.items
     .map((item) => {
       const quote = item.comment_body
-        ? `<blockquote style="margin:4px 0 0;color:#444">${escapeHtml(excerpt(item.comment_body))}</blockquote>`
+        ? `<blockquote style="margin:4px 0 0;color:#444">${escapeHtml(quoteOf(item, names))}</blockquote>`
         : "";
       return `<li style="margin-bottom:12px"><a href="${escapeHtml(taskUrl(site, item))}">${escapeHtml(describe(item))}</a> <span style="color:#666">(${escapeHtml(item.team_name)})</span>${quote}</li>`;
     })

@@ -13,7 +13,8 @@
 // docs/decisions/0028-activity-and-notifications.md.
 import { isServiceRole, json, refuse, serviceClient } from "../_shared/http.ts";
 import { createMailer, refusedByServer } from "../_shared/mail.ts";
-import { compose, type Batch } from "./compose.ts";
+import { compose, mentionedUsernames, type Batch, type MentionNames } from "./compose.ts";
+import type { SupabaseClient } from "npm:@supabase/supabase-js@2";
 
 /** The edge runtime stops a function at 150 s; a run claims nothing new after this. */
 const TIME_BUDGET_MS = 90_000;
@@ -41,6 +42,42 @@ async function runTime(req: Request): Promise<Date | null> {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
+/**
+ * The display names of the people the claimed comments mention, per team:
+ * only members of the comment's team are named, as the app names only people
+ * the reader may see (a name is never looked up outside the team).
+ */
+async function mentionNames(db: SupabaseClient, batches: Batch[]): Promise<MentionNames> {
+  const items = batches.flatMap((b) => b.items).filter((i) => i.comment_body);
+  const usernames = [...mentionedUsernames(items)];
+  const names = new Map<string, string>();
+  if (usernames.length === 0) return names;
+  const slugs = [...new Set(items.map((i) => i.team_slug))];
+  const [people, teams] = await Promise.all([
+    db.from("profiles").select("id, username, display_name").in("username", usernames),
+    db.from("teams").select("id, slug").in("slug", slugs),
+  ]);
+  if (people.error || teams.error || !people.data?.length || !teams.data?.length) return names;
+  const members = await db
+    .from("team_members")
+    .select("team_id, user_id")
+    .in(
+      "team_id",
+      teams.data.map((t) => t.id),
+    )
+    .in(
+      "user_id",
+      people.data.map((p) => p.id),
+    );
+  const slugOf = new Map(teams.data.map((t) => [t.id as string, t.slug as string]));
+  const person = new Map(people.data.map((p) => [p.id as string, p]));
+  for (const m of members.data ?? []) {
+    const p = person.get(m.user_id as string);
+    if (p) names.set(`${slugOf.get(m.team_id as string)}:${String(p.username).toLowerCase()}`, String(p.display_name));
+  }
+  return names;
+}
+
 Deno.serve(async (req) => {
   if (req.method !== "POST") return refuse(405, "method_not_allowed", "The scheduler calls this with POST.");
   if (!isServiceRole(req)) return refuse(403, "service_role_required", "Only the project's scheduler may call this.");
@@ -64,12 +101,13 @@ Deno.serve(async (req) => {
       const batches = (data ?? []) as Batch[];
       if (batches.length === 0) break;
 
+      const names = await mentionNames(db, batches);
       const done: string[] = [];
       const notDone: string[] = [];
       await eachAtMost(batches, SENDING_AT_ONCE, async (batch) => {
         if (unreachable) return void notDone.push(batch.claim);
         try {
-          await mailer.send(compose(batch, site));
+          await mailer.send(compose(batch, site, names));
           done.push(batch.claim);
         } catch (error) {
           notDone.push(batch.claim);
