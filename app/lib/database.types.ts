@@ -265,6 +265,176 @@ export type Database = {
           },
         ]
       }
+      field_options: {
+        Row: {
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          field_id: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+        }
+        Insert: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          field_id: string
+          id?: string
+          name: string
+          position?: number
+          project_id: string
+        }
+        Update: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          field_id?: string
+          id?: string
+          name?: string
+          position?: number
+          project_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "field_options_field_id_fkey"
+            columns: ["field_id"]
+            isOneToOne: false
+            referencedRelation: "fields"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_options_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      field_values: {
+        Row: {
+          date_value: string | null
+          field_id: string
+          number_value: number | null
+          option_ids: string[] | null
+          person_id: string | null
+          project_id: string
+          task_id: string
+          updated_at: string
+          value: Json
+        }
+        Insert: {
+          date_value?: string | null
+          field_id: string
+          number_value?: number | null
+          option_ids?: string[] | null
+          person_id?: string | null
+          project_id: string
+          task_id: string
+          updated_at?: string
+          value: Json
+        }
+        Update: {
+          date_value?: string | null
+          field_id?: string
+          number_value?: number | null
+          option_ids?: string[] | null
+          person_id?: string | null
+          project_id?: string
+          task_id?: string
+          updated_at?: string
+          value?: Json
+        }
+        Relationships: [
+          {
+            foreignKeyName: "field_values_field_id_fkey"
+            columns: ["field_id"]
+            isOneToOne: false
+            referencedRelation: "fields"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_values_person_id_fkey"
+            columns: ["person_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_values_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_values_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      fields: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          kind: Database["public"]["Enums"]["field_kind"]
+          name: string
+          number_decimals: number | null
+          number_max: number | null
+          number_min: number | null
+          on_card: boolean
+          position: number
+          project_id: string
+          sum: boolean
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          kind: Database["public"]["Enums"]["field_kind"]
+          name: string
+          number_decimals?: number | null
+          number_max?: number | null
+          number_min?: number | null
+          on_card?: boolean
+          position?: number
+          project_id: string
+          sum?: boolean
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          kind?: Database["public"]["Enums"]["field_kind"]
+          name?: string
+          number_decimals?: number | null
+          number_max?: number | null
+          number_min?: number | null
+          on_card?: boolean
+          position?: number
+          project_id?: string
+          sum?: boolean
+        }
+        Relationships: [
+          {
+            foreignKeyName: "fields_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "fields_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -882,6 +1052,7 @@ export type Database = {
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          fields: Json
           id: string
           label_ids: string[]
           number: number
@@ -912,6 +1083,7 @@ export type Database = {
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          fields?: Json
           id?: string
           label_ids?: string[]
           number: number
@@ -942,6 +1114,7 @@ export type Database = {
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          fields?: Json
           id?: string
           label_ids?: string[]
           number?: number
@@ -1169,6 +1342,37 @@ export type Database = {
       default_email_setting: { Args: { kind: string }; Returns: string }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       email_setting: { Args: { person: string; kind: string }; Returns: string }
+      field_options_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      field_options_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      field_value_refused: {
+        Args: {
+          field: Database["public"]["Tables"]["fields"]["Row"]
+          options?: string[]
+        }
+        Returns: undefined
+      }
+      field_value_words: {
+        Args: { field_id: string; value: Json }
+        Returns: string
+      }
+      field_values_after_write: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      field_values_before_write: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      fields_check_limits: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       finish_notification_emails: {
         Args: { sent_claims: string[]; failed_claims: string[] }
         Returns: number
@@ -1296,6 +1500,7 @@ export type Database = {
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          fields: Json
           id: string
           label_ids: string[]
           number: number
@@ -1422,6 +1627,10 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_field_values: {
+        Args: { task_id: string; values: Json }
+        Returns: Json
+      }
       set_task_labels: {
         Args: { task_id: string; names: string[] }
         Returns: Json
@@ -1533,6 +1742,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      team_members_forget_field_values: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       team_members_forget_notifications: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1567,6 +1780,15 @@ export type Database = {
       }
     }
     Enums: {
+      field_kind:
+        | "text"
+        | "number"
+        | "date"
+        | "select"
+        | "multi_select"
+        | "checkbox"
+        | "link"
+        | "person"
       palette_color:
         | "gray"
         | "red"
@@ -1692,6 +1914,16 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      field_kind: [
+        "text",
+        "number",
+        "date",
+        "select",
+        "multi_select",
+        "checkbox",
+        "link",
+        "person",
+      ],
       palette_color: [
         "gray",
         "red",
