@@ -70,6 +70,9 @@ async function setup() {
   expect(options.status).toBe(201);
   return {
     ...t,
+    adam: t.adam as string,
+    mia: t.mia as string,
+    vic: t.vic as string,
     project: p,
     task: main.id,
     points: points.body[0].id as string,
