@@ -850,6 +850,52 @@ export type Database = {
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_assignees: {
+        Row: {
+          added_at: string
+          person_id: string
+          position: number
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          added_at?: string
+          person_id: string
+          position?: number
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          added_at?: string
+          person_id?: string
+          position?: number
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_assignees_person_id_fkey"
+            columns: ["person_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_assignees_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_assignees_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       task_events: {
         Row: {
           actor_id: string | null
@@ -1041,6 +1087,7 @@ export type Database = {
       tasks: {
         Row: {
           assignee_id: string | null
+          assignee_ids: string[]
           attachment_count: number
           checklist_done: number
           checklist_total: number
@@ -1072,6 +1119,7 @@ export type Database = {
         }
         Insert: {
           assignee_id?: string | null
+          assignee_ids?: string[]
           attachment_count?: number
           checklist_done?: number
           checklist_total?: number
@@ -1103,6 +1151,7 @@ export type Database = {
         }
         Update: {
           assignee_id?: string | null
+          assignee_ids?: string[]
           attachment_count?: number
           checklist_done?: number
           checklist_total?: number
@@ -1489,6 +1538,7 @@ export type Database = {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          assignee_ids: string[]
           attachment_count: number
           checklist_done: number
           checklist_total: number
@@ -1627,6 +1677,10 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_assignees: {
+        Args: { task_id: string; people: string[] }
+        Returns: string[]
+      }
       set_task_field_values: {
         Args: { task_id: string; values: Json }
         Returns: Json
@@ -1644,6 +1698,14 @@ export type Database = {
       }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
+      task_assignees_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_assignees_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       task_events_notify: { Args: Record<PropertyKey, never>; Returns: unknown }
       task_labels_before_insert: {
         Args: Record<PropertyKey, never>
@@ -1701,6 +1763,18 @@ export type Database = {
         Returns: Json
       }
       tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_assignee_written: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_assignees_after_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_assignees_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1739,6 +1813,10 @@ export type Database = {
         Returns: boolean
       }
       team_members_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_assignees: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
