@@ -118,6 +118,8 @@ export type TaskDetail = Pick<
   | "created_by"
   | "parent_id"
   | "recurrence"
+  | "assignee_ids"
+  | "fields"
 > & {
   creator: { display_name: string } | null;
   status: StatusRef;

@@ -1376,6 +1376,10 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      create_task: {
+        Args: { project_id: string; changes: Json }
+        Returns: Json
+      }
       create_team: {
         Args: { name: string; slug: string }
         Returns: {
@@ -1652,6 +1656,7 @@ export type Database = {
       require_aal: { Args: Record<PropertyKey, never>; Returns: undefined }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
+      save_task: { Args: { task_id: string; changes: Json }; Returns: Json }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }

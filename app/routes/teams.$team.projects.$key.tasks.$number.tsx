@@ -24,7 +24,8 @@ import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
 import { previewAnswer, renderTexts } from "~/lib/text.server";
-import { deleteTask, moveTask, requireTaskPanel, setTaskLabels, stopRepeating, updateTask } from "~/lib/tasks.server";
+import { deleteTask, moveTask, requireTaskPanel, saveFailureField, saveTask, stopRepeating } from "~/lib/tasks.server";
+import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
 import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -112,16 +113,22 @@ async function submit(args: ActionFunctionArgs) {
       const { intent } = parsed;
       const recurrence = taskRecurrence(parsed.data);
       if ("error" in recurrence) return formFailure({ intent, errors: { repeat: recurrence.error }, values });
-      // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
-      const labelled = await setTaskLabels(supabase, task.id, parsed.data.labels);
-      if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" });
-      const { error } = await updateTask(supabase, task.id, { ...parsed.data, recurrence: recurrence.rule });
-      if (error)
+      // one call: the columns, labels, assignees and field values together, or none of them
+      const { error } = await saveTask(supabase, task.id, {
+        ...parsed.data,
+        recurrence: recurrence.rule,
+        assignees: assigneesFromForm(form, parsed.data.assignee),
+        fields: fieldChangesFromForm(form),
+      });
+      if (error) {
+        const field = saveFailureField(error);
+        // a form with the one-assignee select hears about it there
         return writeFailure(error, {
           intent,
           values,
-          field: /assignee/i.test(error.message) ? "assignee" : "form",
+          field: field === "assignees" && !form.has("assigneesShown") ? "assignee" : field,
         });
+      }
       return done(`${ref} is saved.`);
     }
 

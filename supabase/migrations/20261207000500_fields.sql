@@ -148,7 +148,7 @@ begin
   raise exception '% takes a % value.', field.name, field.kind
     using errcode = '22023', detail = 'field_value_invalid',
       hint = jsonb_build_object(
-        'field', field.name, 'kind', field.kind, 'min', field.number_min, 'max', field.number_max,
+        'id', field.id, 'field', field.name, 'kind', field.kind, 'min', field.number_min, 'max', field.number_max,
         'decimals', field.number_decimals, 'options', to_jsonb(options)
       )::text;
 end;
