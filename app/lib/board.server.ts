@@ -1,5 +1,6 @@
 import type { SupabaseClient } from "./supabase-types";
 import { columnLimit, type BoardFilters, type Card, type LabelChip, type StatusColumnInfo } from "./board";
+import type { FieldDef } from "./fields";
 import { readRepeats } from "./recurrence.server";
 
 export type { Card, LabelChip };
@@ -9,6 +10,8 @@ export interface BoardColumn {
   tasks: Card[];
   /** more tasks match beyond `limit` ("show more") */
   hasMore: boolean;
+  /** each summed number field's sum over the column's tasks (null: no field is summed) */
+  sums: Record<string, number> | null;
   limit: number;
 }
 
@@ -26,6 +29,8 @@ export interface BoardView {
   members: BoardMember[];
   /** the team's labels by name, for the label filter and the task form */
   labels: LabelChip[];
+  /** the project's fields shown on cards or summed, in order */
+  fields: FieldDef[];
 }
 
 /**
@@ -44,7 +49,8 @@ interface CardRow extends Omit<
 
 interface BoardViewRow {
   project: BoardView["project"];
-  statuses: Array<StatusColumnInfo & { cards: CardRow[] }>;
+  statuses: Array<StatusColumnInfo & { cards: CardRow[]; sums: Record<string, number> | null }>;
+  fields: FieldDef[];
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
   labels: LabelChip[];
 }
@@ -119,7 +125,8 @@ export async function loadBoard(
       project: row.project,
       members,
       labels: row.labels,
-      columns: row.statuses.map(({ cards, ...status }) => {
+      fields: row.fields ?? [],
+      columns: row.statuses.map(({ cards, sums, ...status }) => {
         const limit = columnLimit(limits, status.id);
         return {
           status: { ...status, count: status.count === null ? null : Number(status.count) },
@@ -130,6 +137,7 @@ export async function loadBoard(
             )
             .map((card) => ({ ...card, repeats: repeats.rules.has(card.id) })),
           hasMore: cards.length > limit,
+          sums: sums ?? null,
           limit,
         };
       }),

@@ -89,6 +89,10 @@ export type Card = Pick<
   attachments: number;
   /** it repeats: it has a rule and no successor yet (read beside the board: lib/recurrence.server.ts) */
   repeats?: boolean;
+  /** all its assignees, first added first (assignee_id is the first) */
+  assignee_ids?: string[];
+  /** the values of the fields shown on cards (field id -> value) */
+  fields?: Record<string, unknown> | null;
 };
 
 /** What a task's forms edit (its fields, its place). */

@@ -65,6 +65,7 @@ export async function loader(args: LoaderFunctionArgs) {
     team: { id: team.id, slug: team.slug, name: team.name },
     project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
     columns: board.columns,
+    fields: board.fields,
     members: board.members,
     labels: board.labels,
     filters,
@@ -143,7 +144,8 @@ async function submit(args: ActionFunctionArgs) {
 }
 
 export default function BoardLayout() {
-  const { team, project, columns, members, labels, filters, savedViews, can, userId } = useLoaderData<typeof loader>();
+  const { team, project, columns, fields, members, labels, filters, savedViews, can, userId } =
+    useLoaderData<typeof loader>();
   const outlet = useOutlet();
   const params = useParams();
   const location = useLocation();
@@ -197,6 +199,7 @@ export default function BoardLayout() {
           basePath={basePath}
           memberNames={memberNames}
           memberAvatars={memberAvatars}
+          fields={fields}
           canMove={can.editTasks}
           openNumber={openNumber}
         />
