@@ -19,7 +19,9 @@
 -- board_view, task_table, remind_due_tasks, calendar_feed, tasks_record_update
 -- (records {assignees: {from, to}}), task_events_notify (each added assignee
 -- is notified; all of them hear of comments and status changes),
--- bulk_edit_tasks (add_assignee, remove_assignee, set_field).
+-- bulk_edit_tasks (add_assignee, remove_assignee, set_field). board_view also
+-- sends the project's on-card and summed fields, each card's on-card values
+-- and each column's sums (fields: …_fields.sql).
 
 create table public.task_assignees (
   task_id uuid not null references public.tasks (id) on delete cascade,
