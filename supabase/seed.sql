@@ -454,3 +454,73 @@ set created_at = e.created_at, email = 'none',
     read_at = case when n.kind = 'status' then e.created_at + interval '10 minutes' end
 from public.task_events e
 where e.id = n.event_id;
+
+-- Fields the team defines and several assignees (docs/product.md §17) ------------------------
+-- WEB has "Customer" (a select, on cards) and "Points" (a number 0–100, on cards,
+-- summed in the column headers), "Launch date" and "Design link"; a dozen tasks
+-- hold values. WEB-1, WEB-5 and WEB-23 have two assignees. Set as the demo's
+-- past, not as edits: no timeline events, no notifications.
+insert into public.fields (id, project_id, name, kind, on_card, sum, number_min, number_max, number_decimals, created_by) values
+  ('f1000000-0000-4000-8000-000000000001', 'c1000000-0000-4000-8000-000000000001', 'Customer', 'select', true, false, null, null, null, 'a1000000-0000-4000-8000-000000000001'),
+  ('f1000000-0000-4000-8000-000000000002', 'c1000000-0000-4000-8000-000000000001', 'Points', 'number', true, true, 0, 100, 0, 'a1000000-0000-4000-8000-000000000001'),
+  ('f1000000-0000-4000-8000-000000000003', 'c1000000-0000-4000-8000-000000000001', 'Launch date', 'date', false, false, null, null, null, 'a1000000-0000-4000-8000-000000000001'),
+  ('f1000000-0000-4000-8000-000000000004', 'c1000000-0000-4000-8000-000000000001', 'Design link', 'link', false, false, null, null, null, 'a1000000-0000-4000-8000-000000000001');
+insert into public.field_options (field_id, name, color) values
+  ('f1000000-0000-4000-8000-000000000001', 'Acme', 'blue'),
+  ('f1000000-0000-4000-8000-000000000001', 'Globex', 'green'),
+  ('f1000000-0000-4000-8000-000000000001', 'Initech', 'orange');
+insert into public.field_values (task_id, field_id, value)
+select t.id, v.field_id::uuid, v.value::jsonb
+from (values
+  (1, 'f1000000-0000-4000-8000-000000000001', '"Acme"'), (1, 'f1000000-0000-4000-8000-000000000002', '5'),
+  (2, 'f1000000-0000-4000-8000-000000000001', '"Globex"'), (2, 'f1000000-0000-4000-8000-000000000002', '3'),
+  (3, 'f1000000-0000-4000-8000-000000000002', '8'), (4, 'f1000000-0000-4000-8000-000000000002', '2'),
+  (5, 'f1000000-0000-4000-8000-000000000001', '"Acme"'), (5, 'f1000000-0000-4000-8000-000000000002', '13'),
+  (8, 'f1000000-0000-4000-8000-000000000002', '1'), (10, 'f1000000-0000-4000-8000-000000000001', '"Initech"'),
+  (11, 'f1000000-0000-4000-8000-000000000002', '5'), (12, 'f1000000-0000-4000-8000-000000000002', '3'),
+  (23, 'f1000000-0000-4000-8000-000000000001', '"Globex"'), (23, 'f1000000-0000-4000-8000-000000000002', '8'),
+  (1, 'f1000000-0000-4000-8000-000000000004', '"https://example.com/designs/hero"')
+) as v (number, field_id, value)
+join public.tasks t on t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = v.number;
+-- a launch date relative to the day the database is made
+insert into public.field_values (task_id, field_id, value)
+select t.id, 'f1000000-0000-4000-8000-000000000003', to_jsonb(to_char(current_date + 21, 'YYYY-MM-DD'))
+from public.tasks t where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number = 23;
+-- two assignees on WEB-1, WEB-5 and WEB-23: the first of Mia, Adam, Olivia not on it yet, twice if need be
+-- (each task's first stays first; the seed's assignees vary, so this doesn't name one)
+insert into public.task_assignees (task_id, person_id)
+select t.id, (
+  select p.person::uuid
+  from (values (1, 'a1000000-0000-4000-8000-000000000003'), (2, 'a1000000-0000-4000-8000-000000000002'),
+               (3, 'a1000000-0000-4000-8000-000000000001')) as p (rank, person)
+  where not (p.person::uuid = any (t.assignee_ids))
+  order by p.rank
+  limit 1
+)
+from public.tasks t
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number in (1, 5, 23) and cardinality(t.assignee_ids) < 2;
+insert into public.task_assignees (task_id, person_id)
+select t.id, (
+  select p.person::uuid
+  from (values (1, 'a1000000-0000-4000-8000-000000000003'), (2, 'a1000000-0000-4000-8000-000000000002'),
+               (3, 'a1000000-0000-4000-8000-000000000001')) as p (rank, person)
+  where not (p.person::uuid = any (t.assignee_ids))
+  order by p.rank
+  limit 1
+)
+from public.tasks t
+where t.project_id = 'c1000000-0000-4000-8000-000000000001' and t.number in (1, 5, 23) and cardinality(t.assignee_ids) < 2;
+delete from public.notifications n
+using public.task_events e
+where n.event_id = e.id and n.kind = 'assigned' and e.kind = 'task_updated' and e.created_at = now()
+  and e.data -> 'changes' ? 'assignees';
+-- (an event of this transaction may hold other seeded changes too: only these keys go)
+update public.task_events e
+set data = jsonb_set(e.data, '{changes}', (
+  select coalesce(jsonb_object_agg(k, v), '{}'::jsonb) from jsonb_each(e.data -> 'changes') c (k, v)
+  where k not like 'field:%' and k <> 'assignees'
+))
+where e.kind = 'task_updated' and e.created_at = now()
+  and exists (select 1 from jsonb_object_keys(e.data -> 'changes') k where k like 'field:%' or k = 'assignees');
+delete from public.task_events e
+where e.kind = 'task_updated' and e.created_at = now() and e.data -> 'changes' = '{}'::jsonb;

@@ -26,6 +26,30 @@ describe("events in words", () => {
     expect(describeEvent(updated({ title: { from: "A", to: "B" } }), here)).toBe("renamed this from “A” to “B”");
   });
 
+  it("says several assignees added and taken off, and fields set and cleared (issue 38)", () => {
+    expect(describeEvent(updated({ assignees: { from: ["u1"], to: ["u1", "u2", "gone"] } }), here)).toBe(
+      "assigned this to Olivia Owner and a former member",
+    );
+    expect(describeEvent(updated({ assignees: { from: ["u1", "u2"], to: ["u2"] } }), elsewhere)).toBe(
+      "unassigned Mia Member from WEB-12 Write the brief",
+    );
+    expect(describeEvent(updated({ "field:f1": { name: "Points", from: null, to: "5" } }), here)).toBe(
+      "set Points to 5",
+    );
+    expect(describeEvent(updated({ "field:f1": { name: "Points", from: "5", to: null } }), elsewhere)).toBe(
+      "cleared Points on WEB-12 Write the brief",
+    );
+    expect(
+      describeEvent(
+        updated({
+          assignees: { from: [], to: ["u1"] },
+          "field:f2": { name: "Customer", from: null, to: "Acme" },
+        }),
+        elsewhere,
+      ),
+    ).toBe("assigned WEB-12 Write the brief to Mia Member and set Customer to Acme");
+  });
+
   it("joins one save's changes, naming the task once elsewhere", () => {
     const save = updated({
       assignee: { from: null, to: "u1" },

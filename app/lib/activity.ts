@@ -46,6 +46,10 @@ function listOf(words: string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
+function idList(ids: unknown): string[] {
+  return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
+}
+
 /** Labels as an event keeps them, `{ id, name }` (no name: deleted with the change). */
 function labelList(labels: unknown): string[] {
   if (!Array.isArray(labels)) return [];
@@ -95,6 +99,16 @@ function changePhrases(changes: Record<string, Change>, { names, subject: named 
         : `unassigned ${person(assignee.from, names)} from ${task()}`,
     );
   }
+  // several assignees (…_task_assignees.sql): the set before and after
+  const assignees = changes.assignees;
+  if (assignees) {
+    const from = idList(assignees.from);
+    const to = idList(assignees.to);
+    const added = to.filter((id) => !from.includes(id)).map((id) => person(id, names));
+    const removed = from.filter((id) => !to.includes(id)).map((id) => person(id, names));
+    if (added.length) phrases.push(`assigned ${task()} to ${listOf(added)}`);
+    if (removed.length) phrases.push(`unassigned ${listOf(removed)} from ${task()}`);
+  }
   if (title) phrases.push(`renamed ${task()} from ${quoted(title.from)} to ${quoted(title.to)}`);
   if (description) phrases.push(`edited the description${onTask("of")}`);
   if (priority) {
@@ -125,6 +139,17 @@ function changePhrases(changes: Record<string, Change>, { names, subject: named 
     );
   }
   if (recurrence) phrases.push(recurrence.to ? `changed how ${task()} repeats` : `stopped ${task()} repeating`);
+  // fields the team defines (…_fields.sql): "field:<id>": {name, from, to}, the values in words then
+  for (const [key, change] of Object.entries(changes)) {
+    if (!key.startsWith("field:")) continue;
+    const name =
+      typeof (change as { name?: unknown }).name === "string" ? (change as { name: string }).name : "a field";
+    phrases.push(
+      change.to == null || change.to === ""
+        ? `cleared ${name}${onTask("on")}`
+        : `set ${name}${onTask("of")} to ${String(change.to)}`,
+    );
+  }
   return phrases;
 }
 

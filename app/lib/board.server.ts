@@ -1,5 +1,6 @@
 import type { SupabaseClient } from "./supabase-types";
 import { columnLimit, type BoardFilters, type Card, type LabelChip, type StatusColumnInfo } from "./board";
+import type { FieldDef } from "./fields";
 
 export type { Card, LabelChip };
 
@@ -8,6 +9,8 @@ export interface BoardColumn {
   tasks: Card[];
   /** more tasks match beyond `limit` ("show more") */
   hasMore: boolean;
+  /** each summed number field's sum over the column's tasks (null: no field is summed) */
+  sums: Record<string, number> | null;
   limit: number;
 }
 
@@ -25,6 +28,8 @@ export interface BoardView {
   members: BoardMember[];
   /** the team's labels by name, for the label filter and the task form */
   labels: LabelChip[];
+  /** the project's fields shown on cards or summed, in order */
+  fields: FieldDef[];
 }
 
 /**
@@ -60,7 +65,8 @@ interface CardRow extends Omit<
 
 interface BoardViewRow {
   project: BoardView["project"];
-  statuses: Array<StatusColumnInfo & { cards: CardRow[] }>;
+  statuses: Array<StatusColumnInfo & { cards: CardRow[]; sums: Record<string, number> | null }>;
+  fields: FieldDef[];
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
   labels: LabelChip[];
 }
@@ -148,7 +154,8 @@ export async function loadBoard(
       project: row.project,
       members,
       labels: row.labels,
-      columns: row.statuses.map(({ cards, ...status }) => {
+      fields: row.fields ?? [],
+      columns: row.statuses.map(({ cards, sums, ...status }) => {
         const limit = columnLimit(limits, status.id);
         return {
           status: { ...status, count: status.count === null ? null : Number(status.count) },
@@ -158,6 +165,7 @@ export async function loadBoard(
               toCard({ ...card, label_ids: byName(card.label_ids.filter((id) => order.has(id))) }, status.id, labels),
             ),
           hasMore: cards.length > limit,
+          sums: sums ?? null,
           limit,
         };
       }),

@@ -89,6 +89,10 @@ export type Card = Pick<
   attachments: number;
   /** it repeats: it has a rule and no successor yet */
   repeats?: boolean;
+  /** all its assignees, first added first (assignee_id is the first) */
+  assignee_ids?: string[];
+  /** the values of the fields shown on cards (field id -> value) */
+  fields?: Record<string, unknown> | null;
 };
 
 /** What a task's forms edit (its fields, its place). */
@@ -118,6 +122,8 @@ export type TaskDetail = Pick<
   | "created_by"
   | "parent_id"
   | "recurrence"
+  | "assignee_ids"
+  | "fields"
 > & {
   creator: { display_name: string } | null;
   status: StatusRef;

@@ -324,6 +324,176 @@ export type Database = {
           },
         ]
       }
+      field_options: {
+        Row: {
+          color: Database["public"]["Enums"]["palette_color"]
+          created_at: string
+          field_id: string
+          id: string
+          name: string
+          position: number
+          project_id: string
+        }
+        Insert: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          field_id: string
+          id?: string
+          name: string
+          position?: number
+          project_id: string
+        }
+        Update: {
+          color?: Database["public"]["Enums"]["palette_color"]
+          created_at?: string
+          field_id?: string
+          id?: string
+          name?: string
+          position?: number
+          project_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "field_options_field_id_fkey"
+            columns: ["field_id"]
+            isOneToOne: false
+            referencedRelation: "fields"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_options_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      field_values: {
+        Row: {
+          date_value: string | null
+          field_id: string
+          number_value: number | null
+          option_ids: string[] | null
+          person_id: string | null
+          project_id: string
+          task_id: string
+          updated_at: string
+          value: Json
+        }
+        Insert: {
+          date_value?: string | null
+          field_id: string
+          number_value?: number | null
+          option_ids?: string[] | null
+          person_id?: string | null
+          project_id: string
+          task_id: string
+          updated_at?: string
+          value: Json
+        }
+        Update: {
+          date_value?: string | null
+          field_id?: string
+          number_value?: number | null
+          option_ids?: string[] | null
+          person_id?: string | null
+          project_id?: string
+          task_id?: string
+          updated_at?: string
+          value?: Json
+        }
+        Relationships: [
+          {
+            foreignKeyName: "field_values_field_id_fkey"
+            columns: ["field_id"]
+            isOneToOne: false
+            referencedRelation: "fields"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_values_person_id_fkey"
+            columns: ["person_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_values_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "field_values_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      fields: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          kind: Database["public"]["Enums"]["field_kind"]
+          name: string
+          number_decimals: number | null
+          number_max: number | null
+          number_min: number | null
+          on_card: boolean
+          position: number
+          project_id: string
+          sum: boolean
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          kind: Database["public"]["Enums"]["field_kind"]
+          name: string
+          number_decimals?: number | null
+          number_max?: number | null
+          number_min?: number | null
+          on_card?: boolean
+          position?: number
+          project_id: string
+          sum?: boolean
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          kind?: Database["public"]["Enums"]["field_kind"]
+          name?: string
+          number_decimals?: number | null
+          number_max?: number | null
+          number_min?: number | null
+          on_card?: boolean
+          position?: number
+          project_id?: string
+          sum?: boolean
+        }
+        Relationships: [
+          {
+            foreignKeyName: "fields_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "fields_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invitations: {
         Row: {
           accepted_at: string | null
@@ -763,6 +933,52 @@ export type Database = {
         Update: { bucket_id?: string; object_path?: string; queued_at?: string }
         Relationships: []
       }
+      task_assignees: {
+        Row: {
+          added_at: string
+          person_id: string
+          position: number
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          added_at?: string
+          person_id: string
+          position?: number
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          added_at?: string
+          person_id?: string
+          position?: number
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_assignees_person_id_fkey"
+            columns: ["person_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_assignees_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_assignees_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       task_events: {
         Row: {
           actor_id: string | null
@@ -975,6 +1191,7 @@ export type Database = {
       tasks: {
         Row: {
           assignee_id: string | null
+          assignee_ids: string[]
           attachment_count: number
           checklist_done: number
           checklist_total: number
@@ -986,6 +1203,7 @@ export type Database = {
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          fields: Json
           id: string
           label_ids: string[]
           number: number
@@ -1005,6 +1223,7 @@ export type Database = {
         }
         Insert: {
           assignee_id?: string | null
+          assignee_ids?: string[]
           attachment_count?: number
           checklist_done?: number
           checklist_total?: number
@@ -1016,6 +1235,7 @@ export type Database = {
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          fields?: Json
           id?: string
           label_ids?: string[]
           number: number
@@ -1035,6 +1255,7 @@ export type Database = {
         }
         Update: {
           assignee_id?: string | null
+          assignee_ids?: string[]
           attachment_count?: number
           checklist_done?: number
           checklist_total?: number
@@ -1046,6 +1267,7 @@ export type Database = {
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          fields?: Json
           id?: string
           label_ids?: string[]
           number?: number
@@ -1408,6 +1630,10 @@ export type Database = {
         }
         Returns: string
       }
+      create_task: {
+        Args: { project_id: string; changes: Json }
+        Returns: Json
+      }
       create_team: {
         Args: { name: string; slug: string }
         Returns: {
@@ -1433,6 +1659,37 @@ export type Database = {
       delete_webhook: { Args: { webhook_id: string }; Returns: undefined }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
       email_setting: { Args: { person: string; kind: string }; Returns: string }
+      field_options_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      field_options_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      field_value_refused: {
+        Args: {
+          field: Database["public"]["Tables"]["fields"]["Row"]
+          options?: string[]
+        }
+        Returns: undefined
+      }
+      field_value_words: {
+        Args: { field_id: string; value: Json }
+        Returns: string
+      }
+      field_values_after_write: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      field_values_before_write: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      fields_check_limits: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       finish_notification_emails: {
         Args: { sent_claims: string[]; failed_claims: string[] }
         Returns: number
@@ -1536,6 +1793,7 @@ export type Database = {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
           assignee_id: string | null
+          assignee_ids: string[]
           attachment_count: number
           checklist_done: number
           checklist_total: number
@@ -1547,6 +1805,7 @@ export type Database = {
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          fields: Json
           id: string
           label_ids: string[]
           number: number
@@ -1654,6 +1913,7 @@ export type Database = {
       }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       revoke_api_token: { Args: { token_id: string }; Returns: undefined }
+      save_task: { Args: { task_id: string; changes: Json }; Returns: Json }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
         Args: { query: string; limit?: number }
@@ -1679,6 +1939,14 @@ export type Database = {
           rank: number
         }[]
       }
+      set_task_assignees: {
+        Args: { task_id: string; people: string[] }
+        Returns: string[]
+      }
+      set_task_field_values: {
+        Args: { task_id: string; values: Json }
+        Returns: Json
+      }
       set_task_labels: {
         Args: { task_id: string; names: string[] }
         Returns: Json
@@ -1691,6 +1959,14 @@ export type Database = {
       }
       sync_mfa_enrolled: { Args: Record<PropertyKey, never>; Returns: unknown }
       sync_open_blockers: { Args: { tasks: string[] }; Returns: undefined }
+      task_assignees_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      task_assignees_sync_task: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       task_events_notify: { Args: Record<PropertyKey, never>; Returns: unknown }
       task_labels_before_insert: {
         Args: Record<PropertyKey, never>
@@ -1746,6 +2022,18 @@ export type Database = {
           page_size?: number
         }
         Returns: Json
+      }
+      tasks_assignee_written: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_assignees_after_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_assignees_before_insert: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
       }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>
@@ -1805,6 +2093,14 @@ export type Database = {
         Returns: boolean
       }
       team_members_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_assignees: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      team_members_forget_field_values: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -1876,6 +2172,15 @@ export type Database = {
       }
     }
     Enums: {
+      field_kind:
+        | "text"
+        | "number"
+        | "date"
+        | "select"
+        | "multi_select"
+        | "checkbox"
+        | "link"
+        | "person"
       palette_color:
         | "gray"
         | "red"
@@ -2001,6 +2306,16 @@ export type CompositeTypes<
 export const Constants = {
   public: {
     Enums: {
+      field_kind: [
+        "text",
+        "number",
+        "date",
+        "select",
+        "multi_select",
+        "checkbox",
+        "link",
+        "person",
+      ],
       palette_color: [
         "gray",
         "red",

@@ -37,6 +37,18 @@ const BY_KEY: Record<string, string> = {
   task_relations_block_cycle: "Those tasks would block each other in a loop.",
   task_relations_not_self: "A task can't be related to itself.",
   task_relations_same_team: "Both tasks must be in this team.",
+  // fields (§17, §22)
+  fields_limit: "A project can have at most 30 fields, and 3 on cards.",
+  fields_name_key: "That name is taken in this project.",
+  fields_name_length: "A field name has 1 to 40 characters.",
+  fields_number_rules: "A number field's minimum is at most its maximum, with 0 to 6 decimals.",
+  field_options_limit: "A field can have at most 50 options.",
+  field_options_kind: "Only a select or multi-select field has options.",
+  field_options_name_key: "That option exists already.",
+  field_options_name_length: "An option has 1 to 40 characters.",
+  field_not_in_project: "That field isn't one of this project's. Reload the page to see its fields.",
+  task_assignees_limit: "A task can have at most 10 assignees.",
+  task_assignees_same_team: "The assignee must be a member of this team.",
   // Part I's constraints
   tasks_title_length: "A title has 1 to 200 characters.",
   tasks_description_length: "A description has at most 10,000 characters.",
@@ -82,6 +94,66 @@ export interface DbError {
   hint?: string | null;
 }
 
+/** A field's rules, as the database sends them with a refused value (…_fields.sql: HINT). */
+interface FieldRules {
+  field: string;
+  kind: string;
+  min?: number | null;
+  max?: number | null;
+  decimals?: number | null;
+  options?: string[] | null;
+}
+
+function numberWords(rules: FieldRules): string {
+  const what =
+    rules.decimals === 0
+      ? "a whole number"
+      : rules.decimals
+        ? `a number with at most ${rules.decimals} decimal${rules.decimals === 1 ? "" : "s"}`
+        : "a number";
+  const { min, max } = rules;
+  if (min != null && max != null) return `${what} from ${min} to ${max}`;
+  if (min != null) return `${what} of at least ${min}`;
+  if (max != null) return `${what} of at most ${max}`;
+  return what;
+}
+
+/** "Points is a number from 0 to 100.": what a field takes, named (§22). */
+export function fieldValueMessage(rules: FieldRules): string {
+  const name = rules.field;
+  switch (rules.kind) {
+    case "number":
+      return `${name} is ${numberWords(rules)}.`;
+    case "text":
+      return `${name} is text of at most 500 characters.`;
+    case "date":
+      return `${name} is a date (YYYY-MM-DD).`;
+    case "select":
+      return rules.options?.length ? `${name} is one of: ${rules.options.join(", ")}.` : `${name} has no options yet.`;
+    case "multi_select":
+      return rules.options?.length
+        ? `${name} takes options among: ${rules.options.join(", ")}.`
+        : `${name} has no options yet.`;
+    case "checkbox":
+      return `${name} is checked or not (true or false).`;
+    case "link":
+      return `${name} is an address starting with http:// or https://.`;
+    case "person":
+      return `${name} is a member of this team.`;
+    default:
+      return `${name} can't take that value.`;
+  }
+}
+
+function fieldRules(hint: string | null | undefined): FieldRules | null {
+  try {
+    const rules = JSON.parse(hint ?? "") as FieldRules;
+    return typeof rules?.field === "string" && typeof rules.kind === "string" ? rules : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The key of a refusal: our DETAIL, or the constraint a message names ("… constraint "labels_name_key""). */
 export function refusalKey(error: DbError): string | null {
   const detail = error.details?.trim() ?? "";
@@ -92,6 +164,10 @@ export function refusalKey(error: DbError): string | null {
 
 /** The words for a refusal, or null when the app doesn't know it (the caller says something plain). */
 export function knownMessage(error: DbError): string | null {
+  if (error.details === "field_value_invalid") {
+    const rules = fieldRules(error.hint);
+    if (rules) return fieldValueMessage(rules);
+  }
   const key = refusalKey(error);
   if (key && BY_KEY[key]) return BY_KEY[key];
   if (error.message && PART_ONE_SENTENCES.has(error.message)) return error.message;

@@ -1,6 +1,6 @@
 import { signAttachments, type AttachmentRow } from "./attachments.server";
 import type { AttachmentView } from "./attachments.server";
-import type { TablesInsert } from "./database.types";
+import type { Json, TablesInsert } from "./database.types";
 import type { TaskComment } from "./comments.server";
 import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
 import { actorName, describeEvent, type TaskEvent } from "./activity";
@@ -11,6 +11,7 @@ import type { SupabaseClient } from "./supabase-types";
 import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
 import type { PaletteColor } from "./palette";
 import { backendError, notFound } from "./http.server";
+import { refusedFieldInput, type FieldDef, type FieldValues } from "./fields";
 
 export interface ChecklistItem {
   id: string;
@@ -83,6 +84,8 @@ export interface TaskPanel {
   checklist: ChecklistItem[];
   subtasks: SubTask[];
   relations: TaskRelation[];
+  /** the project's fields, in order (the task's values are task.fields) */
+  fields: FieldDef[];
   /** oldest first */
   timeline: TimelineItem[];
   hasEarlier: boolean;
@@ -163,7 +166,7 @@ export async function requireTaskPanel(
   ]);
   if (error || repeats.error) throw backendError(error ?? repeats.error);
   const row = data as unknown as
-    | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "watching"> & {
+    | (Pick<TaskPanel, "task" | "labels" | "checklist" | "subtasks" | "relations" | "watching" | "fields"> & {
         timeline: RawTimelineItem[];
         comment_count: number;
         watchers: number;
@@ -186,6 +189,7 @@ export async function requireTaskPanel(
     checklist: row.checklist,
     subtasks: row.subtasks,
     relations: row.relations,
+    fields: row.fields ?? [],
     timeline,
     hasEarlier,
     commentCount: Number(row.comment_count),
@@ -248,17 +252,56 @@ export async function createTask(
   );
 }
 
-export async function updateTask(supabase: SupabaseClient, taskId: string, fields: TaskFields) {
-  return supabase.from("tasks").update(columnsOf(fields)).eq("id", taskId).select("id").maybeSingle();
+/** What one save of the task form writes: its columns, labels, assignees and field values (save_task). */
+export interface TaskSave extends TaskFields {
+  labels: string[];
+  /** null: the form didn't list them (they stay) */
+  assignees: string[] | null;
+  /** null: the form had no fields (they stay) */
+  fields: FieldValues | null;
+}
+
+function changesOf(save: TaskSave): { [key: string]: Json | undefined } {
+  return {
+    title: save.title,
+    description: save.description,
+    priority: save.priority,
+    due_on: save.dueOn,
+    recurrence: save.recurrence,
+    labels: save.labels,
+    ...(save.assignees ? { assignees: save.assignees } : {}),
+    ...(save.fields ? { fields: save.fields as Json } : {}),
+  };
 }
 
 /**
- * A task's labels, by name, as one change (`set_task_labels`): the team's
- * labels of those names (any capitals), new ones made for the team, the
- * others taken off.
+ * The task form saved by one call (`save_task`, as the caller): the columns,
+ * labels, assignees and field values in one transaction, so a refusal of any
+ * leaves the task as it was (issue 36 §2).
  */
-export async function setTaskLabels(supabase: SupabaseClient, taskId: string, names: string[]) {
-  return supabase.rpc("set_task_labels", { task_id: taskId, names });
+export async function saveTask(supabase: SupabaseClient, taskId: string, save: TaskSave) {
+  return supabase.rpc("save_task", { task_id: taskId, changes: changesOf(save) });
+}
+
+/** A new task with its labels, assignees and field values, by one call (`create_task`): all or nothing. */
+export async function createWholeTask(
+  supabase: SupabaseClient,
+  projectId: string,
+  save: TaskSave & { statusId: string | null },
+) {
+  const { data, error } = await supabase.rpc("create_task", {
+    project_id: projectId,
+    changes: { ...changesOf(save), status_id: save.statusId },
+  });
+  return { data: data as { id: string; number: number } | null, error };
+}
+
+/** Which of the task form's fields a refusal of save_task / create_task belongs beside. */
+export function saveFailureField(error: { message?: string; details?: string | null; hint?: string | null }) {
+  const detail = error.details ?? "";
+  if (detail.startsWith("task_labels") || detail.startsWith("labels_")) return "labels";
+  if (detail.startsWith("task_assignees") || /assignee/i.test(error.message ?? "")) return "assignees";
+  return refusedFieldInput(error) ?? "form";
 }
 
 /** Status and place change only through the RPC (any status of the project; dense positions). */

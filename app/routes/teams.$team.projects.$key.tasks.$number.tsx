@@ -29,11 +29,12 @@ import {
   moveTask,
   readSuccessor,
   requireTaskPanel,
-  setTaskLabels,
+  saveFailureField,
+  saveTask,
   stopRepeating,
-  updateTask,
 } from "~/lib/tasks.server";
 import { formatDay } from "~/lib/dates";
+import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
 import { unlessFormRejected } from "~/lib/revalidation";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -121,16 +122,22 @@ async function submit(args: ActionFunctionArgs) {
       const { intent } = parsed;
       const recurrence = taskRecurrence(parsed.data);
       if ("error" in recurrence) return formFailure({ intent, errors: { repeat: recurrence.error }, values });
-      // the labels first: a refusal there (a limit) leaves the other fields unsaved too, and the form says why
-      const labelled = await setTaskLabels(supabase, task.id, parsed.data.labels);
-      if (labelled.error) return writeFailure(labelled.error, { intent, values, field: "labels" });
-      const { error } = await updateTask(supabase, task.id, { ...parsed.data, recurrence: recurrence.rule });
-      if (error)
+      // one call: the columns, labels, assignees and field values together, or none of them
+      const { error } = await saveTask(supabase, task.id, {
+        ...parsed.data,
+        recurrence: recurrence.rule,
+        assignees: assigneesFromForm(form, parsed.data.assignee),
+        fields: fieldChangesFromForm(form),
+      });
+      if (error) {
+        const field = saveFailureField(error);
+        // a form with the one-assignee select hears about it there
         return writeFailure(error, {
           intent,
           values,
-          field: /assignee/i.test(error.message) ? "assignee" : "form",
+          field: field === "assignees" && !form.has("assigneesShown") ? "assignee" : field,
         });
+      }
       return done(`${ref} is saved.`);
     }
 

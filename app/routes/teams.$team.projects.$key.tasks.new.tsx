@@ -8,14 +8,15 @@ import { useBoardData } from "~/components/task/use-route-data";
 import { ARCHIVED_MESSAGE, boardSearch, taskRef } from "~/lib/board";
 import { setFlash } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { classifyDbError, writeFailure } from "~/lib/db-errors.server";
+import { writeFailure } from "~/lib/db-errors.server";
 import { keepingTheForm, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
 import { CreateTaskSchema } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
-import { createTask, setTaskLabels } from "~/lib/tasks.server";
+import { createWholeTask, saveFailureField } from "~/lib/tasks.server";
+import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
 import { previewAnswer } from "~/lib/text.server";
 import { unlessFormRejected } from "~/lib/revalidation";
 
@@ -44,20 +45,23 @@ async function submit(args: ActionFunctionArgs) {
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
   const recurrence = taskRecurrence(result.data);
   if ("error" in recurrence) return formFailure({ errors: { repeat: recurrence.error }, values: result.values });
-  const { data: task, error } = await createTask(supabase, project.id, {
+  // one call: the task with its labels, assignees and field values, or nothing
+  const { data: task, error } = await createWholeTask(supabase, project.id, {
     ...result.data,
     statusId: result.data.status,
     recurrence: recurrence.rule,
+    assignees: assigneesFromForm(form, result.data.assignee),
+    fields: fieldChangesFromForm(form),
   });
-  if (error)
-    return writeFailure(error, { values: result.values, field: /assignee/i.test(error.message) ? "assignee" : "form" });
-  const ref = taskRef(project.key, task.number);
-  let message = `${ref} is created.`;
-  if (result.data.labels.length > 0) {
-    // a second step: the task is made whatever happens to its labels, and says so
-    const labelled = await setTaskLabels(supabase, task.id, result.data.labels);
-    if (labelled.error) message = `${ref} is created, without its labels: ${classifyDbError(labelled.error).message}`;
+  if (error || !task) {
+    const field = error ? saveFailureField(error) : "form";
+    return writeFailure(error ?? { code: "P0001" }, {
+      values: result.values,
+      field: field === "assignees" && !form.has("assigneesShown") ? "assignee" : field,
+    });
   }
+  const ref = taskRef(project.key, task.number);
+  const message = `${ref} is created.`;
   await setFlash({ kind: "success", message });
   const search = boardSearch(new URL(args.request.url).searchParams);
   throw redirect(`${boardPath(ctx)}/tasks/${task.number}${search}`);

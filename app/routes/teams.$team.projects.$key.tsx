@@ -66,6 +66,7 @@ export async function loader(args: LoaderFunctionArgs) {
     team: { id: team.id, slug: team.slug, name: team.name },
     project: { id: project.id, key: project.key, name: project.name, description: project.description, archived },
     columns: board.columns,
+    fields: board.fields,
     members: board.members,
     labels: board.labels,
     filters,
@@ -144,7 +145,8 @@ async function submit(args: ActionFunctionArgs) {
 }
 
 export default function BoardLayout() {
-  const { team, project, columns, members, labels, filters, savedViews, can, userId } = useLoaderData<typeof loader>();
+  const { team, project, columns, fields, members, labels, filters, savedViews, can, userId } =
+    useLoaderData<typeof loader>();
   const outlet = useOutlet();
   const params = useParams();
   const location = useLocation();
@@ -204,6 +206,7 @@ export default function BoardLayout() {
           basePath={basePath}
           memberNames={memberNames}
           memberAvatars={memberAvatars}
+          fields={fields}
           canMove={can.editTasks}
           openNumber={openNumber}
         />

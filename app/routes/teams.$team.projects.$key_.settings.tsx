@@ -123,6 +123,13 @@ export default function ProjectSettings() {
           <Link to={`${boardPath}/settings/webhooks`}>webhooks</Link>.
         </p>
       </section>
+      <section className="card" aria-labelledby="fields-title">
+        <h2 id="fields-title">Fields</h2>
+        <p className="muted">
+          Your own fields on this project's tasks (like Customer or Points):{" "}
+          <Link to={`${boardPath}/fields`}>fields</Link>.
+        </p>
+      </section>
       {/* rare and hard to undo by accident: here, not in the board's header row (the board's action does it) */}
       <section className="card" aria-labelledby="archive-title">
         <h2 id="archive-title">{project.archived ? "Archived" : "Archive"}</h2>

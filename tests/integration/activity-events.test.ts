@@ -79,7 +79,7 @@ describe("events for each change, with their actor", () => {
     ]);
   });
 
-  it("records assignee set and cleared, a description edit, labels removed", async () => {
+  it("records assignees set and cleared, a description edit, labels removed", async () => {
     const task = await createTask(t.owner, t.project, { description: "old", assignee_id: t.member.id });
     await t.owner.client.from("tasks").update({ assignee_id: t.other.id, description: "new" }).eq("id", task.id);
     await t.owner.client.rpc("set_task_labels", { task_id: task.id, names: ["x"] });
@@ -88,9 +88,10 @@ describe("events for each change, with their actor", () => {
     const events = await eventsOf(stack, task.id);
     expect(events.map((e) => e.data.changes)).toEqual([
       undefined,
-      { assignee: { from: t.member.id, to: t.other.id }, description: { from: "old", to: "new" } },
+      // the one-assignee column written: the task's assignees, before and after (…_task_assignees.sql)
+      { assignees: { from: [t.member.id], to: [t.other.id] }, description: { from: "old", to: "new" } },
       { labels: { added: [label("x")], removed: [] } },
-      { assignee: { from: t.other.id, to: null } },
+      { assignees: { from: [t.other.id], to: [] } },
       { labels: { added: [], removed: [label("x")] } },
     ]);
   });

@@ -856,6 +856,22 @@ describe("the demo seed (supabase/seed.sql)", () => {
           labelled: 38, // 36, the Markdown task (design) and the label Mia puts on WEB-2 in the activity demo
         },
       ]);
+      // issue 38 on WEB: a select on cards, points summed, three tasks with two assignees; no events of it
+      const fieldsShown = await db.query<Record<string, unknown>>(
+        `select f.name, f.kind::text as kind, f.on_card, f.sum,
+                (select count(*)::int from field_values v where v.field_id = f.id) as held
+         from fields f join projects p on p.id = f.project_id and p.key = 'WEB' order by f.position`,
+      );
+      expect(fieldsShown.rows).toEqual([
+        { name: "Customer", kind: "select", on_card: true, sum: false, held: 5 },
+        { name: "Points", kind: "number", on_card: true, sum: true, held: 9 },
+        { name: "Launch date", kind: "date", on_card: false, sum: false, held: 1 },
+        { name: "Design link", kind: "link", on_card: false, sum: false, held: 1 },
+      ]);
+      const twoAssignees = await db.query<{ number: number }>(
+        "select t.number from tasks t join projects p on p.id = t.project_id and p.key = 'WEB' where cardinality(t.assignee_ids) = 2 order by 1",
+      );
+      expect(twoAssignees.rows.map((r) => r.number)).toEqual([1, 5, 23]);
       // due dates around the day the database was made, not fixed ones
       const due = await db.query<{ overdue: number; ahead: number }>(
         `select count(*) filter (where due_on < current_date)::int as overdue,

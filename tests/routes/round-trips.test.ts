@@ -167,6 +167,66 @@ describe("one round trip per loader", () => {
     expect(depth).toBe(1);
   });
 
+  it("a board with 10 fields (3 on cards, one summed) and several assignees is still one request beside the others (issue 38)", async () => {
+    const { rows } = await stack.db.query<{ id: string }>(
+      "insert into public.projects (team_id, key, name) values ($1, 'FLD', 'Fields') returning id",
+      [team.id],
+    );
+    const projectId = rows[0].id;
+    const { rows: fields } = await stack.db.query<{ id: string; name: string }>(
+      `insert into public.fields (project_id, name, kind, on_card, sum)
+       select $1, 'Field ' || n, case when n = 1 then 'number' else 'text' end::public.field_kind, n <= 3, n = 1
+       from generate_series(1, 10) n returning id, name`,
+      [projectId],
+    );
+    const points = fields.find((f) => f.name === "Field 1")!.id;
+    await stack.db.query(
+      `insert into public.tasks (project_id, title, created_by, assignee_id)
+       select $1, 'Fielded ' || n, $2, $2 from generate_series(1, 4) n`,
+      [projectId, team.owner.id],
+    );
+    await stack.db.query(
+      `insert into public.task_assignees (task_id, person_id) select t.id, $2 from public.tasks t where t.project_id = $1`,
+      [projectId, team.member.id],
+    );
+    await stack.db.query(
+      `insert into public.field_values (task_id, field_id, value)
+       select t.id, f.id, case when f.name = 'Field 1' then '5' else '"x"' end::jsonb
+       from public.tasks t cross join public.fields f where t.project_id = $1 and f.project_id = $1`,
+      [projectId],
+    );
+    const url = `/teams/${team.slug}/projects/FLD`;
+    let data: unknown;
+    const { requests, depth } = await measure(async () => {
+      ({ data } = await call(board.loader, { url, user: team.member, params: params({ key: "FLD" }) }));
+    });
+    expect(requests.sort()).toEqual([
+      "/rest/v1/rpc/board_view",
+      "/rest/v1/saved_views",
+      "/rest/v1/tasks",
+      "/rest/v1/team_members",
+    ]);
+    expect(depth).toBe(1);
+    const view = data as {
+      fields: { name: string; on_card: boolean; sum: boolean }[];
+      columns: {
+        sums: Record<string, number> | null;
+        tasks: { assignee_ids: string[]; fields: Record<string, unknown> }[];
+      }[];
+    };
+    // the cards carry only the 3 fields shown on them; the column header the sum of Points
+    expect(view.fields.map((f) => f.name)).toEqual(["Field 1", "Field 2", "Field 3"]);
+    const backlog = view.columns.find((c) => c.tasks.length > 0)!;
+    expect(Object.keys(backlog.tasks[0].fields).sort()).toEqual(
+      fields
+        .filter((f) => ["Field 1", "Field 2", "Field 3"].includes(f.name))
+        .map((f) => f.id)
+        .sort(),
+    );
+    expect(backlog.tasks[0].assignee_ids).toEqual([team.owner.id, team.member.id]);
+    expect(Number(backlog.sums?.[points])).toBe(20);
+  });
+
   it("the task panel reads the task, its comments and attachments in one request, beside the project context (and its repeat rule)", async () => {
     const url = `${boardUrl()}/tasks/2`;
     let status = 0;

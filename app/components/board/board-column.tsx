@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { isClosed, overWipLimit, showMoreSearch } from "~/lib/board";
 import type { Card } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
+import type { FieldDef } from "~/lib/fields";
 import { columnAnchor } from "./column-switcher";
 import { TaskCard } from "./task-card";
 import type { BoardMove } from "./use-board-move";
@@ -20,6 +21,7 @@ export function BoardColumn({
   cardHref,
   memberNames,
   memberAvatars,
+  fields = [],
   openNumber,
   searchParams,
   move,
@@ -31,6 +33,7 @@ export function BoardColumn({
   cardHref: (task: Card) => string;
   memberNames: Record<string, string>;
   memberAvatars: Record<string, string | null>;
+  fields?: FieldDef[];
   openNumber: number | null;
   searchParams: URLSearchParams;
   move: BoardMove | null;
@@ -58,6 +61,17 @@ export function BoardColumn({
           {column.hasMore ? "+" : ""}
         </span>
       </h2>
+      {fields.some((f) => f.sum) ? (
+        <p className="column-sums">
+          {fields
+            .filter((f) => f.sum)
+            .map((f) => (
+              <span key={f.id} className="column-sum">
+                {f.name}: {formatSum(column.sums?.[f.id] ?? 0)}
+              </span>
+            ))}
+        </p>
+      ) : null}
       {status.wip_limit !== null ? (
         <p className={`wip${over ? " wip-over" : ""}`} role={over ? "status" : undefined}>
           {over ? (
@@ -79,8 +93,12 @@ export function BoardColumn({
             task={task}
             projectKey={projectKey}
             href={cardHref(task)}
-            assignee={task.assignee_id ? memberNames[task.assignee_id] : undefined}
-            avatarPath={task.assignee_id ? memberAvatars[task.assignee_id] : null}
+            people={(task.assignee_ids ?? (task.assignee_id ? [task.assignee_id] : [])).map((id) => ({
+              id,
+              name: memberNames[id],
+              avatarPath: memberAvatars[id] ?? null,
+            }))}
+            fields={fields.filter((f) => f.on_card)}
             open={task.number === openNumber}
             closed={isClosed(status.category)}
             move={move}
@@ -96,4 +114,9 @@ export function BoardColumn({
       ) : null}
     </section>
   );
+}
+
+/** A column's sum: as a person writes it (no trailing zeros, grouped thousands). */
+function formatSum(value: number | string): string {
+  return Number(value).toLocaleString("en-GB", { maximumFractionDigits: 6 });
 }

@@ -2,6 +2,7 @@ import { useSearchParams } from "@remix-run/react";
 import { useRef } from "react";
 import { boardSearch } from "~/lib/board";
 import type { BoardColumn as Column } from "~/lib/board.server";
+import type { FieldDef } from "~/lib/fields";
 import { BoardColumn } from "./board-column";
 import { ColumnSwitcher } from "./column-switcher";
 import { useBoardMove } from "./use-board-move";
@@ -15,6 +16,8 @@ interface BoardProps {
   memberNames: Record<string, string>;
   /** avatars of the members, by id (initials when there is none) */
   memberAvatars?: Record<string, string | null>;
+  /** the project's fields shown on cards or summed (board_view) */
+  fields?: FieldDef[];
   canMove: boolean;
   /** the task open in the panel, if any */
   openNumber: number | null;
@@ -54,6 +57,7 @@ export function Board({
   basePath,
   memberNames,
   memberAvatars = {},
+  fields = [],
   canMove,
   openNumber,
 }: BoardProps) {
@@ -90,6 +94,7 @@ export function Board({
             cardHref={(task) => `${basePath}/tasks/${task.number}${linkSearch}`}
             memberNames={memberNames}
             memberAvatars={memberAvatars}
+            fields={fields}
             openNumber={openNumber}
             searchParams={searchParams}
             move={interactive ? move : null}

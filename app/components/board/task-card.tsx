@@ -7,6 +7,7 @@ import type { Card } from "~/lib/board";
 import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
 import { Day } from "~/components/day";
+import { fieldWords, type FieldDef } from "~/lib/fields";
 
 /**
  * One card: a link that opens the task in the panel and, when the person may
@@ -18,8 +19,8 @@ export function TaskCard({
   task,
   projectKey,
   href,
-  assignee,
-  avatarPath,
+  people,
+  fields = [],
   open,
   closed,
   move,
@@ -27,8 +28,10 @@ export function TaskCard({
   task: Card;
   projectKey: string;
   href: string;
-  assignee: string | undefined;
-  avatarPath: string | null | undefined;
+  /** the assignees, first added first (a name the board doesn't know: a former member) */
+  people: CardPerson[];
+  /** the project's fields shown on cards (at most 3) */
+  fields?: FieldDef[];
   /** the task open in the panel */
   open: boolean;
   /** its column's status is completed or canceled (no "Overdue") */
@@ -74,7 +77,8 @@ export function TaskCard({
           </button>
         ) : null}
       </div>
-      <CardMeta task={task} assignee={assignee} avatarPath={avatarPath} closed={closed} />
+      <CardFields task={task} fields={fields} people={people} />
+      <CardMeta task={task} people={people} closed={closed} />
       {move && menuOpen ? <MoveMenu id={menuId} task={task} label={`Move ${ref}`} move={move} /> : null}
     </li>
   );
@@ -142,17 +146,58 @@ function MoveMenu({ id, task, label, move }: { id: string; task: Card; label: st
   );
 }
 
-function CardMeta({
-  task,
-  assignee,
-  avatarPath,
-  closed,
-}: {
-  task: Card;
-  assignee: string | null | undefined;
-  avatarPath: string | null | undefined;
-  closed: boolean;
-}) {
+type CardPerson = { id: string; name: string | undefined; avatarPath: string | null };
+
+/** Up to 3 avatars, stacked, then "+2"; every name for a screen reader and on hover. */
+function Assignees({ people }: { people: CardPerson[] }) {
+  if (!people.length) return <span className="assignee">Unassigned</span>;
+  const names = people.map((p) => p.name ?? "A former member");
+  if (people.length === 1) {
+    return (
+      <span className="assignee with-avatar">
+        <Avatar path={people[0].avatarPath} name={people[0].name} size={18} />
+        {names[0]}
+      </span>
+    );
+  }
+  const shown = people.slice(0, 3);
+  const more = people.length - shown.length;
+  return (
+    <span className="assignee assignees-stack with-avatar" title={names.join(", ")}>
+      <span className="avatar-stack" aria-hidden="true">
+        {shown.map((p) => (
+          <Avatar key={p.id} path={p.avatarPath} name={p.name} size={18} />
+        ))}
+        {more > 0 ? <span className="avatar-more">+{more}</span> : null}
+      </span>
+      <span className="visually-hidden">Assigned to {names.join(", ")}</span>
+    </span>
+  );
+}
+
+/** The values of the fields shown on cards ("Points 5", "Acme"), only those the task has. */
+function CardFields({ task, fields, people }: { task: Card; fields: FieldDef[]; people: CardPerson[] }) {
+  const values = task.fields ?? {};
+  const names = (id: string) => people.find((p) => p.id === id)?.name;
+  const shown = fields.flatMap((def) => {
+    const words = fieldWords(def, values[def.id], names);
+    if (words === null) return [];
+    const option = def.kind === "select" ? def.options.find((o) => o.id === values[def.id]) : undefined;
+    return [{ def, words, color: option?.color }];
+  });
+  if (!shown.length) return null;
+  return (
+    <ul className="card-fields">
+      {shown.map(({ def, words, color }) => (
+        <li key={def.id} className={color ? `card-field chip color-${color}` : "card-field"}>
+          <span className="card-field-name">{def.name}</span> {words}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; closed: boolean }) {
   const { today } = usePageTime();
   return (
     <div className="task-card-meta">
@@ -171,10 +216,7 @@ function CardMeta({
         </span>
       ) : null}
       {isOverdue({ due_on: task.due_on, open: !closed }, today) ? <span className="overdue-badge">Overdue</span> : null}
-      <span className="assignee with-avatar">
-        {task.assignee_id ? <Avatar path={avatarPath} name={assignee} size={18} /> : null}
-        {assignee ?? (task.assignee_id ? "Assigned" : "Unassigned")}
-      </span>
+      <Assignees people={people} />
       {task.checklist ? (
         <span
           className={`tally${task.checklist.done === task.checklist.total ? " tally-done" : ""}`}

@@ -3,16 +3,14 @@ import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/co
 import { MarkdownField, previewOf } from "~/components/markdown-field";
 import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type StatusRef } from "~/lib/board";
 import type { RepeatFields as SavedRepeat } from "~/lib/recurrence";
+import type { FieldDef, FieldValues } from "~/lib/fields";
+import { AssigneesField, CustomFieldsEdit } from "./custom-fields";
 import { RepeatFields } from "./repeat-fields";
 
 type MemberOption = { id: string; name: string };
 type LabelOption = { id: string; name: string };
 
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
-
-function assigneeOptions(members: MemberOption[]) {
-  return [{ value: "", label: "Unassigned" }, ...members.map((m) => ({ value: m.id, label: m.name }))];
-}
 
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
 export function TaskFields({
@@ -25,8 +23,11 @@ export function TaskFields({
   intent,
   team,
   attachTo,
+  fields = [],
 }: {
-  task?: Partial<EditableTask>;
+  task?: Partial<EditableTask> & { assignee_ids?: string[]; fields?: unknown };
+  /** the project's fields (the task's values are task.fields) */
+  fields?: FieldDef[];
   /** the task's rule as the form's fields */
   repeat?: SavedRepeat;
   /** the task's labels now */
@@ -67,14 +68,13 @@ export function TaskFields({
           value={pick("priority", task?.priority ?? "none")}
           error={errors.priority}
         />
-        <SelectField
-          name="assignee"
-          label="Assignee"
-          options={assigneeOptions(members)}
-          value={pick("assignee", task?.assignee_id ?? "")}
-          error={errors.assignee}
-        />
       </div>
+      <AssigneesField
+        members={members}
+        chosen={task?.assignee_ids ?? (task?.assignee_id ? [task.assignee_id] : [])}
+        values={values}
+        errors={errors}
+      />
       <div className="field-row">
         <Field
           name="dueOn"
@@ -102,6 +102,13 @@ export function TaskFields({
         </datalist>
       </div>
       <RepeatFields saved={repeat} values={values} errors={errors} />
+      <CustomFieldsEdit
+        fields={fields}
+        saved={(task?.fields ?? {}) as FieldValues}
+        members={members}
+        values={values}
+        errors={errors}
+      />
     </>
   );
 }
@@ -118,8 +125,10 @@ export function TaskEditor({
   team,
   taskId,
   cancel,
+  fields,
 }: {
-  task: EditableTask;
+  task: EditableTask & { assignee_ids?: string[]; fields?: unknown };
+  fields?: FieldDef[];
   repeat: SavedRepeat;
   labels: LabelOption[];
   members: MemberOption[];
@@ -150,6 +159,7 @@ export function TaskEditor({
         intent="update"
         team={team}
         attachTo={taskId}
+        fields={fields}
       />
       <div className="form-actions">
         <SubmitButton className="button button-small" pendingText="Saving…">

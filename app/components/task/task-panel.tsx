@@ -72,6 +72,7 @@ export function TaskPanel({
     can,
     teamSlug,
     descriptionHtml,
+    fields,
   } = data;
   const members = board?.members ?? [];
   const statuses = board?.columns.map((c) => c.status) ?? [task.status];
@@ -102,9 +103,10 @@ export function TaskPanel({
   const readHref = `${taskPath}${params.size ? `?${params}` : ""}`;
   params.set("edit", "task");
   const editHref = `${taskPath}?${params}`;
-  const assigneeName = task.assignee_id
-    ? (members.find((m) => m.id === task.assignee_id)?.name ?? "A former member")
-    : null;
+  // all of them, first added first (a name the board doesn't know: a former member)
+  const assigneeNames = (task.assignee_ids ?? []).map(
+    (id) => members.find((m) => m.id === id)?.name ?? "A former member",
+  );
 
   return (
     <article className="task-detail" aria-labelledby="task-title">
@@ -179,6 +181,7 @@ export function TaskPanel({
           action={taskAction}
           team={teamSlug}
           taskId={task.id}
+          fields={fields}
           key={`edit-${task.id}-${task.updated_at}`}
           cancel={
             <Link
@@ -216,8 +219,10 @@ export function TaskPanel({
             task={task}
             status={task.status}
             labels={labels}
-            assigneeName={assigneeName}
+            assigneeNames={assigneeNames}
             descriptionHtml={descriptionHtml}
+            fields={fields}
+            members={members}
           />
         </>
       )}

@@ -2,6 +2,8 @@ import { LabelChips, StatusBadge } from "~/components/labels";
 import { RichText } from "~/components/rich-text";
 import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 import { Day } from "~/components/day";
+import type { FieldDef } from "~/lib/fields";
+import { CustomFieldsRead } from "./custom-fields";
 
 /**
  * The task to read: its fields as text and its description rendered
@@ -12,14 +14,19 @@ export function TaskReadView({
   task,
   status,
   labels,
-  assigneeName,
+  assigneeNames,
   descriptionHtml,
+  fields = [],
+  members = [],
 }: {
-  task: EditableTask;
+  task: EditableTask & { fields?: unknown };
   status: StatusRef;
   labels: LabelChip[];
-  assigneeName: string | null;
+  /** every assignee's name, first added first */
+  assigneeNames: string[];
   descriptionHtml: string;
+  fields?: FieldDef[];
+  members?: { id: string; name: string }[];
 }) {
   return (
     <>
@@ -35,8 +42,8 @@ export function TaskReadView({
           <dd>{PRIORITY_LABELS[task.priority]}</dd>
         </div>
         <div>
-          <dt>Assignee</dt>
-          <dd>{assigneeName ?? "Unassigned"}</dd>
+          <dt>{assigneeNames.length > 1 ? "Assignees" : "Assignee"}</dt>
+          <dd>{assigneeNames.length ? assigneeNames.join(", ") : "Unassigned"}</dd>
         </div>
         <div>
           <dt>Due</dt>
@@ -46,6 +53,7 @@ export function TaskReadView({
           <dt>Labels</dt>
           <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
         </div>
+        <CustomFieldsRead fields={fields} saved={(task.fields ?? {}) as Record<string, unknown>} members={members} />
       </dl>
       <section className="task-description" aria-label="Description">
         {task.description ? (

@@ -13,6 +13,11 @@ declare
   tsq tsquery;
   title_like text;
   wanted_label uuid;
+  -- fields the team defines (…_fields.sql): the values a card shows (at most 3 fields) and the summed ones
+  card_fields jsonb;
+  hidden_keys text[];
+  sum_fields uuid[];
+  any_on_card boolean;
   result json;
 begin
   if me is null then
@@ -37,7 +42,21 @@ begin
     -- an unknown label matches no task
     wanted_label := coalesce(wanted_label, '00000000-0000-0000-0000-000000000000'::uuid);
   end if;
+  select
+    jsonb_agg(jsonb_build_object(
+      'id', f.id, 'name', f.name, 'kind', f.kind, 'on_card', f.on_card, 'sum', f.sum,
+      'options', coalesce((
+        select jsonb_agg(jsonb_build_object('id', o.id, 'name', o.name, 'color', o.color) order by o.position, o.id)
+        from public.field_options o where o.field_id = f.id
+      ), '[]'::jsonb)
+    ) order by f.position, f.id) filter (where f.on_card or f.sum),
+    array_agg(f.id::text) filter (where not f.on_card),
+    array_agg(f.id) filter (where f.sum),
+    coalesce(bool_or(f.on_card), false)
+  into card_fields, hidden_keys, sum_fields, any_on_card
+  from public.fields f where f.project_id = proj.id;
   select json_build_object(
+    'fields', coalesce(card_fields, '[]'::jsonb),
     'project', json_build_object(
       'id', proj.id, 'key', proj.key, 'name', proj.name,
       'description', proj.description, 'archived_at', proj.archived_at
@@ -50,7 +69,15 @@ begin
         'count', case when s.wip_limit is not null then (
           select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id
         ) end,
-        'cards', coalesce(c.cards, '[]'::json)
+        'cards', coalesce(c.cards, '[]'::json),
+        -- each summed number field's sum over the column's tasks
+        'sums', case when sum_fields is not null then (
+          select json_object_agg(sf.id, coalesce((
+            select sum(v.number_value) from public.field_values v join public.tasks t on t.id = v.task_id
+            where v.field_id = sf.id and t.status_id = s.id
+          ), 0))
+          from unnest(sum_fields) sf (id)
+        ) end
       ) order by s.position)
       from public.project_statuses s
       left join lateral (
@@ -59,7 +86,9 @@ begin
           -- no status id (the column's); the counts by the task row's names, each only when it is not 0,
           -- and `repeats` only when true (a rule and no successor yet): a card's bytes are most of the
           -- board's, most cards count nothing, and a key left out is neither written, sent nor read
-          select t.id, t.number, t.title, t.priority, t.assignee_id, t.due_on, t.position, t.label_ids,
+          select t.id, t.number, t.title, t.priority, t.assignee_id, t.assignee_ids, t.due_on, t.position, t.label_ids,
+                 -- only the fields shown on cards, and nothing when none is
+                 case when any_on_card then t.fields - coalesce(hidden_keys, '{}') end as fields,
                  nullif(t.checklist_done, 0) as checklist_done, nullif(t.checklist_total, 0) as checklist_total,
                  nullif(t.subtasks_done, 0) as subtasks_done, nullif(t.subtasks_total, 0) as subtasks_total,
                  nullif(t.open_blockers, 0) as open_blockers,
@@ -70,9 +99,9 @@ begin
             and t.status_id = s.id
             and (
               $3 is null
-              or ($3 = 'me' and t.assignee_id = me)
-              or ($3 = 'none' and t.assignee_id is null)
-              or ($3 not in ('me', 'none') and t.assignee_id::text = lower($3))
+              or ($3 = 'me' and t.assignee_ids @> array[me])
+              or ($3 = 'none' and t.assignee_ids = '{}')
+              or ($3 not in ('me', 'none') and $3 ~* '^[0-9a-f-]{36}$' and t.assignee_ids @> array[lower($3)::uuid])
             )
             and (wanted_label is null or t.label_ids @> array[wanted_label])
             and (title_like is null or t.search @@ tsq or t.title ilike title_like)

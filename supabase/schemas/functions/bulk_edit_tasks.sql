@@ -12,6 +12,7 @@ declare
   done integer := 0;
   item record;
   target uuid;
+  field_change jsonb;
 begin
   if auth.uid() is null then
     raise exception 'Your role in this team doesn''t allow that.' using errcode = '42501';
@@ -23,7 +24,8 @@ begin
   if wanted > 500 then
     raise exception 'Choose at most 500 tasks at a time.' using errcode = '22023';
   end if;
-  if $2 is null or $2 not in ('status', 'assignee', 'priority', 'add_label', 'remove_label', 'delete') then
+  if $2 is null or $2 not in ('status', 'assignee', 'add_assignee', 'remove_assignee', 'priority', 'add_label',
+                              'remove_label', 'set_field', 'delete') then
     raise exception 'Unknown change "%".', $2 using errcode = '22023';
   end if;
 
@@ -36,6 +38,25 @@ begin
       using errcode = '42501', detail = format('%s of the %s tasks', wanted - allowed, wanted);
   end if;
 
+  if $2 in ('add_assignee', 'remove_assignee') then
+    if coalesce($3, '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      raise exception 'The assignee must be a member of this team.' using errcode = '22023', detail = 'task_assignees_same_team';
+    end if;
+    target := $3::uuid;
+  end if;
+  if $2 = 'set_field' then
+    -- {"field": <id>, "value": <a value as field_values takes it, or null to clear>}
+    begin
+      field_change := $3::jsonb;
+    exception when others then
+      field_change := null;
+    end;
+    if jsonb_typeof(field_change) is distinct from 'object'
+       or coalesce(field_change ->> 'field', '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+      raise exception 'That field isn''t one of this project''s.' using errcode = '22023', detail = 'field_not_in_project';
+    end if;
+    target := (field_change ->> 'field')::uuid;
+  end if;
   if $2 in ('status', 'add_label', 'remove_label') then
     if coalesce($3, '') !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
       if $2 = 'status' then
@@ -62,6 +83,25 @@ begin
     when 'assignee' then
       update public.tasks t set assignee_id = nullif($3, '')::uuid where t.id = any ($1);
       get diagnostics done = row_count;
+    when 'add_assignee' then
+      -- task_assignees' trigger refuses someone outside a task's team, and an 11th assignee
+      insert into public.task_assignees (task_id, person_id)
+      select t.id, target from public.tasks t
+      where t.id = any ($1) and not (target = any (t.assignee_ids));
+      done := wanted;
+    when 'remove_assignee' then
+      delete from public.task_assignees ta where ta.task_id = any ($1) and ta.person_id = target;
+      done := wanted;
+    when 'set_field' then
+      -- one statement for all of them; field_values' trigger checks each value against the field
+      if coalesce(field_change -> 'value', 'null'::jsonb) in ('null'::jsonb, '""'::jsonb, '[]'::jsonb) then
+        delete from public.field_values v where v.task_id = any ($1) and v.field_id = target;
+      else
+        insert into public.field_values as v (task_id, field_id, value)
+        select t.id, target, field_change -> 'value' from public.tasks t where t.id = any ($1)
+        on conflict on constraint field_values_pkey do update set value = excluded.value;
+      end if;
+      done := wanted;
     when 'priority' then
       update public.tasks t set priority = $3::public.task_priority where t.id = any ($1);
       get diagnostics done = row_count;

@@ -29,7 +29,7 @@ begin
       from public.tasks t
       join public.projects p on p.id = t.project_id
       join public.teams tm on tm.id = p.team_id
-      where t.assignee_id = feed.user_id
+      where t.assignee_ids @> array[feed.user_id]
         and t.due_on is not null
         and t.due_on >= (now() at time zone zone)::date - 30
         and exists (select 1 from public.team_members m where m.team_id = p.team_id and m.user_id = feed.user_id)

@@ -9,9 +9,10 @@ CREATE OR REPLACE FUNCTION public.remind_due_tasks(run_at timestamp with time zo
 AS $function$
   with candidate as (
     -- the assignees of open tasks due in the window ...
-    select t.id as task_id, t.project_id, t.assignee_id as person, t.due_on, t.due_on_set_by, t.due_on_set_at
+    select t.id as task_id, t.project_id, a.person, t.due_on, t.due_on_set_by, t.due_on_set_at
     from public.tasks t
-    where t.assignee_id is not null
+    cross join lateral unnest(t.assignee_ids) a (person)
+    where t.assignee_ids <> '{}'
       and t.completed_at is null
       and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
     union

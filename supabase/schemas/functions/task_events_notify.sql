@@ -8,28 +8,32 @@ CREATE OR REPLACE FUNCTION public.task_events_notify()
  SET search_path TO ''
 AS $function$
 declare
-  assigned uuid;
+  assigned uuid[] := '{}';
   status_changed boolean;
   comment uuid := (new.data ->> 'comment_id')::uuid;
   author uuid;
-  current_assignee uuid;
+  current_assignees uuid[] := '{}';
 begin
   if new.kind = 'task_created' then
-    assigned := (new.data ->> 'assignee')::uuid;
+    assigned := array_remove(array[(new.data ->> 'assignee')::uuid], null);
   elsif new.kind = 'task_updated' then
-    assigned := (new.data #>> '{changes,assignee,to}')::uuid;
+    -- each person the change added (several assignees); a one-assignee change as recorded before them
+    assigned := array(
+      select a::uuid from jsonb_array_elements_text(coalesce(new.data #> '{changes,assignees,to}', '[]')) a
+      where not coalesce(new.data #> '{changes,assignees,from}', '[]') ? a
+    ) || array_remove(array[(new.data #>> '{changes,assignee,to}')::uuid], null);
     status_changed := (new.data -> 'changes') ? 'status';
   elsif new.kind not in ('comment_posted', 'comment_edited') then
     return null;
   end if;
-  if assigned is null and coalesce(jsonb_array_length(new.data -> 'mentions'), 0) = 0
+  if assigned = '{}' and coalesce(jsonb_array_length(new.data -> 'mentions'), 0) = 0
      and new.kind <> 'comment_posted' and not coalesce(status_changed, false) then
     return null;
   end if;
   -- a comment's author, when the service role wrote it (else the author is the actor)
   author := coalesce((new.data ->> 'author')::uuid, new.actor_id);
   if new.kind = 'comment_posted' or status_changed then
-    select t.assignee_id into current_assignee from public.tasks t where t.id = new.task_id;
+    select t.assignee_ids into current_assignees from public.tasks t where t.id = new.task_id;
   end if;
 
   insert into public.notifications (recipient_id, team_id, task_id, event_id, comment_id, actor_id, kind, email)
@@ -37,8 +41,8 @@ begin
     r.person, new.team_id, new.task_id, new.id, comment, new.actor_id, r.kind,
     case when coalesce(s.email, public.default_email_setting(r.kind)) = 'never' then 'none' else 'pending' end
   from (
-    select assigned as person, 'assigned' as kind, 1 as rank
-    where assigned is not null
+    select a as person, 'assigned' as kind, 1 as rank
+    from unnest(assigned) a
     union all
     select m::uuid, 'mentioned', 2
     from jsonb_array_elements_text(coalesce(new.data -> 'mentions', '[]'::jsonb)) m
@@ -47,8 +51,8 @@ begin
     from public.task_watchers w
     where w.task_id = new.task_id and (new.kind = 'comment_posted' or status_changed)
     union all
-    select current_assignee, case when new.kind = 'comment_posted' then 'comment' else 'status' end, 3
-    where current_assignee is not null
+    select a, case when new.kind = 'comment_posted' then 'comment' else 'status' end, 3
+    from unnest(current_assignees) a
   ) r
   join public.team_members m on m.team_id = new.team_id and m.user_id = r.person
   left join public.notification_settings s on s.user_id = r.person and s.kind = r.kind

@@ -14,7 +14,8 @@ begin
   if auth.uid() is null then
     return null;
   end if;
-  select t.id, t.number, t.title, t.description, t.status_id, t.priority, t.assignee_id, t.due_on,
+  select t.id, t.number, t.title, t.description, t.status_id, t.priority, t.assignee_id, t.assignee_ids, t.due_on,
+         t.fields, t.project_id,
          t.position, t.created_at, t.updated_at, t.created_by, t.completed_at, t.parent_id,
          case when cr.id is null then null else json_build_object('display_name', cr.display_name) end as creator,
          json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,
@@ -67,6 +68,18 @@ begin
       join public.tasks o on o.id = case when r.from_task_id = task_row.id then r.to_task_id else r.from_task_id end
       join public.projects op on op.id = o.project_id
       where r.from_task_id = task_row.id or r.to_task_id = task_row.id
+    ), '[]'::json),
+    -- the project's fields, in order, with a select's options (the values are task.fields)
+    'fields', coalesce((
+      select json_agg(json_build_object(
+        'id', f.id, 'name', f.name, 'kind', f.kind, 'on_card', f.on_card, 'sum', f.sum,
+        'min', f.number_min, 'max', f.number_max, 'decimals', f.number_decimals,
+        'options', coalesce((
+          select json_agg(json_build_object('id', o.id, 'name', o.name, 'color', o.color) order by o.position, o.id)
+          from public.field_options o where o.field_id = f.id
+        ), '[]'::json)
+      ) order by f.position, f.id)
+      from public.fields f where f.project_id = task_row.project_id
     ), '[]'::json),
     'timeline', public.task_timeline(task_row.id, $4, $5, $6),
     'comment_count', (select count(*) from public.comments c where c.task_id = task_row.id),

@@ -51,8 +51,11 @@ begin
       group_expr := 't.priority::text';
       group_order := 't.priority desc, ';
     when 'assignee' then
-      group_expr := 't.assignee_id::text';
-      group_order := 'lower(a.display_name) nulls last, t.assignee_id nulls last, ';
+      -- a task with two assignees is in both their groups; one without any, last, in the group of none
+      group_expr := 'ga.person_id::text';
+      group_order := 'lower(gp.display_name) nulls last, ga.person_id nulls last, ';
+      label_join := 'cross join lateral unnest(case when t.assignee_ids = ''{}'' then array[null::uuid] else t.assignee_ids end) ga(person_id)
+        left join public.profiles gp on gp.id = ga.person_id';
     when 'label' then
       -- a task with three labels is in three groups; one without any, last, in the group of none
       group_expr := 'g.label_id::text';
@@ -64,8 +67,8 @@ begin
   end case;
 
   scope := case $2
-    when 'assigned' then 't.assignee_id = $2 and t.completed_at is null'
-    when 'due' then 't.assignee_id = $2 and t.completed_at is null and t.due_on <= $9 + 7'
+    when 'assigned' then 't.assignee_ids @> array[$2] and t.completed_at is null'
+    when 'due' then 't.assignee_ids @> array[$2] and t.completed_at is null and t.due_on <= $9 + 7'
     when 'watching' then 'exists (select 1 from public.task_watchers w where w.task_id = t.id and w.user_id = $2)'
     when 'created' then 't.created_by = $2'
     else 't.project_id = $1'
@@ -93,7 +96,7 @@ begin
     select coalesce(json_agg(r), '[]'::json) from (
       select t.id, t.number, t.title,
              json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,
-             t.priority, t.assignee_id, t.due_on,
+             t.priority, t.assignee_id, t.assignee_ids, t.due_on,
              coalesce((
                select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
                from public.labels l where l.id = any (t.label_ids)
@@ -108,9 +111,9 @@ begin
       where %3$s
         and (
           $3 is null
-          or ($3 = 'me' and t.assignee_id = $2)
-          or ($3 = 'none' and t.assignee_id is null)
-          or ($3 not in ('me', 'none') and t.assignee_id::text = lower($3))
+          or ($3 = 'me' and t.assignee_ids @> array[$2])
+          or ($3 = 'none' and t.assignee_ids = '{}')
+          or ($3 not in ('me', 'none') and $3 ~* '^[0-9a-f-]{36}$' and t.assignee_ids @> array[lower($3)::uuid])
         )
         and ($4 is null or t.label_ids @> array[$4])
         and ($6 is null or t.search @@ $5 or t.title ilike $6)

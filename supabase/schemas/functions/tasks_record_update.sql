@@ -33,8 +33,11 @@ begin
   if new.priority is distinct from old.priority then
     changes := changes || jsonb_build_object('priority', jsonb_build_object('from', old.priority, 'to', new.priority));
   end if;
-  if new.assignee_id is distinct from old.assignee_id then
-    changes := changes || jsonb_build_object('assignee', jsonb_build_object('from', old.assignee_id, 'to', new.assignee_id));
+  -- assignee_ids follow task_assignees (…_task_assignees.sql): one change per save,
+  -- the set before and after; assignee_id (the first of them) is not recorded apart
+  if new.assignee_ids is distinct from old.assignee_ids then
+    changes := changes || jsonb_build_object('assignees', jsonb_build_object(
+      'from', to_jsonb(old.assignee_ids), 'to', to_jsonb(new.assignee_ids)));
   end if;
   if new.due_on is distinct from old.due_on then
     changes := changes || jsonb_build_object('due_on', jsonb_build_object('from', old.due_on, 'to', new.due_on));
@@ -66,7 +69,7 @@ begin
   if changes = '{}'::jsonb then
     return null;
   end if;
-  perform public.watch_task(new.id, array[new.assignee_id] || mentions);
+  perform public.watch_task(new.id, array(select a from unnest(new.assignee_ids) a where a <> all (old.assignee_ids)) || mentions);
   perform public.record_task_event(new.id, 'task_updated',
     jsonb_build_object('changes', changes, 'mentions', to_jsonb(mentions)));
   return null;

@@ -30,6 +30,8 @@ create table public.tasks (
   due_on_set_at timestamp with time zone,
   comment_count integer default 0 not null,
   attachment_count integer default 0 not null,
+  fields jsonb default '{}'::jsonb not null,
+  assignee_ids uuid[] default '{}'::uuid[] not null,
   constraint tasks_pkey PRIMARY KEY (id),
   constraint tasks_column_position_key UNIQUE (project_id, status_id, "position") DEFERRABLE INITIALLY DEFERRED,
   constraint tasks_project_id_id_key UNIQUE (project_id, id),
@@ -83,6 +85,18 @@ create policy "two-factor accounts need aal2" on public.tasks as restrictive
   using (( SELECT private.has_required_aal() AS has_required_aal))
   with check (( SELECT private.has_required_aal() AS has_required_aal));
 
+CREATE TRIGGER tasks_assignee_written
+  AFTER UPDATE OF assignee_id ON tasks
+  FOR EACH ROW WHEN (old.assignee_id IS DISTINCT FROM new.assignee_id) EXECUTE FUNCTION tasks_assignee_written();
+
+CREATE TRIGGER tasks_assignees_after_insert
+  AFTER INSERT ON tasks
+  FOR EACH ROW WHEN (new.assignee_id IS NOT NULL) EXECUTE FUNCTION tasks_assignees_after_insert();
+
+CREATE TRIGGER tasks_assignees_before_insert
+  BEFORE INSERT ON tasks
+  FOR EACH ROW EXECUTE FUNCTION tasks_assignees_before_insert();
+
 CREATE TRIGGER tasks_before_insert
   BEFORE INSERT ON tasks
   FOR EACH ROW EXECUTE FUNCTION tasks_before_insert();
@@ -128,8 +142,8 @@ CREATE TRIGGER tasks_record_removal
   FOR EACH ROW EXECUTE FUNCTION private.tasks_record_removal();
 
 CREATE TRIGGER tasks_record_update
-  AFTER UPDATE OF title, description, status_id, priority, assignee_id, due_on, label_ids, parent_id ON tasks
-  FOR EACH ROW WHEN (old.title IS DISTINCT FROM new.title OR old.description IS DISTINCT FROM new.description OR old.status_id IS DISTINCT FROM new.status_id OR old.priority IS DISTINCT FROM new.priority OR old.assignee_id IS DISTINCT FROM new.assignee_id OR old.due_on IS DISTINCT FROM new.due_on OR old.label_ids IS DISTINCT FROM new.label_ids OR old.parent_id IS DISTINCT FROM new.parent_id) EXECUTE FUNCTION tasks_record_update();
+  AFTER UPDATE OF title, description, status_id, priority, assignee_ids, due_on, label_ids, parent_id ON tasks
+  FOR EACH ROW WHEN (old.title IS DISTINCT FROM new.title OR old.description IS DISTINCT FROM new.description OR old.status_id IS DISTINCT FROM new.status_id OR old.priority IS DISTINCT FROM new.priority OR old.assignee_ids IS DISTINCT FROM new.assignee_ids OR old.due_on IS DISTINCT FROM new.due_on OR old.label_ids IS DISTINCT FROM new.label_ids OR old.parent_id IS DISTINCT FROM new.parent_id) EXECUTE FUNCTION tasks_record_update();
 
 CREATE TRIGGER tasks_repeat
   BEFORE UPDATE OF status_id ON tasks
@@ -156,6 +170,7 @@ CREATE TRIGGER tasks_webhooks
   FOR EACH ROW EXECUTE FUNCTION tasks_webhooks();
 
 CREATE INDEX tasks_assignee_due_idx ON public.tasks USING btree (assignee_id, due_on) WHERE (assignee_id IS NOT NULL);
+CREATE INDEX tasks_assignee_ids_idx ON public.tasks USING gin (assignee_ids);
 CREATE INDEX tasks_created_by_idx ON public.tasks USING btree (created_by);
 CREATE INDEX tasks_due_on_set_by_idx ON public.tasks USING btree (due_on_set_by) WHERE (due_on_set_by IS NOT NULL);
 CREATE INDEX tasks_label_ids_idx ON public.tasks USING gin (label_ids);

@@ -39,6 +39,14 @@ CREATE TRIGGER team_members_after_delete
   AFTER DELETE ON team_members
   FOR EACH ROW EXECUTE FUNCTION team_members_after_delete();
 
+CREATE TRIGGER team_members_forget_assignees
+  AFTER DELETE ON team_members
+  FOR EACH ROW EXECUTE FUNCTION team_members_forget_assignees();
+
+CREATE TRIGGER team_members_forget_field_values
+  AFTER DELETE ON team_members
+  FOR EACH ROW EXECUTE FUNCTION team_members_forget_field_values();
+
 CREATE TRIGGER team_members_forget_notifications
   AFTER DELETE ON team_members
   FOR EACH ROW EXECUTE FUNCTION team_members_forget_notifications();

@@ -1,0 +1,202 @@
+/**
+ * The task form saved by one call (issue 36 §2, issue 38): the columns,
+ * labels, assignees and field values of a plain form post (no JavaScript)
+ * are saved together by save_task / create_task, or none of them: a refused
+ * value (Points = 101, an 11th label) leaves the task as it was, and the
+ * form comes back with the message beside the field and what was typed.
+ * The panel reads the assignees and the fields.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestStack } from "../support/stack.ts";
+import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
+
+let stack: TestStack;
+let team: RouteTeam;
+let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
+let newTask: typeof import("~/routes/teams.$team.projects.$key.tasks.new");
+let points: string;
+let customer: string;
+let acme: string;
+
+beforeAll(async () => {
+  stack = await startRouteStack();
+  team = await seedTeam(stack);
+  task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
+  newTask = await import("~/routes/teams.$team.projects.$key.tasks.new");
+  points = (
+    await stack.db.query<{ id: string }>(
+      `insert into fields (project_id, name, kind, number_min, number_max, sum, on_card)
+       values ($1, 'Points', 'number', 0, 100, true, true) returning id`,
+      [team.projectId],
+    )
+  ).rows[0].id;
+  customer = (
+    await stack.db.query<{ id: string }>(
+      "insert into fields (project_id, name, kind, on_card) values ($1, 'Customer', 'select', true) returning id",
+      [team.projectId],
+    )
+  ).rows[0].id;
+  acme = (
+    await stack.db.query<{ id: string }>(
+      "insert into field_options (field_id, name, color) values ($1, 'Acme', 'blue'), ($1, 'Globex', 'green') returning id",
+      [customer],
+    )
+  ).rows[0].id;
+});
+afterAll(() => stack?.close());
+
+const boardUrl = () => `/teams/${team.slug}/projects/WEB`;
+const params = (extra: Record<string, string> = {}) => ({ team: team.slug, key: "WEB", ...extra });
+const taskUrl = (n = 2) => `${boardUrl()}/tasks/${n}`;
+
+async function taskRow(id: string) {
+  const { rows } = await stack.db.query<{
+    title: string;
+    assignee_ids: string[];
+    fields: Record<string, unknown>;
+    labels: number;
+  }>("select title, assignee_ids, fields, cardinality(label_ids) as labels from tasks where id = $1", [id]);
+  return rows[0];
+}
+
+/** The update form as the panel sends it without JavaScript. */
+const updateForm = (extra: Record<string, string>) => ({
+  intent: "update",
+  title: "Book the room",
+  priority: "none",
+  labels: "",
+  assigneesShown: "1",
+  fieldsShown: `${points},${customer}`,
+  ...extra,
+});
+
+describe("the task form, saved by one call", () => {
+  it("saves two assignees, the labels and both fields together", async () => {
+    const saved = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: updateForm({
+        title: "Book the big room",
+        labels: "venue",
+        [`assignee:${team.member.id}`]: "on",
+        [`assignee:${team.admin.id}`]: "on",
+        [`field:${points}`]: "5",
+        [`field:${customer}`]: acme,
+      }),
+    });
+    expect(saved.status).toBe(302);
+    const row = await taskRow(team.taskIds[1]);
+    expect(row.title).toBe("Book the big room");
+    expect([...row.assignee_ids].sort()).toEqual([team.member.id, team.admin.id].sort());
+    expect(row.fields).toEqual({ [points]: 5, [customer]: acme });
+    expect(row.labels).toBe(1);
+
+    // the panel reads them: the values, the fields, the assignees
+    const panel = await call(task.loader, { url: taskUrl(), user: team.viewer, params: params({ number: "2" }) });
+    const data = panel.data as {
+      task: { assignee_ids: string[]; fields: Record<string, unknown> };
+      fields: { name: string; options: { name: string }[] }[];
+      timeline: { type: string; text?: string }[];
+    };
+    expect(data.fields.map((f) => f.name)).toEqual(["Points", "Customer"]);
+    expect(data.fields[1].options.map((o) => o.name)).toEqual(["Acme", "Globex"]);
+    expect(data.task.fields).toEqual({ [points]: 5, [customer]: acme });
+    expect(data.task.assignee_ids).toHaveLength(2);
+    // one save, one event, in words
+    const said = JSON.stringify(data.timeline);
+    expect(said).toContain("set Points to 5");
+    expect(said).toContain("set Customer to Acme");
+  });
+
+  it("a refused value leaves everything as it was, and says why beside the field, keeping what was typed", async () => {
+    const before = await taskRow(team.taskIds[1]);
+    const refused = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: updateForm({
+        title: "Renamed for nothing",
+        labels: "one, two",
+        [`assignee:${team.viewer.id}`]: "on",
+        [`field:${points}`]: "101",
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({
+      intent: "update",
+      errors: { [`field:${points}`]: "Points is a number from 0 to 100." },
+      values: { title: "Renamed for nothing", [`field:${points}`]: "101" },
+    });
+    expect(await taskRow(team.taskIds[1])).toEqual(before);
+
+    const fine = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: updateForm({ title: "Renamed again", [`field:${points}`]: "7", labels: "" }),
+    });
+    expect(fine.status).toBe(302);
+    expect((await taskRow(team.taskIds[1])).fields[points]).toBe(7);
+
+    const abc = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: updateForm({ [`field:${points}`]: "abc" }),
+    });
+    expect(abc.status).toBe(400);
+    expect((abc.data as { errors: Record<string, string> }).errors[`field:${points}`]).toBe(
+      "Points is a number from 0 to 100.",
+    );
+  });
+
+  it("creates a task with its assignees and fields in one call, or not at all", async () => {
+    const count = async () =>
+      Number(
+        (await stack.db.query<{ n: string }>("select count(*) as n from tasks where project_id = $1", [team.projectId]))
+          .rows[0].n,
+      );
+    const before = await count();
+    const refused = await call(newTask.action, {
+      url: `${boardUrl()}/tasks/new`,
+      user: team.member,
+      params: params(),
+      form: {
+        title: "Half made?",
+        labels: "a",
+        assigneesShown: "1",
+        [`assignee:${team.outsider.id}`]: "on",
+        [`assignee:${team.member.id}`]: "on",
+        fieldsShown: points,
+        [`field:${points}`]: "3",
+      },
+    });
+    expect(refused.status).toBe(400);
+    expect(await count()).toBe(before);
+
+    const made = await call(newTask.action, {
+      url: `${boardUrl()}/tasks/new`,
+      user: team.member,
+      params: params(),
+      form: {
+        title: "Whole",
+        labels: "a",
+        assigneesShown: "1",
+        [`assignee:${team.member.id}`]: "on",
+        [`assignee:${team.admin.id}`]: "on",
+        fieldsShown: points,
+        [`field:${points}`]: "3",
+      },
+    });
+    expect(made.status).toBe(302);
+    const { rows } = await stack.db.query<{ id: string }>(
+      "select id from tasks where project_id = $1 and title = 'Whole'",
+      [team.projectId],
+    );
+    const row = await taskRow(rows[0].id);
+    expect(row.assignee_ids).toHaveLength(2);
+    expect(row.fields).toEqual({ [points]: 3 });
+    expect(row.labels).toBe(1);
+  });
+});
