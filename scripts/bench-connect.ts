@@ -1,6 +1,6 @@
 /**
  * npm run bench:tokens / npm run bench:webhooks — the figures of issue 40
- * (PRODUCT.md §19), printed, never asserted; docs/decisions/0036.
+ * (docs/product.md §19), printed, never asserted; docs/decisions/0036.
  *
  * tokens:   the same REST read (a project's 50 tasks) with a session's JWT and
  *           with an API token's access token, interleaved, p50/p95; what the

@@ -27,7 +27,7 @@ import {
  * that belong to the bulk edit form (by its id, so the table needn't sit
  * inside it). `hide` leaves columns out (My work's own lists: the assignee
  * is always me). The key and the title both open the task; an open task past
- * its due date says "Overdue" (PRODUCT.md §12).
+ * its due date says "Overdue" (docs/product.md §12).
  */
 export function TaskTable({
   rows,

@@ -5,7 +5,7 @@ import { expect, MODES, test } from "./fixtures";
 import { seedTeam, signedInClient } from "./product-fixtures";
 
 /**
- * Issue 40 as a person does it (PRODUCT.md §19): a read-only token made on
+ * Issue 40 as a person does it (docs/product.md §19): a read-only token made on
  * /account/tokens lists the team's tasks with curl-like calls, a write gets
  * 403, Revoke gets 401; an admin adds a webhook in the project's settings
  * and a change arrives signed (checked with Standard Webhooks' algorithm).

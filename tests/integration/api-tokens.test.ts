@@ -1,5 +1,5 @@
 /**
- * Personal API tokens (PRODUCT.md §19): a script trades its `tb_…` token at
+ * Personal API tokens (docs/product.md §19): a script trades its `tb_…` token at
  * the api-token Edge Function (real Deno) for a 60-second access token and
  * calls the REST API with the official client or plain HTTP. It reaches
  * what its person could, narrowed to its team and mode; revoked or expired,

@@ -174,6 +174,13 @@ const API_FUNCTIONS: Record<string, string> = {
   update_webhook: "project settings' webhooks",
   delete_webhook: "project settings' webhooks",
   resend_webhook_delivery: "project settings' webhooks (Send again)",
+  // fields and several assignees (issue 38)
+  create_task: "the new-task form (task, labels, assignees and fields in one call)",
+  save_task: "the task form (task, labels, assignees and fields in one call)",
+  set_task_assignees: "the task panel's assignees",
+  set_task_field_values: "the task panel's fields",
+  // issue 42
+  invitation_has_account: "an invitation link's holder (anon too): Sign up or Log in first",
   // pure functions a check constraint or column default runs as the person writing
   day_of_month: "tasks' recurrence check (pure)",
   default_email_setting: "notification settings' default (pure)",

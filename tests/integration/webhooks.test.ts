@@ -1,5 +1,5 @@
 /**
- * Webhooks (PRODUCT.md §19) sent by the database through pg_net to a loopback
+ * Webhooks (docs/product.md §19) sent by the database through pg_net to a loopback
  * receiver: signed as Standard Webhooks say (checked here with the
  * algorithm written out from the specification, not the migration's code),
  * from the app's RPCs, bulk edits, a token's writes and plain SQL; retried

@@ -6,7 +6,7 @@ import { call, createUser, startRouteStack } from "./support.ts";
 import { enrolThroughPage } from "./two-factor-support.ts";
 
 /**
- * /account/tokens (PRODUCT.md §19): a token needs the password again (and the
+ * /account/tokens (docs/product.md §19): a token needs the password again (and the
  * app's code when the account has one), is shown once and kept as a hash,
  * and can be revoked; /account/security's log lists what happened.
  */

@@ -5,7 +5,7 @@ import type { TestStack } from "../support/stack.ts";
 import { call, seedTeam, startRouteStack, type RouteTeam } from "./support.ts";
 
 /**
- * A project's webhooks page (PRODUCT.md §19): admins add one (its secret
+ * A project's webhooks page (docs/product.md §19): admins add one (its secret
  * shown once), see its deliveries, send one again, turn it off; members
  * can't; a bad address is refused with the catalogue's words and kept.
  */
