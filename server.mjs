@@ -23,6 +23,14 @@
 //     body is read whole before it takes a slot (at most 8 at once per
 //     address), so a post whose body trickles in holds none; Node gives a
 //     request REQUEST_TIMEOUT_MS (default 120000) to arrive whole, its headers 10 s;
+//   - body limits per route (app/lib/body-limits.server.ts: 1 MiB for a form,
+//     more only where files are posted): a request whose declared or streamed
+//     length goes over its route's is answered 413 before admission, what was
+//     read of it dropped; what the client still sends is read and dropped for
+//     up to BODY_LINGER_MS (default 10000; nginx's lingering close), so it sees
+//     the answer, then the connection is cut;
+//   - an access log whose addresses have their secrets redacted (feed,
+//     unsubscribe and invitation tokens, sign-in codes: app/lib/log-redaction.ts);
 //   - a bounded pool of connections to the backend: at most
 //     BACKEND_MAX_CONNECTIONS (default 64) per origin, kept alive; requests
 //     beyond them wait for a free connection instead of opening more (Node's
@@ -61,9 +69,7 @@ const MAX_REQUESTS_PER_CLIENT = Number(process.env.MAX_REQUESTS_PER_CLIENT ?? 8)
 const REQUEST_TIMEOUT_MS = Number(process.env.REQUEST_TIMEOUT_MS ?? 120_000);
 // Node requires the headers' timeout to be no longer than the request's (0: no request timeout)
 const HEADERS_TIMEOUT_MS = REQUEST_TIMEOUT_MS > 0 ? Math.min(10_000, REQUEST_TIMEOUT_MS) : 10_000;
-// the largest body read before admission: the app's largest form (attachments, 60 MB) and some;
-// a longer declared one goes to the app, which refuses it by its Content-Length without reading it
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const BODY_LINGER_MS = Number(process.env.BODY_LINGER_MS ?? 10_000);
 const BACKEND_MAX_CONNECTIONS = Number(process.env.BACKEND_MAX_CONNECTIONS ?? 64);
 const BACKEND_CONNECT_TIMEOUT_MS = Number(process.env.BACKEND_CONNECT_TIMEOUT_MS ?? 1_000);
 
@@ -76,7 +82,8 @@ setGlobalDispatcher(
 );
 
 const build = await import(pathToFileURL(BUILD_PATH).href);
-const { serverHeaders, serveInRequestScope, createAdmission, shedPageHtml } = build.entry.module;
+const { serverHeaders, serveInRequestScope, createAdmission, shedPageHtml, bodyLimitFor, tooLargePage, loggedPath } =
+  build.entry.module;
 const admission = createAdmission({
   maxInFlight: MAX_CONCURRENT_REQUESTS,
   maxWaitMs: QUEUE_TIMEOUT_MS,
@@ -106,7 +113,9 @@ app.use((req, res, next) => {
   res.once("finish", () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const shed = res.locals.shed ? " (shed)" : "";
-    console.log(`[req ${id}] ${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(1)} ms${shed}`);
+    console.log(
+      `[req ${id}] ${req.method} ${loggedPath(req.originalUrl)} ${res.statusCode} ${ms.toFixed(1)} ms${shed}`,
+    );
   });
   next();
 });
@@ -146,8 +155,14 @@ app.all("*", async (req, res, next) => {
   const onClose = () => gone.abort();
   res.once("close", onClose);
   const write = req.method !== "GET" && req.method !== "HEAD";
+  // a body declared longer than the route takes is refused before anything else, whatever the method
+  const limit = bodyLimitFor(req.path);
+  if (Number(req.get("content-length") ?? 0) > limit.bytes) {
+    res.off("close", onClose);
+    return refuseTooLarge(req, res, limit);
+  }
   // the whole body first (the app reads it from the request as usual): one still on its way holds no slot
-  if (write && !(await bodyArrived(req, res, gone.signal))) return res.off("close", onClose);
+  if (write && !(await bodyArrived(req, res, gone.signal, limit))) return res.off("close", onClose);
   // form posts go before page views (what someone typed is rarely turned away)
   const release = await admission.enter(gone.signal, write, clientOf(req));
   res.off("close", onClose);
@@ -201,11 +216,10 @@ function clientOf(req) {
  * paused mode and put back (`unshift`) once the request is complete, before
  * the stream has said it ended. At most 8 bodies per address are held in
  * memory at once. Resolves true to go on; false when the request was answered
- * here (413 over MAX_BODY_BYTES) or its client went away. A body declared
- * longer than MAX_BODY_BYTES is left to the app, which refuses it by its length.
+ * here (413 once more than the route's limit has come) or its client went away.
  */
-async function bodyArrived(req, res, gone) {
-  if (Number(req.get("content-length") ?? 0) > MAX_BODY_BYTES || req.complete) return true;
+async function bodyArrived(req, res, gone, limit) {
+  if (req.complete) return true;
   const release = await bodies.enter(gone, true, clientOf(req));
   if (!release) {
     if (!gone.aborted) res.status(408).set("Connection", "close").type("text").send("Request Timeout");
@@ -230,9 +244,9 @@ async function bodyArrived(req, res, gone) {
         const n = req.readableLength;
         if (n > 0) {
           size += n;
-          if (size > MAX_BODY_BYTES) {
-            res.status(413).set("Connection", "close").type("text").send("Payload Too Large");
-            return finish(false);
+          if (size > limit.bytes) {
+            finish(false);
+            return refuseTooLarge(req, res, limit);
           }
           chunks.push(req.read(n));
         }
@@ -246,6 +260,28 @@ async function bodyArrived(req, res, gone) {
   } finally {
     release();
   }
+}
+
+/**
+ * 413 for a body over its route's limit, in the route's words (JSON for the
+ * panel's script, else a page), before admission and without the app. What
+ * the client still sends is read and dropped, nothing kept, for up to
+ * BODY_LINGER_MS so that a client which reads only after sending sees the
+ * answer; then the connection is cut. No slot, no memory held meanwhile.
+ */
+function refuseTooLarge(req, res, limit) {
+  res.locals.tooLarge = true;
+  const linger = setTimeout(() => req.socket.destroy(), BODY_LINGER_MS);
+  linger.unref();
+  const done = () => clearTimeout(linger);
+  req.once("end", done);
+  req.socket.once("close", done);
+  req.resume();
+  setAll(res, serverHeaders.static);
+  res.setHeader("Cache-Control", "no-store");
+  res.status(413);
+  if (limit.json) res.json({ ok: false, message: limit.message });
+  else res.type("html").send(tooLargePage(limit.message));
 }
 
 /**

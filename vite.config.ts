@@ -77,6 +77,19 @@ function requestScope(): Plugin {
     configureServer(server) {
       server.middlewares.use(async (req, res, next) => {
         try {
+          // a body declared longer than its route takes: 413, as server.mjs answers (app/lib/body-limits.server.ts)
+          const limits = (await server.ssrLoadModule(
+            "/app/lib/body-limits.server.ts",
+          )) as typeof import("./app/lib/body-limits.server");
+          const limit = limits.bodyLimitFor(new URL(req.url ?? "/", "http://localhost").pathname);
+          if (Number(req.headers["content-length"] ?? 0) > limit.bytes) {
+            res.statusCode = 413;
+            res.setHeader("Connection", "close");
+            res.setHeader("Content-Type", limit.json ? "application/json" : "text/html; charset=utf-8");
+            return void res.end(
+              limit.json ? JSON.stringify({ ok: false, message: limit.message }) : limits.tooLargePage(limit.message),
+            );
+          }
           const { serveInRequestScope } = (await server.ssrLoadModule(
             module,
           )) as typeof import("./app/lib/request-scope.server");

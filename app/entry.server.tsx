@@ -14,6 +14,7 @@ import { env } from "~/lib/env.server";
 import { ErrorIdContext } from "~/lib/error-id";
 import { NonceContext } from "~/lib/nonce";
 import { shedPage, unsentFormPage } from "~/lib/admission.server";
+import { loggedPath } from "~/lib/log-redaction";
 import { MESSAGES } from "~/lib/messages";
 import { currentScope, errorIdForThisRequest } from "~/lib/request-scope.server";
 import { isRemixCsrfRefusal } from "~/lib/same-origin.server";
@@ -113,6 +114,9 @@ export { handleInRequestScope, serveInRequestScope } from "~/lib/request-scope.s
 export { createAdmission } from "~/lib/admission.server";
 /** For the production server: the page a shed page view gets, without the app. */
 export const shedPageHtml = shedPage(MESSAGES.backendDown);
+/** For the production server: each route's body limit and the 413 page (body-limits.server), and addresses as logs write them. */
+export { bodyLimitFor, tooLargePage } from "~/lib/body-limits.server";
+export { loggedPath } from "~/lib/log-redaction";
 
 /**
  * Unexpected errors: logged with an id; a server-rendered error page shows
@@ -125,12 +129,12 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   // a refused cross-site post is not the app failing
   if (isRemixCsrfRefusal(error)) {
     console.warn(
-      `[csrf] refused ${request.method} ${new URL(request.url).pathname} from ${request.headers.get("Origin")}`,
+      `[csrf] refused ${request.method} ${loggedPath(new URL(request.url).pathname)} from ${request.headers.get("Origin")}`,
     );
     return;
   }
   const id = errorIdForThisRequest();
   const scope = currentScope();
   if (scope) scope.errorId = id;
-  console.error(`[error ${id}] ${request.method} ${new URL(request.url).pathname}`, error);
+  console.error(`[error ${id}] ${request.method} ${loggedPath(new URL(request.url).pathname)}`, error);
 }

@@ -8,6 +8,7 @@ import {
   TOO_MANY_MESSAGE,
   tooLargeMessage,
 } from "./attachments";
+import { ATTACH_FORM_MAX_FILES_BYTES, ATTACH_FORM_TOO_LARGE } from "./body-limits.server";
 import { sniffImage } from "./image-bytes.server";
 import { storageStatus } from "./profiles.server";
 import { removeQueuedFiles } from "./storage.server";
@@ -169,14 +170,12 @@ export async function deleteAttachment(supabase: SupabaseClient, taskId: string,
   return { deleted: (data ?? []).length > 0, error };
 }
 
-/** The most a no-JavaScript attach form may send at once (several files of up to 10 MB). */
-const MAX_FORM_BYTES = 60 * 1024 * 1024;
-
 /** The task route's attachment intents, kept here so the route stays short. */
 export const attachmentIntent = {
   bodyTooLarge(request: Request): string | null {
-    return Number(request.headers.get("content-length") ?? 0) > MAX_FORM_BYTES
-      ? "These files are more than 60 MB together: attach them a few at a time (up to 10 MB each)."
+    // the most a no-JavaScript attach form may send at once (several files of up to 10 MB; body-limits.server)
+    return Number(request.headers.get("content-length") ?? 0) > ATTACH_FORM_MAX_FILES_BYTES
+      ? ATTACH_FORM_TOO_LARGE
       : null;
   },
   async run(

@@ -1148,15 +1148,15 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
-      checklist_items_after_delete: {
-        Args: Record<PropertyKey, never>
-        Returns: unknown
-      }
       checklist_items_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
       checklist_items_before_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      checklist_items_close_gaps: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
@@ -1404,6 +1404,10 @@ export type Database = {
         Args: { status_id: string; move_to?: string }
         Returns: undefined
       }
+      renumber_task_columns: {
+        Args: { statuses: string[] }
+        Returns: undefined
+      }
       require_invited_address: { Args: { invited: string }; Returns: undefined }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
@@ -1499,7 +1503,6 @@ export type Database = {
         }
         Returns: Json
       }
-      tasks_after_delete: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1509,6 +1512,14 @@ export type Database = {
         Returns: unknown
       }
       tasks_check_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
+      tasks_close_gaps_after_delete: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
+      tasks_close_gaps_after_update: {
+        Args: Record<PropertyKey, never>
+        Returns: unknown
+      }
       tasks_count_comments_and_attachments: {
         Args: Record<PropertyKey, never>
         Returns: unknown

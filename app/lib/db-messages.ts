@@ -34,6 +34,7 @@ const BY_KEY: Record<string, string> = {
   task_relations_duplicate: "Those tasks are already related that way.",
   task_relations_pair_key: "Those tasks are already related that way.",
   task_relations_mutual_block: "A task can't block a task that blocks it.",
+  task_relations_block_cycle: "Those tasks would block each other in a loop.",
   task_relations_not_self: "A task can't be related to itself.",
   task_relations_same_team: "Both tasks must be in this team.",
   // Part I's constraints

@@ -2,6 +2,7 @@
 import { data, redirect as remixRedirect, type ActionFunctionArgs } from "@remix-run/node";
 import { isBackendUnavailable } from "./auth-errors.server";
 import { MESSAGES } from "./messages";
+import { isUnreadableForm } from "./form-bodies.server";
 import { FORBIDDEN_MESSAGE } from "./permissions";
 import { currentScope, errorIdForThisRequest, requestScope } from "./request-scope.server";
 import { SECRET_FIELDS, submittedValues, type FormValues } from "./schemas";
@@ -31,7 +32,23 @@ export function backendError(error: unknown): Response {
     console.error("[backend unavailable]", describe(error));
     return backendDownResponse();
   }
+  if (isUnreadableValue(error)) {
+    console.warn("[bad input]", describe(error));
+    return textResponse(MESSAGES.unreadableAddress, 400);
+  }
   return unexpectedError(error);
+}
+
+/**
+ * The backend refused a value the request carried, as PostgREST answers
+ * malformed input with 400 (issue 35 L3): a NUL character in a filter
+ * (PGRST100), or a data exception, SQLSTATE class 22 (text where a uuid or a
+ * date goes, a NUL in text, a value out of range). The person's address was
+ * wrong, not the app: 400 with words, never a 500.
+ */
+function isUnreadableValue(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === "string" && (code === "PGRST100" || /^22[0-9A-Z]{3}$/.test(code));
 }
 
 /**
@@ -127,6 +144,12 @@ export function keepingTheForm<A extends (args: ActionFunctionArgs) => Promise<u
       if (statusOf(answer) === 503) requestScope().keptForm = await sentForm(copy);
       return answer;
     } catch (thrown) {
+      // a form of the right type whose bytes are garbled (formData() throws): the person's to send again, not a 500
+      if (thrown instanceof TypeError && (await isUnreadableForm(copy.clone())))
+        return data(
+          { intent: undefined, errors: { form: MESSAGES.notAForm } as Record<string, string>, values: {} },
+          { status: 400 },
+        );
       if (!(thrown instanceof Response) || thrown.status !== 503) throw thrown;
       const kept = await sentForm(copy);
       requestScope().keptForm = kept;

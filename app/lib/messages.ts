@@ -12,6 +12,10 @@ export const MESSAGES = {
   backendDownRead: "Teamboard can't reach its backend right now, so this page can't be shown. Try again in a moment.",
   unexpected: "Something went wrong.",
   notFound: "Not found",
+  /** a value in the address the database can't read (a NUL character, text where an id goes) */
+  unreadableAddress: "This address has something in it Teamboard can't read. Check the link and try again.",
+  /** a post whose body isn't a form (JSON, plain text, none), or a form that arrived garbled */
+  notAForm: "Teamboard takes forms here, and this wasn't one it could read. Go back to the form and send it again.",
   invalidCode: "That code is wrong or has expired. Check the latest email or send a new code.",
   wrongTotpCode: "That code isn't right. Enter the 6-digit code your authenticator app shows now.",
 } as const;

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { isBackendUnavailable } from "./auth-errors.server";
 import { requireUser } from "./auth.server";
+import { PROFILE_FORM_MAX_BODY_BYTES } from "./body-limits.server";
 import { setFlash } from "./flash.server";
 import { formFailure } from "./forms.server";
 import { backendError, backendUnavailableResult, redirect } from "./http.server";
@@ -12,9 +13,6 @@ import { isTheme, THEME_LABELS } from "./theme";
 import { saveTheme } from "./theme.server";
 import { canonicalTimeZone, TIME_ZONE_MESSAGE } from "./time-zones.server";
 
-/** A multipart body larger than this is not read (a 2 MB avatar plus a form is far below it). */
-const MAX_BODY_BYTES = 25 * 1024 * 1024;
-
 /**
  * The profile page's posts (save the profile with its time zone, remove the avatar, or the theme). It is the /account
  * layout's action, not the profile (index) page's: a form posting to an index
@@ -25,7 +23,8 @@ const MAX_BODY_BYTES = 25 * 1024 * 1024;
 export async function submitProfile({ request }: ActionFunctionArgs) {
   const supabase = requestClient();
   const user = await requireUser(request);
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+  // a multipart body larger than this is not read (a 2 MB avatar plus a form is far below it)
+  if (Number(request.headers.get("content-length") ?? 0) > PROFILE_FORM_MAX_BODY_BYTES) {
     return formFailure({ errors: { avatar: "The avatar is larger than 2 MB." }, values: {} });
   }
   const form = await request.formData();

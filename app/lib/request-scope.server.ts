@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
+import { notAFormRefusal } from "./form-bodies.server";
 import { crossSiteRefusal, fetchSource, nodeSource } from "./same-origin.server";
 
 /**
@@ -153,8 +154,11 @@ export function serveInRequestScope(
   init: Omit<ScopeInit, "cookie">,
   next: () => unknown,
 ): void {
-  // a post from another site or port is refused before Remix or any route sees it (same-origin.server)
-  const refusal = crossSiteRefusal(nodeSource(req), req.url ?? "/");
+  // a post from another site or port, or one whose body isn't a form, is refused before Remix or any route
+  // sees it (same-origin.server, form-bodies.server)
+  const refusal =
+    crossSiteRefusal(nodeSource(req), req.url ?? "/") ??
+    notAFormRefusal(req.method ?? "GET", req.headers["content-type"]);
   if (refusal) {
     res.writeHead(refusal.status, refusal.headers);
     res.end(refusal.body);
@@ -174,7 +178,9 @@ export async function handleInRequestScope(
   init: Omit<ScopeInit, "cookie">,
   handle: () => Promise<Response>,
 ): Promise<Response> {
-  const refusal = crossSiteRefusal(fetchSource(request), new URL(request.url).pathname);
+  const refusal =
+    crossSiteRefusal(fetchSource(request), new URL(request.url).pathname) ??
+    notAFormRefusal(request.method, request.headers.get("Content-Type"));
   if (refusal) return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
   const scope = new RequestScope({ ...init, cookie: request.headers.get("Cookie") });
   const response = await scopes.run(scope, handle);

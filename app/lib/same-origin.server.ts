@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { loggedPath } from "./log-redaction";
 
 /**
  * Cross-site request forgery: a form on another site — or on another port of
@@ -43,7 +44,9 @@ export function crossSiteRefusal(
   path: string,
 ): { status: 403; headers: Record<string, string>; body: string } | null {
   if (!isCrossSite(source)) return null;
-  console.warn(`[csrf] refused ${source.method} ${path} from ${source.origin ?? `a ${source.secFetchSite} page`}`);
+  console.warn(
+    `[csrf] refused ${source.method} ${loggedPath(path)} from ${source.origin ?? `a ${source.secFetchSite} page`}`,
+  );
   return {
     status: 403,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },

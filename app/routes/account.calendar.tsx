@@ -8,7 +8,7 @@ import { formatDateTime } from "~/lib/dates";
 import { classifyDbError } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { originOf } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm } from "~/lib/http.server";
 import { requestClient } from "~/lib/supabase.server";
 import { usePageTime } from "~/lib/use-page-time";
 
@@ -30,7 +30,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * `reset`: a new address (the first one, or one replacing the old, which
  * then answers 404), shown in the answer once. `off`: no address at all.
  */
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const intent = (await request.formData()).get("intent");
   const supabase = requestClient();

@@ -5,7 +5,7 @@ import { ErrorPage } from "~/components/error-page";
 import { FormAlert, SelectField, SubmitButton } from "~/components/form";
 import { requireUser } from "~/lib/auth.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
-import { backendError, backendUnavailableResult } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm } from "~/lib/http.server";
 import {
   EMAIL_SETTINGS,
   EMAIL_SETTING_LABELS,
@@ -31,7 +31,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { settings };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const values = Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, String(form.get(kind) ?? "")]));

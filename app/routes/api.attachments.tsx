@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { attachFiles } from "~/lib/attachments.server";
+import { ATTACH_API_MAX_BODY_BYTES, ATTACH_API_TOO_LARGE } from "~/lib/body-limits.server";
 import { getUser, needsSecondFactor } from "~/lib/auth.server";
 import { MESSAGES } from "~/lib/messages";
 import { chosenFiles } from "~/lib/storage.server";
@@ -14,7 +15,6 @@ import { requestClient } from "~/lib/supabase.server";
  * the same without JavaScript. A resource route answers with a Response of
  * its own: Remix would send what data() holds with 200 whatever its status.
  */
-const MAX_BODY_BYTES = 11 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const answer = (status: number, message: string | null) => Response.json({ ok: status < 300, message }, { status });
@@ -28,8 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (user === "unavailable") return answer(503, MESSAGES.backendDown);
   if (!user) return answer(401, "Your session has ended. Log in again, then attach the file.");
   if (needsSecondFactor(user)) return answer(403, "Enter the code from your authenticator app first, then try again.");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
-    return answer(400, "The file is larger than 10 MB.");
+  if (Number(request.headers.get("content-length") ?? 0) > ATTACH_API_MAX_BODY_BYTES) {
+    return answer(400, ATTACH_API_TOO_LARGE);
   }
   let form: FormData;
   try {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/lib/auth.server";
+import { MESSAGES } from "~/lib/messages";
 import { requestClient } from "~/lib/supabase.server";
 import { renderTexts } from "~/lib/text.server";
 
@@ -14,7 +15,9 @@ const SLUG = /^[a-z0-9-]{3,40}$/;
 
 export async function action({ request }: ActionFunctionArgs) {
   await requireUser(request);
-  const form = await request.formData();
+  // the servers refuse a body that isn't a form (415, form-bodies.server); one that is, garbled, is the sender's
+  const form = await request.formData().catch(() => null);
+  if (!form) return Response.json({ html: null, message: MESSAGES.notAForm }, { status: 400 });
   const text = String(form.get("text") ?? "").slice(0, MAX_TEXT);
   const team = String(form.get("team") ?? "");
   if (!SLUG.test(team)) return Response.json({ html: null }, { status: 404 });

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { setFlash } from "~/lib/flash.server";
 import { redirect, textResponse } from "~/lib/http.server";
+import { MESSAGES } from "~/lib/messages";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { endSessions } from "~/lib/sign-out.server";
 import { clearAuthCookies, requestClient } from "~/lib/supabase.server";
@@ -11,7 +12,9 @@ export function loader() {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  // a garbled form signs nothing out (the servers refuse a body that isn't a form, form-bodies.server)
+  const form = await request.formData().catch(() => null);
+  if (!form) return textResponse(MESSAGES.notAForm, 400);
   const global = form.get("scope") === "global";
   if (global) {
     // every device: only when the backend says it ended them (never "done" while nothing was revoked)

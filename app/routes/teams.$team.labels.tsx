@@ -5,7 +5,7 @@ import { Field, SelectField, SubmitButton, ValidatedForm, formState } from "~/co
 import { writeFailure } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { LabelActionSchema } from "~/lib/labels.schemas";
 import { createLabel, deleteLabel, listLabels, updateLabel, type TeamLabel } from "~/lib/labels.server";
 import { colorClass, COLOR_OPTIONS } from "~/lib/palette";
@@ -25,7 +25,9 @@ export async function loader(args: LoaderFunctionArgs) {
   return { labels: read.labels, can: permissionsOf(team.role) };
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team } = await requireTeamContext(args);
   const parsed = parseIntent(LabelActionSchema, await args.request.formData());
   if (!parsed) throw notFound();

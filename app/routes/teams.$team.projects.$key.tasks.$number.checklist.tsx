@@ -11,7 +11,7 @@ import {
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { notFound } from "~/lib/http.server";
+import { keepingTheForm, notFound } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
@@ -24,7 +24,9 @@ import { ChecklistActionSchema } from "~/lib/tasks.schemas";
  * database holds the limits (50 items, 1–200 characters). No loader: after a
  * rejected form this route renders the task panel with the answer.
  */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, team, archived, number } = ctx;
   const form = await args.request.formData();

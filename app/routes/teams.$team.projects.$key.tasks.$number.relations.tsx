@@ -6,7 +6,7 @@ import { addRelation, findTeamTask, relationRow, removeRelation } from "~/lib/br
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
@@ -19,7 +19,9 @@ import { RelationActionSchema } from "~/lib/tasks.schemas";
  * from either side. The database holds the rules (no task to itself, no
  * pair twice, no two tasks blocking each other, one team).
  */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, team, project, archived, number } = ctx;
   const form = await args.request.formData();

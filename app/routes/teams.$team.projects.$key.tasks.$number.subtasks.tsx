@@ -5,7 +5,7 @@ import { taskRef } from "~/lib/board";
 import { writeFailure } from "~/lib/db-errors.server";
 import { redirectWithSuccess } from "~/lib/flash.server";
 import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server";
-import { notFound } from "~/lib/http.server";
+import { keepingTheForm, notFound } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseIntent, submittedValues } from "~/lib/schemas";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
@@ -18,7 +18,9 @@ import { createTask } from "~/lib/tasks.server";
  * §11): a task of the same project in its first backlog status, with the
  * parent set. The database holds the rules (one level, at most 50).
  */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, team, project, archived, number } = ctx;
   const form = await args.request.formData();

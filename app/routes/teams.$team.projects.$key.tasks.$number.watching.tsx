@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { taskRef } from "~/lib/board";
 import { redirectWithSuccess } from "~/lib/flash.server";
-import { backendError, notFound } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound } from "~/lib/http.server";
 import { boardPath, foundTask, requireTaskContext } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
 import { setWatching } from "~/lib/watching.server";
@@ -11,7 +11,9 @@ import { setWatching } from "~/lib/watching.server";
  * viewers too, in an archived project too (it changes nothing of the task).
  * No page of its own: it answers with the task.
  */
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const ctx = await requireTaskContext(args);
   const { supabase, user, project, number } = ctx;
   const task = foundTask(ctx);

@@ -14,7 +14,7 @@ import { ARCHIVED_MESSAGE, filterSearch, parseBoardFilters } from "~/lib/board";
 import { classifyDbError } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { formFailure } from "~/lib/forms.server";
-import { backendError, backendUnavailableResult, notFound, redirect } from "~/lib/http.server";
+import { backendError, backendUnavailableResult, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import {
   GROUP_KEYS,
   GROUP_LABELS,
@@ -81,7 +81,9 @@ export async function loader(args: LoaderFunctionArgs) {
   };
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team, project, archived } = await requireProjectContext(args);
   const form = await args.request.formData();
   if (form.get("intent") !== "bulk") throw notFound();

@@ -6,7 +6,7 @@ import { requireUser } from "~/lib/auth.server";
 import { writeFailure, type DbError } from "~/lib/db-errors.server";
 import { setFlash } from "~/lib/flash.server";
 import { forbiddenResult, formFailure } from "~/lib/forms.server";
-import { backendError, notFound, redirect } from "~/lib/http.server";
+import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { canSeeView, deleteView, listSavedViews, renameView, saveView } from "~/lib/saved-views.server";
 import { parseIntent } from "~/lib/schemas";
@@ -69,7 +69,9 @@ function saveFailure(error: DbError, values: Record<string, string>) {
   return writeFailure(error, { intent: "save", values, field: "name" });
 }
 
-export async function action(args: ActionFunctionArgs) {
+export const action = keepingTheForm(submit);
+
+async function submit(args: ActionFunctionArgs) {
   const { supabase, team, project } = await requireProjectContext(args);
   const parsed = parseIntent(SavedViewActionSchema, await args.request.formData());
   if (!parsed) throw notFound();

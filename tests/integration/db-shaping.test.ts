@@ -385,6 +385,41 @@ describe("relations (§11)", () => {
     }
   });
 
+  it("no loop of blocks through other tasks (issue 35 L6): three, four or more, across projects", async () => {
+    const t = await teamWith({ mia: "member" });
+    const p = await project(t.team);
+    const ops = await project(t.team, "OPS");
+    const [a, b, c, d, e] = [await task(p), await task(p), await task(ops), await task(p), await task(ops)];
+    const loop = {
+      code: "23514",
+      message: "Those tasks would block each other in a loop.",
+      detail: "task_relations_block_cycle",
+    };
+    await relate(t.mia, a.id, b.id, "blocks");
+    await relate(t.mia, b.id, c.id, "blocks");
+    expect(await failure(relate(t.mia, c.id, a.id, "blocks"))).toEqual(loop);
+    await relate(t.mia, c.id, d.id, "blocks");
+    expect(await failure(relate(t.mia, d.id, a.id, "blocks"))).toEqual(loop);
+    expect(await failure(relate(t.mia, d.id, b.id, "blocks"))).toEqual(loop);
+    // a branch that rejoins is no loop; other kinds of relation may point back
+    await relate(t.mia, a.id, d.id, "blocks");
+    await relate(t.mia, e.id, a.id, "blocks");
+    await relate(t.mia, d.id, e.id, "relates");
+    expect(await failure(relate(t.mia, d.id, e.id, "blocks"))).toEqual(loop);
+    // even the owner, and even straight into the table as the service role would
+    expect(
+      await failure(
+        stack.db.query("insert into task_relations (from_task_id, to_task_id, kind) values ($1, $2, 'blocks')", [
+          d.id,
+          e.id,
+        ]),
+      ),
+    ).toEqual(loop);
+    // once the chain is broken, the relation is allowed
+    await stack.db.query("delete from task_relations where from_task_id = $1 and to_task_id = $2", [c.id, d.id]);
+    await relate(t.mia, d.id, b.id, "blocks");
+  });
+
   it("a card is Blocked while a blocker is not completed or canceled, shown from both sides", async () => {
     const t = await teamWith({ mia: "member" });
     const p = await project(t.team);

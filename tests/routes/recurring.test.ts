@@ -14,6 +14,7 @@ let team: RouteTeam;
 let board: typeof import("~/routes/teams.$team.projects.$key");
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let newTask: typeof import("~/routes/teams.$team.projects.$key.tasks.new");
+let list: typeof import("~/routes/teams.$team.projects.$key_.list");
 
 beforeAll(async () => {
   stack = await startRouteStack();
@@ -21,6 +22,7 @@ beforeAll(async () => {
   board = await import("~/routes/teams.$team.projects.$key");
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   newTask = await import("~/routes/teams.$team.projects.$key.tasks.new");
+  list = await import("~/routes/teams.$team.projects.$key_.list");
 });
 afterAll(() => stack?.close());
 
@@ -158,5 +160,65 @@ describe("repeating tasks", () => {
     expect(errorsOf(noDate.data).repeat).toBe("A repeating task needs a due date.");
     expect((await save({ repeat: "never" })).status).toBe(302);
     expect((await rows("Water the plants"))[1].recurrence).toBeNull();
+  });
+
+  describe("the series ends at 2100-12-31, the last date a task can have (issue 35 L1)", () => {
+    /** A repeating task in To do, straight into the table. */
+    async function repeating(title: string, dueOn: string, rule: string) {
+      const { rows } = await stack.db.query<{ id: string; number: number }>(
+        `insert into tasks (project_id, title, status_id, due_on, recurrence) values ($1, $2, $3, $4, $5)
+         returning id, number`,
+        [team.projectId, title, await statusId("To do"), dueOn, rule],
+      );
+      return rows[0];
+    }
+
+    it("completing one whose next date would fall later completes it, makes no successor and ends its rule", async () => {
+      // yearly on 29 February every 99 years: the next one would be 2195-02-28
+      const leap = await repeating("Leap century", "2096-02-29", "FREQ=YEARLY;INTERVAL=99;BYMONTH=2;BYMONTHDAY=29");
+      const done = await call(task.action, {
+        url: `${boardUrl()}/tasks/${leap.number}`,
+        user: team.member,
+        params: params({ number: String(leap.number) }),
+        form: { intent: "move", status: await statusId("Done") },
+      });
+      expect(done.status).toBe(302);
+      expect(await rows("Leap century")).toMatchObject([
+        { status: "Done", due_on: "2096-02-29", recurrence: null, successor_id: null },
+      ]);
+      const cards = cardsOf((await call(board.loader, { url: boardUrl(), user: team.viewer, params: params() })).data);
+      expect(cards.find((c) => c.number === leap.number)?.repeats).toBe(false);
+    });
+
+    it("a bulk status edit with such a task among others completes them all; the others go on", async () => {
+      const ids = [
+        (await repeating("Daily till the end", "2100-12-31", "FREQ=DAILY;INTERVAL=1")).id,
+        (await repeating("Weekly standup", "2026-12-07", "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO")).id,
+        (await repeating("Monthly invoice", "2100-11-30", "FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=-1")).id,
+      ];
+      const result = await call(list.action, {
+        url: `${boardUrl()}/list`,
+        user: team.member,
+        params: params(),
+        form: [
+          ["intent", "bulk"],
+          ...ids.map((id) => ["ids", id] as [string, string]),
+          ["change", "status"],
+          ["status", await statusId("Done")],
+        ],
+      });
+      expect(result.status).toBe(302);
+      expect(await rows("Daily till the end")).toMatchObject([
+        { status: "Done", due_on: "2100-12-31", recurrence: null, successor_id: null },
+      ]);
+      expect(await rows("Weekly standup")).toMatchObject([
+        { status: "Done", due_on: "2026-12-07" },
+        { status: "To do", due_on: "2026-12-14", recurrence: "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO" },
+      ]);
+      expect(await rows("Monthly invoice")).toMatchObject([
+        { status: "Done", due_on: "2100-11-30" },
+        { status: "To do", due_on: "2100-12-31", recurrence: "FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=-1" },
+      ]);
+    });
   });
 });

@@ -267,4 +267,33 @@ describe("a task's checklist, sub-tasks and relations", () => {
     expect(errorsOf((await relate(1, "relates", "WEB-999")).data).other).toBe("There's no task WEB-999 in this team.");
     expect(errorsOf((await relate(1, "relates", "twelve")).data).other).toBe("Enter the other task, like WEB-12.");
   });
+
+  it("refuses a loop of blocks through other tasks in the app's words, keeping what was typed (issue 35 L6)", async () => {
+    const { rows } = await stack.db.query<{ number: number }>(
+      "insert into tasks (project_id, title) values ($1, 'Loop A'), ($1, 'Loop B'), ($1, 'Loop C') returning number",
+      [team.projectId],
+    );
+    const [a, b, c] = rows.map((r) => r.number);
+    const relate = (n: number, relation: string, other: number) =>
+      call(relations.action, {
+        url: taskUrl(n, "relations"),
+        user: team.member,
+        params: params({ number: String(n) }),
+        form: { intent: "add-relation", relation, other: `WEB-${other}` },
+      });
+    expect((await relate(a, "blocks", b)).status).toBe(302);
+    expect((await relate(c, "blocked-by", b)).status).toBe(302);
+    for (const [n, relation, other] of [
+      [c, "blocks", a],
+      [a, "blocked-by", c],
+    ] as const) {
+      const refused = await relate(n, relation, other);
+      expect(refused.status).toBe(400);
+      expect(errorsOf(refused.data).other).toBe("Those tasks would block each other in a loop.");
+      expect((refused.data as { values: Record<string, string> }).values).toMatchObject({
+        relation,
+        other: `WEB-${other}`,
+      });
+    }
+  });
 });
