@@ -118,10 +118,16 @@ grant execute on function private.sees_project(uuid, uuid) to service_role;
 
 -- policies that decided by team --------------------------------------------------------
 drop policy "members see their teams' projects" on public.projects;
+-- my_project_ids() decides; the first two terms say the same for a row the
+-- statement itself writes (insert … returning: a stable function doesn't see it yet).
 create policy "members see their teams' projects, private ones if they are in them"
 on public.projects for select
 to authenticated
-using (id in (select private.my_project_ids()));
+using (
+  team_id in (select private.my_admin_team_ids())
+  or (visibility = 'team' and team_id in (select private.my_team_ids()))
+  or id in (select private.my_project_ids())
+);
 
 drop policy "members see their teams' events" on public.task_events;
 create policy "members see the events of the projects they see"

@@ -124,9 +124,10 @@ beforeAll(async () => {
     ]);
   }
   web = await one("insert into projects (team_id, key, name) values ($1, 'WEB', 'Website') returning id", [team]);
-  hr = await one("insert into projects (team_id, key, name, visibility) values ($1, 'HR', 'HR', 'private') returning id", [
-    team,
-  ]);
+  hr = await one(
+    "insert into projects (team_id, key, name, visibility) values ($1, 'HR', 'HR', 'private') returning id",
+    [team],
+  );
   await stack.db.query("insert into project_members (project_id, user_id, added_by) values ($1, $2, $3)", [
     hr,
     users.insider,
@@ -197,15 +198,13 @@ describe("a private project, read through the API with each person's token", () 
 
 describe("writes and choosing people", () => {
   it("only admins+ choose project members, only from the team; a member outside can't write in it", async () => {
-    const byMember = await clients.insider
-      .from("project_members")
-      .insert({ project_id: hr, user_id: users.member });
+    const byMember = await clients.insider.from("project_members").insert({ project_id: hr, user_id: users.member });
     expect(byMember.error).not.toBeNull();
-    const outsider = await clients.admin
-      .from("project_members")
-      .insert({ project_id: hr, user_id: users.outsider });
+    const outsider = await clients.admin.from("project_members").insert({ project_id: hr, user_id: users.outsider });
     expect(outsider.error?.message).toBe("Only people in the team can be added to a project.");
-    const task = await clients.member.from("tasks").insert({ project_id: hr, title: "Sneak", created_by: users.member });
+    const task = await clients.member
+      .from("tasks")
+      .insert({ project_id: hr, title: "Sneak", created_by: users.member });
     expect(task.error).not.toBeNull();
     const comment = await clients.member
       .from("comments")
@@ -247,10 +246,14 @@ describe("notifications and losing access", () => {
 
   it("removed from the project: the insider's notifications, watching and assignment there go, and reads stop", async () => {
     await stack.db.query("update tasks set assignee_id = $2 where id = $1", [hrTask, users.insider]);
-    expect((await clients.insider.from("notifications").select("id").eq("task_id", hrTask)).data?.length).toBeGreaterThan(
-      0,
-    );
-    const removed = await clients.admin.from("project_members").delete().eq("project_id", hr).eq("user_id", users.insider);
+    expect(
+      (await clients.insider.from("notifications").select("id").eq("task_id", hrTask)).data?.length,
+    ).toBeGreaterThan(0);
+    const removed = await clients.admin
+      .from("project_members")
+      .delete()
+      .eq("project_id", hr)
+      .eq("user_id", users.insider);
     expect(removed.error?.message ?? null).toBeNull();
     expect((await clients.insider.from("tasks").select("id").eq("project_id", hr)).data).toEqual([]);
     expect((await clients.insider.from("notifications").select("id").eq("task_id", hrTask)).data).toEqual([]);
@@ -262,9 +265,7 @@ describe("notifications and losing access", () => {
     );
     expect(rows[0]).toEqual({ notes: 0, watching: 0, assignee: null });
     // added back: sees it again
-    const added = await clients.owner
-      .from("project_members")
-      .insert({ project_id: hr, user_id: users.insider });
+    const added = await clients.owner.from("project_members").insert({ project_id: hr, user_id: users.insider });
     expect(added.error).toBeNull();
     expect((await clients.insider.from("tasks").select("id").eq("project_id", hr)).data).toHaveLength(1);
   });
