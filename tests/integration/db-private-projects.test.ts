@@ -59,6 +59,13 @@ const READS: [string, Read][] = [
   ["project_members", (c) => c.from("project_members").select("user_id").eq("project_id", hr)],
   ["rpc board_view", (c) => c.rpc("board_view", { team_slug: slug, project_key: "HR" })],
   ["rpc task_panel", (c) => c.rpc("task_panel", { team_slug: slug, project_key: "HR", task_number: 1 })],
+  [
+    "rpc team_activity (the activity page) for HR",
+    async (c) => {
+      const { data, error } = await c.rpc("team_activity", { team_slug: slug, project_key: "HR" });
+      return { data: Array.isArray(data) ? data : null, error };
+    },
+  ],
   ["rpc search_tasks", (c) => c.rpc("search_tasks", { query: "salary" }).eq("id", hrTask)],
   [
     "rpc team_overview counts its task (2 open tasks, not 1)",
