@@ -236,6 +236,42 @@ describe("writes and choosing people", () => {
   });
 });
 
+describe("activity in a team-wide project about a private project's task", () => {
+  it("names the private task by key and number only, also for events made before it turned private", async () => {
+    const titleSeen = async (projectId: string) => {
+      const { data } = await clients.member
+        .from("task_events")
+        .select("data")
+        .eq("project_id", projectId)
+        .in("kind", ["relation_added"]);
+      return (data ?? []).map((e) => (e.data as { title?: string }).title ?? null);
+    };
+    // made while HR was private (in beforeAll): the WEB task's event has no title
+    expect(await titleSeen(web)).toEqual([null]);
+    // a relation between two team-wide projects keeps the title until one turns private
+    const ops = await one("insert into projects (team_id, key, name) values ($1, 'DOC', 'Docs') returning id", [team]);
+    const docTask = await one(
+      "insert into tasks (project_id, title, created_by) values ($1, 'Secret plan', $2) returning id",
+      [ops, users.owner],
+    );
+    const relWeb = await one("insert into tasks (project_id, title, created_by) values ($1, 'Link', $2) returning id", [
+      web,
+      users.owner,
+    ]);
+    await stack.db.query(
+      "insert into task_relations (from_task_id, to_task_id, kind, created_by) values ($1, $2, 'relates', $3)",
+      [relWeb, docTask, users.owner],
+    );
+    expect(await titleSeen(web)).toContain("Secret plan");
+    await stack.db.query("update projects set visibility = 'private' where id = $1", [ops]);
+    expect(await titleSeen(web)).not.toContain("Secret plan");
+    const { rows } = await stack.db.query<{ n: number }>(
+      "select count(*)::int as n from task_events where kind like 'relation%' and data ->> 'title' = 'Secret plan'",
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});
+
 describe("notifications and losing access", () => {
   it("a mention of someone outside the project notifies nobody; the member inside is notified", async () => {
     await stack.db.asRequest(
