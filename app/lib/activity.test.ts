@@ -105,6 +105,13 @@ describe("events in words", () => {
     expect(describeEvent({ kind: "relation_added", data: { relation: "duplicated_by", ...other } }, elsewhere)).toBe(
       "marked OPS-22 “Backups” as a duplicate of WEB-12 Write the brief",
     );
+    // a private project's task, seen from a team-wide one: no title
+    expect(
+      describeEvent(
+        { kind: "relation_added", data: { relation: "relates", other_task_id: "t3", number: 4, project_key: "HR" } },
+        here,
+      ),
+    ).toBe("related this to HR-4");
     expect(describeEvent({ kind: "relation_removed", data: { relation: "blocks", other_task_id: "t9" } }, here)).toBe(
       "removed the blocking relation between this and a deleted task",
     );

@@ -60,6 +60,8 @@ function labelList(labels: unknown): string[] {
 function otherTask(ref: { number?: unknown; title?: unknown; project_key?: unknown } | null | undefined): string {
   if (!ref || typeof ref.number !== "number") return "a deleted task";
   const key = typeof ref.project_key === "string" ? `${ref.project_key}-` : "#";
+  // a private project's task, named from elsewhere: its key and number only (decision 0039)
+  if (typeof ref.title !== "string") return `${key}${ref.number}`;
   return `${key}${ref.number} ${quoted(ref.title)}`;
 }
 

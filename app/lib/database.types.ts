@@ -770,6 +770,49 @@ export type Database = {
         }
         Relationships: []
       }
+      project_members: {
+        Row: {
+          added_by: string | null
+          created_at: string
+          project_id: string
+          user_id: string
+        }
+        Insert: {
+          added_by?: string | null
+          created_at?: string
+          project_id: string
+          user_id: string
+        }
+        Update: {
+          added_by?: string | null
+          created_at?: string
+          project_id?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "project_members_added_by_fkey"
+            columns: ["added_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "project_members_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "project_members_user_id_fkey"
+            columns: ["user_id"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       project_statuses: {
         Row: {
           category: Database["public"]["Enums"]["status_category"]
@@ -821,6 +864,7 @@ export type Database = {
           name: string
           next_task_number: number
           team_id: string
+          visibility: string
         }
         Insert: {
           archived_at?: string | null
@@ -831,6 +875,7 @@ export type Database = {
           name: string
           next_task_number?: number
           team_id: string
+          visibility?: string
         }
         Update: {
           archived_at?: string | null
@@ -841,6 +886,7 @@ export type Database = {
           name?: string
           next_task_number?: number
           team_id?: string
+          visibility?: string
         }
         Relationships: [
           {

@@ -77,6 +77,8 @@ const PART_ONE_SENTENCES = new Set([
   "The owner can't leave the team. Transfer ownership first.",
   "A team must have exactly one owner. Transfer ownership instead.",
   "The assignee must be a member of this team.",
+  "The assignee must be able to see this project.",
+  "Only people in the team can be added to a project.",
   "A task can have at most 20 attachments.",
   "This invitation has expired. Ask for a new one.",
   "This invitation was already used.",

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ErrorPage } from "~/components/error-page";
+import { ProjectAccess } from "~/components/project-access";
 import { AddStatusForm, StatusList } from "~/components/statuses";
 import { ARCHIVED_MESSAGE, MAX_STATUSES } from "~/lib/board";
 import { writeFailure } from "~/lib/db-errors.server";
@@ -9,6 +10,13 @@ import { archivedResult, forbiddenResult, formFailure } from "~/lib/forms.server
 import { backendError, keepingTheForm, notFound, redirect } from "~/lib/http.server";
 import { unlessFormRejected } from "~/lib/revalidation";
 import { can } from "~/lib/permissions";
+import {
+  addProjectMember,
+  projectAccess,
+  removeProjectMember,
+  setProjectVisibility,
+} from "~/lib/project-access.server";
+import { ProjectAccessSchema } from "~/lib/project-access.schemas";
 import { parseIntent } from "~/lib/schemas";
 import { StatusActionSchema } from "~/lib/statuses.schemas";
 import { addStatus, listStatuses, moveStatus, removeStatus, updateStatus } from "~/lib/statuses.server";
@@ -22,12 +30,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader(args: LoaderFunctionArgs) {
   const ctx = await requireProjectContext(args, { need: "manageProjects" });
   const { supabase, project, archived } = ctx;
-  const { statuses, error } = await listStatuses(supabase, project.id);
+  const [{ statuses, error }, access] = await Promise.all([
+    listStatuses(supabase, project.id),
+    projectAccess(supabase, project.id, ctx.team.id),
+  ]);
   if (error) throw backendError(error);
+  if (access.error) throw backendError(access.error);
+  const { error: _accessError, ...who } = access;
   return {
     project: { key: project.key, name: project.name, archived },
     boardPath: boardPath(ctx),
     statuses,
+    access: who,
   };
 }
 
@@ -39,7 +53,10 @@ export const action = keepingTheForm(submit);
 async function submit(args: ActionFunctionArgs) {
   const ctx = await requireProjectContext(args);
   const { supabase, team, project, archived } = ctx;
-  const parsed = parseIntent(StatusActionSchema, await args.request.formData());
+  const form = await args.request.formData();
+  const access = parseIntent(ProjectAccessSchema, form);
+  if (access) return changeAccess(ctx, access);
+  const parsed = parseIntent(StatusActionSchema, form);
   if (!parsed) throw notFound();
   const { intent, values } = parsed;
   if (!can(team.role, "manageStatuses")) return forbiddenResult({ intent, values });
@@ -81,8 +98,52 @@ async function submit(args: ActionFunctionArgs) {
   throw notFound();
 }
 
+/** Who sees the project (docs/product.md §20): admins and the owner; also while archived. */
+async function changeAccess(
+  ctx: Awaited<ReturnType<typeof requireProjectContext>>,
+  parsed: NonNullable<ReturnType<typeof parseIntent<typeof ProjectAccessSchema>>>,
+) {
+  const { supabase, team, project } = ctx;
+  const { intent, values } = parsed;
+  if (!can(team.role, "manageProjects")) return forbiddenResult({ intent, values });
+  if (!parsed.success) return formFailure(parsed);
+  const fields = parsed.data;
+  const done = async (message: string) => {
+    await setFlash({ kind: "success", message });
+    return redirect(`${boardPath(ctx)}/settings#access`);
+  };
+  switch (fields.intent) {
+    case "set-visibility": {
+      const { data: saved, error } = await setProjectVisibility(supabase, project.id, fields.visibility);
+      if (error) return writeFailure(error, { intent, values });
+      if (!saved) return forbiddenResult({ intent, values });
+      return done(
+        fields.visibility === "private"
+          ? `${project.name} is now visible only to the people chosen and the team's admins and owners.`
+          : `${project.name} is now visible to the whole team.`,
+      );
+    }
+    case "add-project-member": {
+      const { error } = await addProjectMember(supabase, project.id, fields.userId);
+      if (error)
+        return writeFailure(error, {
+          intent,
+          values,
+          messages: { "23505": "That person already sees this project." },
+        });
+      return done("The person is added to the project.");
+    }
+    case "remove-project-member": {
+      const { error } = await removeProjectMember(supabase, project.id, fields.userId);
+      if (error) return writeFailure(error, { intent, values });
+      return done("The person no longer sees this project.");
+    }
+  }
+  throw notFound();
+}
+
 export default function ProjectSettings() {
-  const { project, boardPath, statuses } = useLoaderData<typeof loader>();
+  const { project, boardPath, statuses, access } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   return (
     <div className="settings project-settings">
@@ -130,6 +191,7 @@ export default function ProjectSettings() {
           <Link to={`${boardPath}/fields`}>fields</Link>.
         </p>
       </section>
+      <ProjectAccess {...access} result={result} readOnly={false} />
       {/* rare and hard to undo by accident: here, not in the board's header row (the board's action does it) */}
       <section className="card" aria-labelledby="archive-title">
         <h2 id="archive-title">{project.archived ? "Archived" : "Archive"}</h2>

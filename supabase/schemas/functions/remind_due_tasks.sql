@@ -23,10 +23,12 @@ AS $function$
     where t.completed_at is null
       and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
       and public.email_setting(w.user_id, 'due_date') <> 'never'
+  ), seen as (
+    select c.* from candidate c where private.sees_project(c.project_id, c.person)
   ), due as (
     select c.task_id, c.project_id, c.person, c.due_on,
            case when c.due_on = l.day then 'due' else 'before' end as day
-    from candidate c
+    from seen c
     join public.profiles p on p.id = c.person
     cross join lateral (select ($1 at time zone p.time_zone)::date as day,
                                ($1 at time zone p.time_zone)::time as clock) l

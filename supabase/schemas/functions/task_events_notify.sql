@@ -57,6 +57,7 @@ begin
   join public.team_members m on m.team_id = new.team_id and m.user_id = r.person
   left join public.notification_settings s on s.user_id = r.person and s.kind = r.kind
   where r.person is distinct from new.actor_id and r.person is distinct from author
+    and private.sees_project(new.project_id, r.person)
   order by r.person, r.rank
   on conflict on constraint notifications_one_per_event do nothing;
   return null;

@@ -12,17 +12,30 @@ declare
   kind text := case when tg_op = 'INSERT' then 'relation_added' else 'relation_removed' end;
   from_ref jsonb;
   to_ref jsonb;
+  from_project uuid;
+  to_project uuid;
+  -- may each side's event name the other task's title? (same project, or the other is team-wide)
+  from_named boolean;
+  to_named boolean;
 begin
   if tg_op = 'INSERT' then rel := new; else rel := old; end if;
   from_ref := coalesce(public.task_ref(rel.from_task_id), '{}'::jsonb);
   to_ref := coalesce(public.task_ref(rel.to_task_id), '{}'::jsonb);
+  select t.project_id into from_project from public.tasks t where t.id = rel.from_task_id;
+  select t.project_id into to_project from public.tasks t where t.id = rel.to_task_id;
+  to_named := from_project is not distinct from to_project
+    or exists (select 1 from public.projects p where p.id = to_project and p.visibility = 'team');
+  from_named := from_project is not distinct from to_project
+    or exists (select 1 from public.projects p where p.id = from_project and p.visibility = 'team');
   perform public.record_task_event(rel.from_task_id, kind, jsonb_build_object(
     'relation', rel.kind::text, 'other_task_id', rel.to_task_id,
-    'number', to_ref -> 'number', 'title', to_ref -> 'title', 'project_key', to_ref -> 'project_key'));
+    'number', to_ref -> 'number', 'title', case when to_named then to_ref -> 'title' end,
+    'project_key', to_ref -> 'project_key'));
   perform public.record_task_event(rel.to_task_id, kind, jsonb_build_object(
     'relation', case rel.kind when 'blocks' then 'blocked_by' when 'duplicates' then 'duplicated_by' else 'relates' end,
     'other_task_id', rel.from_task_id,
-    'number', from_ref -> 'number', 'title', from_ref -> 'title', 'project_key', from_ref -> 'project_key'));
+    'number', from_ref -> 'number', 'title', case when from_named then from_ref -> 'title' end,
+    'project_key', from_ref -> 'project_key'));
   return null;
 end;
 $function$;

@@ -16,6 +16,9 @@ begin
   ) then
     raise exception 'The assignee must be a member of this team.' using errcode = '23514';
   end if;
+  if new.assignee_id is not null and not private.sees_project(new.project_id, new.assignee_id) then
+    raise exception 'The assignee must be able to see this project.' using errcode = '23514';
+  end if;
   return new;
 end;
 $function$;

@@ -8,7 +8,9 @@ CREATE OR REPLACE FUNCTION public.watch_task(task_id uuid, people uuid[])
  SET search_path TO ''
 AS $function$
   insert into public.task_watchers (task_id, user_id)
-  select $1, p from unnest($2) as p where p is not null
+  select $1, p from unnest($2) as p
+  where p is not null
+    and private.sees_project((select t.project_id from public.tasks t where t.id = $1), p)
   on conflict do nothing
 $function$;
 

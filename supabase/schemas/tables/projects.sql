@@ -10,21 +10,23 @@ create table public.projects (
   archived_at timestamp with time zone,
   created_at timestamp with time zone default now() not null,
   next_task_number integer default 1 not null,
+  visibility text default 'team'::text not null,
   constraint projects_pkey PRIMARY KEY (id),
   constraint projects_team_id_key_key UNIQUE (team_id, key),
   constraint projects_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE,
   constraint projects_description_length CHECK (char_length(description) <= 10000),
   constraint projects_key_format CHECK (key ~ '^[A-Z]{2,10}$'::text),
   constraint projects_name_length CHECK (btrim(name) <> ''::text AND char_length(name) <= 80),
-  constraint projects_next_task_number_positive CHECK (next_task_number > 0)
+  constraint projects_next_task_number_positive CHECK (next_task_number > 0),
+  constraint projects_visibility_valid CHECK (visibility = ANY (ARRAY['team'::text, 'private'::text]))
 );
 
 alter table public.projects enable row level security;
 
 grant delete, insert, maintain, references, select, trigger, truncate, update on table public.projects to service_role;
-grant insert (team_id, key, name, description) on table public.projects to authenticated;
+grant insert (team_id, key, name, description, visibility) on table public.projects to authenticated;
 grant select on table public.projects to authenticated;
-grant update (name, description, archived_at) on table public.projects to authenticated;
+grant update (name, description, archived_at, visibility) on table public.projects to authenticated;
 
 create policy "admins create projects" on public.projects
   for insert to authenticated
@@ -35,14 +37,18 @@ create policy "admins edit and archive projects" on public.projects
   using (private.has_role(team_id, 'admin'::text))
   with check (private.has_role(team_id, 'admin'::text));
 
-create policy "members see their teams' projects" on public.projects
+create policy "members see their teams' projects, private ones if they are in " on public.projects
   for select to authenticated
-  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)));
+  using ((team_id IN ( SELECT private.my_admin_team_ids() AS my_admin_team_ids)) OR visibility = 'team'::text AND (team_id IN ( SELECT private.my_team_ids() AS my_team_ids)) OR (id IN ( SELECT private.my_project_ids() AS my_project_ids)));
 
 create policy "two-factor accounts need aal2" on public.projects as restrictive
   for all to authenticated
   using (( SELECT private.has_required_aal() AS has_required_aal))
   with check (( SELECT private.has_required_aal() AS has_required_aal));
+
+CREATE TRIGGER projects_after_visibility
+  AFTER UPDATE OF visibility ON projects
+  FOR EACH ROW WHEN (new.visibility = 'private'::text AND old.visibility IS DISTINCT FROM 'private'::text) EXECUTE FUNCTION private.projects_after_visibility();
 
 CREATE TRIGGER projects_z_add_statuses
   AFTER INSERT ON projects

@@ -44,5 +44,9 @@ CREATE TRIGGER task_assignees_sync_task
   AFTER INSERT OR DELETE ON task_assignees
   FOR EACH ROW EXECUTE FUNCTION task_assignees_sync_task();
 
+CREATE TRIGGER task_assignees_visible
+  BEFORE INSERT ON task_assignees
+  FOR EACH ROW EXECUTE FUNCTION private.task_assignees_visible();
+
 CREATE INDEX task_assignees_person_id_idx ON public.task_assignees USING btree (person_id);
 CREATE INDEX task_assignees_project_id_idx ON public.task_assignees USING btree (project_id);

@@ -29,9 +29,9 @@ alter table public.task_events enable row level security;
 grant select on table public.task_events to authenticated;
 grant select on table public.task_events to service_role;
 
-create policy "members see their teams' events" on public.task_events
+create policy "members see the events of the projects they see" on public.task_events
   for select to authenticated
-  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)));
+  using ((project_id IN ( SELECT private.my_project_ids() AS my_project_ids)));
 
 create policy "two-factor accounts need aal2" on public.task_events as restrictive
   for all to authenticated

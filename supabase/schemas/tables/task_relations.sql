@@ -27,9 +27,11 @@ create policy "members relate tasks in active projects" on public.task_relations
   for insert to authenticated
   with check (created_by = (( SELECT auth.uid() AS uid)) AND private.has_task_role(from_task_id, 'member'::text, true) AND private.has_task_role(to_task_id, 'member'::text, true));
 
-create policy "members see relations" on public.task_relations
+create policy "members see relations between tasks they see" on public.task_relations
   for select to authenticated
-  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)));
+  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)) AND (from_task_id IN ( SELECT t.id
+   FROM tasks t)) AND (to_task_id IN ( SELECT t.id
+   FROM tasks t)));
 
 create policy "members unrelate tasks in active projects" on public.task_relations
   for delete to authenticated

@@ -39,6 +39,10 @@ CREATE TRIGGER team_members_after_delete
   AFTER DELETE ON team_members
   FOR EACH ROW EXECUTE FUNCTION team_members_after_delete();
 
+CREATE TRIGGER team_members_after_demotion
+  AFTER UPDATE OF role ON team_members
+  FOR EACH ROW WHEN (old.role >= 'admin'::team_role AND new.role < 'admin'::team_role) EXECUTE FUNCTION private.team_members_after_demotion();
+
 CREATE TRIGGER team_members_forget_assignees
   AFTER DELETE ON team_members
   FOR EACH ROW EXECUTE FUNCTION team_members_forget_assignees();
@@ -50,6 +54,10 @@ CREATE TRIGGER team_members_forget_field_values
 CREATE TRIGGER team_members_forget_notifications
   AFTER DELETE ON team_members
   FOR EACH ROW EXECUTE FUNCTION team_members_forget_notifications();
+
+CREATE TRIGGER team_members_forget_projects
+  AFTER DELETE ON team_members
+  FOR EACH ROW EXECUTE FUNCTION private.team_members_forget_projects();
 
 CREATE TRIGGER team_members_forget_watching
   AFTER DELETE ON team_members
