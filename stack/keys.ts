@@ -176,7 +176,8 @@ async function hydrate(stored: StoredKey, configured: ConfiguredKeys = {}): Prom
     ...stored,
     privateKey,
     publicKey,
-    jwks: { keys: [...extra.publicJwks, stored.publicJwk] },
+    // the key Auth signs with first, then the others it accepts (standby, previous), as hosted lists them
+    jwks: { keys: [stored.publicJwk, ...extra.publicJwks] },
     sign(claims, options) {
       const now = Math.floor(Date.now() / 1000);
       const jwt = new jose.SignJWT(claims).setProtectedHeader({

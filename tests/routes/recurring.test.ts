@@ -207,7 +207,8 @@ describe("repeating tasks", () => {
           ["status", await statusId("Done")],
         ],
       });
-      expect(result.status).toBe(302);
+      // the list answers the bulk edit in place (issue 42 §7)
+      expect(result.status).toBe(200);
       expect(await rows("Daily till the end")).toMatchObject([
         { status: "Done", due_on: "2100-12-31", recurrence: null, successor_id: null },
       ]);

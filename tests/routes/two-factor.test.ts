@@ -204,7 +204,7 @@ describe("two-factor sign-in", () => {
     expect(claimsOf(fresh).app_metadata).not.toMatchObject({ mfa_enrolled: true });
     expect((await call(account.loader, { url: "/account", user: fresh, params: {} })).status).toBe(200);
     const page = await call(security.loader, { url: "/account/security", user: fresh, params: {} });
-    expect(page.data).toEqual({ factors: [], codesLeft: null, passwordNeeded: false });
+    expect(page.data).toEqual({ factors: [], codesLeft: null, passwordNeeded: false, log: [] });
   });
 
   it("sends a session that needs no code straight on from /login/mfa", async () => {
