@@ -20,10 +20,10 @@ import { gzipCopyBytes, measureJs, type JsFigures } from "./support/js-bytes";
 const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
 const LIVE_GZIP_BUDGETS = {
-  board: 140 * KiB,
+  board: 141 * KiB,
   list: 141 * KiB,
-  "task page": 154 * KiB,
-  "tasks/new": 148 * KiB,
+  "task page": 156 * KiB,
+  "tasks/new": 150 * KiB,
   "project calendar": 140 * KiB,
   "/calendar": 140 * KiB,
 } as const;
@@ -46,8 +46,11 @@ const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
  * Every signed-in page carries Realtime for the header's bell (docs/product.md §10:
  * the unread count changes live on every page), so the signed-in pages that
  * were within 124 KiB as gzip too now have a gzip budget of their own.
+ * Part III's first wave (fields and several assignees on the board, task page
+ * and new-task form; webhooks and access on project settings) added 0.3-1.4 KiB
+ * as gzip; the gzip budgets moved by 1-2 KiB with it (docs/decisions/0021).
  */
-const SIGNED_IN_GZIP_BUDGET = 134 * KiB;
+const SIGNED_IN_GZIP_BUDGET = 135 * KiB;
 const WATCH_MS = 5_000;
 /**
  * Pages measured side by side, each in its own fresh browser context (an
