@@ -121,6 +121,9 @@ export async function seedTeam(
         .order("number"),
       "tasks",
     ) as Array<{ id: string; number: number; title: string }>;
+    // the rows in the order they were given: numbers are handed out in that order, and the answer's own
+    // order is not to be relied on (an insert's representation is not sorted by `order`)
+    rows.sort((a, b) => a.number - b.number);
     created = rows.map((row, i) => ({ ...row, status: tasks[i].status ?? "backlog" }));
     for (const [i, t] of tasks.entries()) {
       if (t.labels?.length)
