@@ -13,48 +13,21 @@
  * column still working, filters and My work matching any assignee, each new
  * assignee notified and reminded, the calendar feed, bulk edit, leaving a team.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { knownMessage } from "../../app/lib/db-messages.ts";
 import { listMigrations, migrate } from "../../stack/db/migrate.ts";
-import { openPglite } from "../../stack/db/pglite.ts";
-import { openPostgres } from "../../stack/db/postgres.ts";
 import type { Database, Queryable } from "../../stack/db/types.ts";
 import { dbPeople, failure } from "../support/db-people.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
-import { MIGRATIONS_DIR, withDatabase } from "../support/template.ts";
+import { freshDatabase } from "../support/fresh-database.ts";
+import { MIGRATIONS_DIR } from "../support/template.ts";
 
 /** The migration of several assignees: everything before it is "the old migrations". */
 const FIRST_NEW = "20261207000510";
 const OLD_SEED = path.resolve("tests/fixtures/seed-before-assignees.sql");
-
-async function freshDatabase(): Promise<{ db: Database; cleanup: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) {
-    const pglite = await openPglite({ dataDir: null });
-    return { db: pglite, cleanup: () => pglite.close() };
-  }
-  const name = `teamboard_assignees_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const native = await openPostgres(withDatabase(adminUrl, name), 2);
-  return {
-    db: native,
-    cleanup: async () => {
-      await native.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
 
 describe("the move to several assignees, on a database made and filled by the old migrations", () => {
   let db: Database;
@@ -66,7 +39,7 @@ describe("the move to several assignees, on a database made and filled by the ol
     db.asRequest({ role: "authenticated", claims: { sub: userId, role: "authenticated", aud: "authenticated" } }, fn);
 
   beforeAll(async () => {
-    ({ db, cleanup } = await freshDatabase());
+    ({ db, cleanup } = await freshDatabase("teamboard_assignees"));
     oldDir = fs.mkdtempSync(path.join(os.tmpdir(), "teamboard-old-migrations-"));
     for (const m of listMigrations(MIGRATIONS_DIR)) {
       if (m.version < FIRST_NEW) fs.copyFileSync(m.file, path.join(oldDir, path.basename(m.file)));

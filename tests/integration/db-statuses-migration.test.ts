@@ -8,17 +8,14 @@
  * on an existing data folder, and every task must still be in its column, at
  * its place, with its labels, its updated_at untouched.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMigrations, migrate } from "../../stack/db/migrate.ts";
-import { openPglite } from "../../stack/db/pglite.ts";
-import { openPostgres } from "../../stack/db/postgres.ts";
 import type { Database, Queryable } from "../../stack/db/types.ts";
-import { MIGRATIONS_DIR, withDatabase } from "../support/template.ts";
+import { freshDatabase } from "../support/fresh-database.ts";
+import { MIGRATIONS_DIR } from "../support/template.ts";
 
 /** The first migration of the statuses work: everything before it is "the old migrations". */
 const FIRST_NEW = "20261126000300";
@@ -35,30 +32,6 @@ const OLD_STATUS = {
 let db: Database;
 let cleanup: () => Promise<void>;
 let oldDir: string;
-
-async function freshDatabase(): Promise<{ db: Database; cleanup: () => Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) {
-    const pglite = await openPglite({ dataDir: null });
-    return { db: pglite, cleanup: () => pglite.close() };
-  }
-  const name = `teamboard_statuses_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const native = await openPostgres(withDatabase(adminUrl, name), 2);
-  return {
-    db: native,
-    cleanup: async () => {
-      await native.close();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
 
 function as<T>(userId: string, fn: (tx: Queryable) => Promise<T>) {
   return db.asRequest(
@@ -81,7 +54,7 @@ let before: OldTask[];
 let projectsBefore: { team: string; key: string; archived: boolean }[];
 
 beforeAll(async () => {
-  ({ db, cleanup } = await freshDatabase());
+  ({ db, cleanup } = await freshDatabase("teamboard_statuses"));
   // the old migrations alone, as a checkout from before this work had them
   oldDir = fs.mkdtempSync(path.join(os.tmpdir(), "teamboard-old-migrations-"));
   for (const m of listMigrations(MIGRATIONS_DIR)) {
