@@ -52,8 +52,8 @@ export interface RunningStack {
 }
 
 export interface StartOptions extends StackConfigOverrides {
-  /** a PGlite dump to start an empty data folder (or memory) from */
-  template?: Blob;
+  /** a PGlite dump, or the folder of a cleanly closed PGlite database, to start an empty data folder (or memory) from */
+  template?: Blob | string;
   /** skip migrations (the template already has them) */
   skipMigrations?: boolean;
   quiet?: boolean;
@@ -77,7 +77,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       ? await openPostgres(config.databaseUrl, 10, settings)
       : await openPglite({
           dataDir: config.dataDir,
-          loadDataDir: template,
+          ...(typeof template === "string" ? { copyDataDir: template } : { loadDataDir: template }),
           settings,
           admission: config.rest.admission,
         });

@@ -178,6 +178,8 @@ export interface PgliteOptions {
   dataDir: string | null;
   /** a dump (from dump()) to start from instead of initialising */
   loadDataDir?: Blob;
+  /** or the folder of a cleanly closed database to copy and start from (no unpacking: about half the start-up) */
+  copyDataDir?: string;
   /** session settings every connection gets (set_config, not stored in the database) */
   settings?: Record<string, string>;
   /** who may queue how much, and who is refused after a runaway statement (admission.ts) */
@@ -236,6 +238,7 @@ export async function openPglite(
   let engine: Engine;
   try {
     const fresh = !fs.existsSync(path.join(folder, "PG_VERSION"));
+    if (fresh && options.copyDataDir) fs.cpSync(options.copyDataDir, folder, { recursive: true });
     engine = await Engine.start(folder, fresh ? options.loadDataDir : undefined, settings, onNotify);
   } catch (error) {
     leave();

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { migrate } from "../db/migrate.ts";
 import { openPglite } from "../db/pglite.ts";
+import type { Database } from "../db/types.ts";
 import { readCatalog } from "./catalog.ts";
 import { renderTypes } from "./types.ts";
 
@@ -22,12 +23,17 @@ export async function generateTypes({
   const db = await openPglite({ dataDir: null });
   try {
     await migrate(db, { migrationsDir, seedFile: null });
-    const source = renderTypes(await readCatalog(db, schemas));
-    const prettier = await import("prettier");
-    return await prettier.format(source, { parser: "typescript", semi: false });
+    return await typesOf(db, schemas);
   } finally {
     await db.close();
   }
+}
+
+/** The types of a migrated database's `schemas`, formatted as the Supabase CLI formats them. */
+export async function typesOf(db: Database, schemas: string[]): Promise<string> {
+  const source = renderTypes(await readCatalog(db, schemas));
+  const prettier = await import("prettier");
+  return await prettier.format(source, { parser: "typescript", semi: false });
 }
 
 /** `gen types`: write the file, or with `check` only compare it (exit code 1 when it is out of date). */
@@ -42,7 +48,14 @@ export async function genTypesCommand({
   out: string;
   check: boolean;
 }) {
-  const generated = await generateTypes({ migrationsDir, schemas });
+  return writeTypesFile({ migrationsDir, out, check }, await generateTypes({ migrationsDir, schemas }));
+}
+
+/** Writes the generated types to `out`, or with `check` only compares them (1 when the file is out of date). */
+export function writeTypesFile(
+  { migrationsDir, out, check }: { migrationsDir: string; out: string; check: boolean },
+  generated: string,
+): number {
   const current = fs.existsSync(out) ? fs.readFileSync(out, "utf8") : null;
   if (check) {
     if (current === generated) {
@@ -57,7 +70,7 @@ export async function genTypesCommand({
   if (current === generated) console.log(`${out} is already up to date.`);
   else {
     fs.writeFileSync(out, generated);
-    console.log(`wrote ${out} (${schemas.join(", ")})`);
+    console.log(`wrote ${out}`);
   }
   return 0;
 }

@@ -17,6 +17,7 @@ import path from "node:path";
 import { rewriteExtensionStatement, SUPPLIED_EXTENSIONS } from "../db/extensions/index.ts";
 import { applyBaseSchema, migrate } from "../db/migrate.ts";
 import { openPglite } from "../db/pglite.ts";
+import type { Database } from "../db/types.ts";
 import { readCronJobs, readSchemaParts, type Part } from "./schema-catalog.ts";
 
 export const DEFAULT_SCHEMA_DIR = "supabase/schemas";
@@ -31,7 +32,14 @@ const fileName = (object: string) => `${object.startsWith("public.") ? object.sl
 const partId = (p: Part) => `${p.kind}\u0000${p.object}\u0000${p.key}`;
 
 /** The files (path relative to the schema folder → text) for the migrations in `migrationsDir`. */
-export async function generateSchema({ migrationsDir }: { migrationsDir: string }): Promise<Map<string, string>> {
+export async function generateSchema({
+  migrationsDir,
+  whileMigrated,
+}: {
+  migrationsDir: string;
+  /** also read the migrated database before it closes (`gen all` makes the types from it) */
+  whileMigrated?: (db: Database) => Promise<void>;
+}): Promise<Map<string, string>> {
   const db = await openPglite({ dataDir: null });
   try {
     // what the stack makes on its own: its base schema and every extension it can supply
@@ -44,6 +52,7 @@ export async function generateSchema({ migrationsDir }: { migrationsDir: string 
     await migrate(db, { migrationsDir, seedFile: null });
     const parts = (await readSchemaParts(db)).filter((p) => before.get(partId(p)) !== p.sql);
     const jobs = (await readCronJobs(db)).filter((j) => !jobsBefore.has(j.name));
+    await whileMigrated?.(db);
     return render(parts, jobs);
   } finally {
     await db.close();

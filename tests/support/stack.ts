@@ -6,7 +6,7 @@ import pg from "pg";
 import ws from "ws";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { startStack, type RunningStack, type StartOptions } from "../../stack/server.ts";
-import { ensurePgliteTemplate, ensurePostgresTemplate, MIGRATIONS_DIR, withDatabase } from "./template.ts";
+import { ensurePgliteTemplateFolder, ensurePostgresTemplate, MIGRATIONS_DIR, withDatabase } from "./template.ts";
 
 export type TestStack = RunningStack & {
   /** a supabase-js client with the anon key and no persisted session */
@@ -16,8 +16,8 @@ export type TestStack = RunningStack & {
 };
 
 /**
- * A fresh local stack for one test file: in-memory PGlite loaded from the
- * migrated template (about 0.7 s), or, with TEST_DATABASE_URL, a new database
+ * A fresh local stack for one test file: PGlite in a scratch folder copied
+ * from the migrated template folder, or, with TEST_DATABASE_URL, a new database
  * copied from a migrated template database on that native PostgreSQL.
  * Listens on a random port. Rate limits are lifted unless a test sets them.
  * Scheduled jobs do not run on their own (the migrations schedule one every
@@ -61,8 +61,7 @@ export async function startTestStack(options: StartOptions = {}): Promise<TestSt
       await a.end();
     };
   } else if (!adminUrl) {
-    const file = await ensurePgliteTemplate();
-    base.template = new Blob([fs.readFileSync(file)]);
+    base.template = await ensurePgliteTemplateFolder();
   }
   const stack = await startStack(base);
   const closeStack = stack.close;

@@ -26,6 +26,34 @@ export async function ensurePgliteTemplate(): Promise<string> {
   return file;
 }
 
+/**
+ * The same template as a cleanly closed PGlite data folder, which a test's
+ * stack copies instead of unpacking the dump: a stack's start-up took about
+ * 1.0 s of CPU instead of 1.6–1.8 s here. Made once per schema, beside the
+ * dump; folders left by older schemas are removed then.
+ */
+export async function ensurePgliteTemplateFolder(): Promise<string> {
+  const dump = await ensurePgliteTemplate();
+  const folder = dump.replace(/\.tar\.gz$/, "");
+  if (fs.existsSync(path.join(folder, "PG_VERSION"))) return folder;
+  const work = `${folder}.${process.pid}.tmp`;
+  fs.rmSync(work, { recursive: true, force: true });
+  const db = await openPglite({ dataDir: work, loadDataDir: new Blob([fs.readFileSync(dump)]) });
+  await db.close();
+  try {
+    fs.renameSync(path.join(work, "pgdata"), folder);
+  } catch (error) {
+    // another process made it first
+    if (!fs.existsSync(path.join(folder, "PG_VERSION"))) throw error;
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+  for (const name of fs.readdirSync(TEMPLATE_DIR)) {
+    const other = path.join(TEMPLATE_DIR, name);
+    if (/^pglite-[0-9a-f]+$/.test(name) && other !== folder) fs.rmSync(other, { recursive: true, force: true });
+  }
+  return folder;
+}
+
 export function templateDatabaseName(): string {
   return `teamboard_template_${schemaFingerprint(MIGRATIONS_DIR, null)}`;
 }
