@@ -8,7 +8,7 @@ import { seedTeam } from "./product-fixtures";
  * read-only links) the admin shares the board by a link, which a browser with no cookies and no
  * JavaScript opens, and which answers 404 after "Revoke".
  */
-test.describe("a private project, without JavaScript", () => {
+test.describe("a private project and a public link, without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("the admin makes WEB private; the member gets 404 until added; a public link shows it until revoked", async ({

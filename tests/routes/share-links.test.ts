@@ -85,6 +85,37 @@ describe("the links page", () => {
   });
 });
 
+describe("a shared saved view", () => {
+  it("admins get a Share link on the saved views page; the view's link shows its tasks only", async () => {
+    const views = await import("~/routes/teams.$team.projects.$key_.views");
+    const view = await stack.db.query<{ id: string }>(
+      "insert into saved_views (project_id, owner_id, name, kind, query, shared) values ($1, $2, 'Rooms', 'board', 'q=room', true) returning id",
+      [team.projectId, team.owner.id],
+    );
+    const viewId = view.rows[0].id;
+    const shareHref = async (user: RouteTeam["admin"]) => {
+      const page = await call(views.loader, { url: `/teams/${team.slug}/projects/WEB/views`, user, params: params() });
+      return (page.data as { views: Array<{ id: string; shareHref: string | null }> }).views.find(
+        (v) => v.id === viewId,
+      )?.shareHref;
+    };
+    expect(await shareHref(team.admin)).toBe(`${url()}?view=${viewId}`);
+    expect(await shareHref(team.member)).toBeNull();
+    const picked = await call(links.loader, { url: `${url()}?view=${viewId}`, user: team.admin, params: params() });
+    expect((picked.data as { picked: string }).picked).toBe(viewId);
+
+    const made = await post(team.admin, [
+      ["intent", "create-link"],
+      ["target", viewId],
+    ]);
+    const address = (made.data as { address: string }).address;
+    const html = await (await open(address.slice(address.lastIndexOf("/") + 1))).text();
+    expect(html).toContain("Website: Rooms");
+    expect(html).toContain("Book the room");
+    expect(html).not.toContain("Plan the sprint");
+  });
+});
+
 describe("/shared/<secret>", () => {
   it("shows the board without cookies or JavaScript, noindex, privately cached, with only what was chosen", async () => {
     const secret = await makeLink([["field", fieldId]]);
