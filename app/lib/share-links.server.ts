@@ -38,6 +38,8 @@ export interface SharedBoard {
     name: string;
     color: string;
     category: string;
+    /** the column's tasks; at most the first 500 are in `tasks` */
+    total: number;
     tasks: Array<{
       number: number;
       title: string;

@@ -100,12 +100,12 @@ function SharedPage({ board }: { board: SharedBoard }) {
               <section
                 key={status.name}
                 className={`board-column color-${status.color}`}
-                aria-label={`${status.name}, ${status.tasks.length} ${status.tasks.length === 1 ? "task" : "tasks"}`}
+                aria-label={`${status.name}, ${status.total} ${status.total === 1 ? "task" : "tasks"}`}
               >
                 <h2 className="column-heading">
                   <span className="column-swatch" aria-hidden="true" />
                   <span className="column-name">{status.name}</span>{" "}
-                  <span className="column-count">{status.tasks.length}</span>
+                  <span className="column-count">{status.total}</span>
                 </h2>
                 <ol className="card-list">
                   {status.tasks.map((task) => (
@@ -155,6 +155,11 @@ function SharedPage({ board }: { board: SharedBoard }) {
                     </li>
                   ))}
                 </ol>
+                {status.total > status.tasks.length ? (
+                  <p className="muted">
+                    The first {status.tasks.length} of {status.total} are shown.
+                  </p>
+                ) : null}
               </section>
             ))}
           </div>

@@ -111,7 +111,7 @@ grant execute on function private.query_param(text, text) to service_role;
 
 -- The page's one read -----------------------------------------------------------------------
 -- What a link shows: the project's name and key, the view's name, the statuses
--- (columns) in order with their tasks (number, title, labels, the chosen
+-- (columns) in order with their first 500 tasks and how many there are (number, title, labels, the chosen
 -- fields' values in words, and the comments when chosen: author's display
 -- name, text, time). A view's filters (assignee, label, q) apply as on the
 -- board; its `assignee=me` means the person who made the link. Nothing else:
@@ -176,7 +176,8 @@ begin
     'comments', link.show_comments,
     'statuses', coalesce((
       select jsonb_agg(jsonb_build_object(
-        'name', s.name, 'color', s.color, 'category', s.category, 'tasks', coalesce(c.tasks, '[]'::jsonb)
+        'name', s.name, 'color', s.color, 'category', s.category, 'tasks', coalesce(c.tasks, '[]'::jsonb),
+        'total', coalesce(c.total, 0)
       ) order by s.position)
       from public.project_statuses s
       left join lateral (
@@ -202,15 +203,22 @@ begin
             left join public.profiles pr on pr.id = cm.author_id
             where cm.task_id = t.id
           ), '[]'::jsonb) end
-        ) order by t.position, t.id) as tasks
-        from public.tasks t
-        where t.project_id = proj.id
-          and t.status_id = s.id
-          and (want_assignee is null
-               or (want_assignee = 'none' and t.assignee_ids = '{}')
-               or (wanted_person is not null and t.assignee_ids @> array[wanted_person]))
-          and (wanted_label is null or t.label_ids @> array[wanted_label])
-          and (title_like is null or t.search @@ tsq or t.title ilike title_like)
+        ) order by t.position, t.id) as tasks,
+        max(t.total) as total
+        from (
+          -- the column's first 500 (a page for anyone, not paged), and how many there are
+          select t.*, count(*) over () as total
+          from public.tasks t
+          where t.project_id = proj.id
+            and t.status_id = s.id
+            and (want_assignee is null
+                 or (want_assignee = 'none' and t.assignee_ids = '{}')
+                 or (wanted_person is not null and t.assignee_ids @> array[wanted_person]))
+            and (wanted_label is null or t.label_ids @> array[wanted_label])
+            and (title_like is null or t.search @@ tsq or t.title ilike title_like)
+          order by t.position, t.id
+          limit 500
+        ) t
       ) c on true
       where s.project_id = proj.id
     ), '[]'::jsonb)

@@ -242,6 +242,25 @@ describe("the shared board", () => {
     expect(await board(secret)).toBeNull();
   });
 
+  it("a column shows its first 500 tasks and says how many it has", async () => {
+    const big = await one("insert into projects (team_id, key, name) values ($1, 'BIG', 'Big') returning id", [team]);
+    // without the tasks' triggers (numbering, activity, search text: not what this reads), so it takes
+    // a moment rather than seconds
+    await stack.db.exec(
+      `begin;
+       set local session_replication_role = replica;
+       insert into tasks (project_id, title, status_id, number, position)
+       select $1, 'Task ' || i, (select id from project_statuses where project_id = $1 and name = 'Backlog'), i, i
+       from generate_series(1, 501) i;
+       commit;`.replace(/\$1/g, `'${big}'`),
+    );
+    const { secret } = await share("admin", { project_id: big });
+    const backlog = (await board(secret))!.statuses.find((s) => s.name === "Backlog")!;
+    expect(backlog.tasks).toHaveLength(500);
+    expect(backlog).toMatchObject({ total: 501 });
+    expect(backlog.tasks[0].title).toBe("Task 1");
+  });
+
   it("stores only the secret's hash", async () => {
     const { secret, id } = await share("admin");
     const row = (await stack.db.query<Record<string, unknown>>("select * from share_links where id = $1", [id]))
