@@ -179,8 +179,11 @@ app.all("*", async (req, res, next) => {
     }
   }
   // the app's request scope: its id, whether it was shed, and the cookies every answer carries (app/lib/request-scope.server.ts)
-  serveInRequestScope(req, res, { id: res.locals.requestId, shed: res.locals.shed === true }, () =>
-    handleWithRemix(req, res, next),
+  serveInRequestScope(
+    req,
+    res,
+    { id: res.locals.requestId, shed: res.locals.shed === true, client: clientOf(req) },
+    () => handleWithRemix(req, res, next),
   );
 });
 

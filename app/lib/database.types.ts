@@ -973,6 +973,64 @@ export type Database = {
         }
         Relationships: []
       }
+      share_links: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          field_ids: string[]
+          id: string
+          project_id: string
+          revoked_at: string | null
+          secret_hash: string
+          show_comments: boolean
+          view_id: string | null
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          field_ids?: string[]
+          id?: string
+          project_id: string
+          revoked_at?: string | null
+          secret_hash: string
+          show_comments?: boolean
+          view_id?: string | null
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          field_ids?: string[]
+          id?: string
+          project_id?: string
+          revoked_at?: string | null
+          secret_hash?: string
+          show_comments?: boolean
+          view_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "share_links_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "share_links_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "share_links_view_id_fkey"
+            columns: ["view_id"]
+            isOneToOne: false
+            referencedRelation: "saved_views"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       storage_cleanup: {
         Row: { bucket_id: string; object_path: string; queued_at: string }
         Insert: { bucket_id: string; object_path: string; queued_at?: string }
@@ -1998,6 +2056,7 @@ export type Database = {
         Returns: Json
       }
       set_updated_at: { Args: Record<PropertyKey, never>; Returns: unknown }
+      shared_board: { Args: { secret: string }; Returns: Json }
       status_ref: { Args: { status_id: string }; Returns: Json }
       storage_folder_is_full: {
         Args: Record<PropertyKey, never>

@@ -7,6 +7,7 @@ describe("addresses as the logs write them (issue 35 L2)", () => {
     expect(loggedPath("/unsubscribe/s3cr3t-t0ken")).toBe("/unsubscribe/[redacted]");
     expect(loggedPath("/unsubscribe/s3cr3t-t0ken.data")).toBe("/unsubscribe/[redacted].data");
     expect(loggedPath("/invitations/abc123?x=1")).toBe("/invitations/[redacted]?x=1");
+    expect(loggedPath("/shared/Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6")).toBe("/shared/[redacted]");
   });
 
   it("as the routes match: any capitals, repeated slashes, a trailing part", () => {

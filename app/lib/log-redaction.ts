@@ -2,7 +2,8 @@
  * Addresses as the logs write them (issue 35 L2): the parts that are secrets
  * are replaced by `[redacted]`. A calendar feed's address is its password
  * (`/calendar/<token>.ics`), and so are an unsubscribe link's
- * (`/unsubscribe/<token>`) and an invitation's (`/invitations/<token>`);
+ * (`/unsubscribe/<token>`), an invitation's (`/invitations/<token>`) and a
+ * public read-only link's (`/shared/<secret>`);
  * sign-in links carry one-time secrets in their query (`/auth/confirm?
  * token_hash=…`, `/auth/callback?code=…`), and `?next=` can carry any of the
  * paths (a signed-out visitor sent to /login from an invitation). The access
@@ -10,7 +11,7 @@
  * only through this. Routes match case-insensitively and through repeated
  * slashes, so the patterns do too.
  */
-const SECRET_PATH = /^(\/+)(calendar|unsubscribe|invitations)(\/+)([^/?#]+)/i;
+const SECRET_PATH = /^(\/+)(calendar|unsubscribe|invitations|shared)(\/+)([^/?#]+)/i;
 const SECRET_PARAMS = new Set(["token", "token_hash", "code", "access_token", "refresh_token"]);
 const PATH_PARAMS = new Set(["next", "redirect_to"]);
 export const REDACTED = "[redacted]";

@@ -35,6 +35,11 @@ export class RequestScope {
   readonly shed: boolean;
   /** the Cookie header the browser sent */
   readonly cookie: string;
+  /**
+   * the address the request counts against for per-address limits (server.mjs's, as far as
+   * TRUST_PROXY believes X-Forwarded-For); undefined for this machine itself and in-process callers
+   */
+  readonly client: string | undefined;
   /** set once an unexpected error was logged (entry.server's handleError): the 500 page shows it */
   errorId: string | null = null;
   /**
@@ -52,10 +57,11 @@ export class RequestScope {
   /** aborted once the request's answer has gone out: its backend reads still in flight are cancelled */
   private readonly reads = new AbortController();
 
-  constructor({ cookie, id, shed }: ScopeInit = {}) {
+  constructor({ cookie, id, shed, client }: ScopeInit = {}) {
     this.id = id || crypto.randomUUID().slice(0, 8);
     this.shed = shed === true;
     this.cookie = cookie ?? "";
+    this.client = client || undefined;
   }
 
   /**
@@ -119,6 +125,7 @@ export interface ScopeInit {
   cookie?: string | null;
   id?: string;
   shed?: boolean;
+  client?: string;
 }
 
 /** What the door writes into: a fetch `Headers` or a Node response, through `headersTarget` / `nodeTarget`. */

@@ -184,6 +184,13 @@ export default function ProjectSettings() {
           <Link to={`${boardPath}/settings/webhooks`}>webhooks</Link>.
         </p>
       </section>
+      <section className="card" aria-labelledby="links-title">
+        <h2 id="links-title">Public links</h2>
+        <p className="muted">
+          Show the board, or one of the team's shared views, read-only to people outside Teamboard by a secret address:{" "}
+          <Link to={`${boardPath}/settings/links`}>public links</Link>.
+        </p>
+      </section>
       <section className="card" aria-labelledby="fields-title">
         <h2 id="fields-title">Fields</h2>
         <p className="muted">

@@ -46,6 +46,8 @@ export async function loader(args: LoaderFunctionArgs) {
       href: viewHref(basePath, view),
       about: describeView(view),
       changeable: view.shared ? canShare : view.mine,
+      // a public read-only link to a shared view (docs/product.md §20): admins+, on the project's links page
+      shareHref: view.shared && canShare ? `${basePath}/settings/links?view=${view.id}` : null,
     })),
   };
 }
@@ -157,7 +159,7 @@ function SavedViewItem({
   view,
   actionData,
 }: {
-  view: { id: string; name: string; href: string; about: string; changeable: boolean };
+  view: { id: string; name: string; href: string; about: string; changeable: boolean; shareHref: string | null };
   actionData: unknown;
 }) {
   // the answer about this view's forms (a refused rename keeps what was typed)
@@ -170,6 +172,11 @@ function SavedViewItem({
         <Link to={view.href}>{view.name}</Link>
       </h2>
       <p className="muted">{view.about}</p>
+      {view.shareHref ? (
+        <p>
+          <Link to={view.shareHref}>Share “{view.name}” by a public link</Link>
+        </p>
+      ) : null}
       {deleteRefused ? <FormAlert>{formState(actionData, "delete").errors.form}</FormAlert> : null}
       {view.changeable ? (
         <div className="saved-view-forms">

@@ -181,6 +181,8 @@ const API_FUNCTIONS: Record<string, string> = {
   set_task_field_values: "the task panel's fields",
   // issue 42
   invitation_has_account: "an invitation link's holder (anon too): Sign up or Log in first",
+  // public read-only links (issue 41)
+  shared_board: "a public link's holder (anon): the shared board's page",
   // pure functions a check constraint or column default runs as the person writing
   day_of_month: "tasks' recurrence check (pure)",
   default_email_setting: "notification settings' default (pure)",

@@ -77,6 +77,7 @@ export async function call(
     params,
     form,
     shed = false,
+    client,
   }: {
     url: string;
     user: RouteUser | null;
@@ -84,6 +85,8 @@ export async function call(
     form?: Record<string, string> | Array<[string, string]>;
     /** the production server shed the request (server.mjs) */
     shed?: boolean;
+    /** the address the server counts the request against (server.mjs's clientOf) */
+    client?: string;
   },
 ): Promise<RouteResult> {
   const headers = new Headers();
@@ -92,7 +95,7 @@ export async function call(
     ? new Request(`http://app.test${url}`, { method: "POST", headers, body: new URLSearchParams(form) })
     : new Request(`http://app.test${url}`, { headers });
   // a fresh scope per request, as the server opens
-  const scope = new RequestScope({ cookie: request.headers.get("Cookie"), shed });
+  const scope = new RequestScope({ cookie: request.headers.get("Cookie"), shed, client });
   let answer: unknown;
   try {
     answer = await runInRequestScope(scope, () => fn({ request, params, context: {} as AppLoadContext }));
