@@ -74,12 +74,53 @@ export function parseLabels(value: string): string[] {
   return [...seen.values()];
 }
 
-const labels = z
+const labelList = z
   .string()
   .default("")
   .transform(parseLabels)
   .refine((list) => list.length <= 10, "A task has at most 10 labels.")
   .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
+
+/**
+ * A task's labels in its form (issue 42 §5): one checkbox per team label,
+ * named `label:<name>` (ticked: on), with the marker `labelsShown`, and
+ * `newLabels`, names to make into team labels on purpose (the form's
+ * "New labels" without JavaScript, the picker's "Create" with it). A name is
+ * never made from a typo in a search. `labels`, the comma-separated field
+ * forms had before, is still read when a post has no picker (`labelsShown`).
+ */
+const labels = labelList;
+const newLabels = labelList;
+
+const LABEL_INPUT = "label:";
+
+/** The checkbox of one team label in the picker. */
+export function labelInputName(name: string): string {
+  return `${LABEL_INPUT}${name}`;
+}
+
+/**
+ * The labels a posted task form asks for, by name: the ticked ones and the
+ * new ones; the comma-separated `labels` of a form without the picker; null
+ * when the form had neither (they stay as they are).
+ */
+export function labelsFromForm(
+  form: FormData,
+  parsed: { labels: string[]; newLabels: string[] },
+): string[] | null {
+  if (form.has("labelsShown")) {
+    const ticked = [...form.keys()]
+      .filter((key) => key.startsWith(LABEL_INPUT))
+      .map((key) => key.slice(LABEL_INPUT.length).trim())
+      .filter(Boolean);
+    const seen = new Map<string, string>();
+    for (const name of [...ticked, ...parsed.newLabels]) {
+      if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+    }
+    return [...seen.values()];
+  }
+  return form.has("labels") ? parsed.labels : null;
+}
 
 /**
  * Repeating (docs/product.md §12): how often, every N, the weekdays (one checkbox
@@ -115,7 +156,16 @@ const repeatFields = {
   day_SU: checkbox,
 };
 
-export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels, ...repeatFields });
+export const TaskFieldsSchema = z.object({
+  title,
+  description,
+  priority,
+  assignee,
+  dueOn,
+  labels,
+  newLabels,
+  ...repeatFields,
+});
 
 /** One of the project's statuses (the database checks it is this project's). */
 const statusId = z.string({ required_error: "Choose a status." }).uuid("Choose a status.");

@@ -254,7 +254,8 @@ export async function createTask(
 
 /** What one save of the task form writes: its columns, labels, assignees and field values (save_task). */
 export interface TaskSave extends TaskFields {
-  labels: string[];
+  /** null: the form didn't list them (they stay) */
+  labels: string[] | null;
   /** null: the form didn't list them (they stay) */
   assignees: string[] | null;
   /** null: the form had no fields (they stay) */
@@ -268,7 +269,7 @@ function changesOf(save: TaskSave): { [key: string]: Json | undefined } {
     priority: save.priority,
     due_on: save.dueOn,
     recurrence: save.recurrence,
-    labels: save.labels,
+    ...(save.labels ? { labels: save.labels } : {}),
     ...(save.assignees ? { assignees: save.assignees } : {}),
     ...(save.fields ? { fields: save.fields as Json } : {}),
   };

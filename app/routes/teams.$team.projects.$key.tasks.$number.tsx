@@ -19,7 +19,7 @@ import {
   requireTaskNumber,
 } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
-import { TaskActionSchema } from "~/lib/tasks.schemas";
+import { labelsFromForm, TaskActionSchema } from "~/lib/tasks.schemas";
 import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
@@ -127,6 +127,7 @@ async function submit(args: ActionFunctionArgs) {
         ...parsed.data,
         recurrence: recurrence.rule,
         assignees: assigneesFromForm(form, parsed.data.assignee),
+        labels: labelsFromForm(form, parsed.data),
         fields: fieldChangesFromForm(form),
       });
       if (error) {

@@ -13,7 +13,7 @@ import { keepingTheForm, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
-import { CreateTaskSchema } from "~/lib/tasks.schemas";
+import { CreateTaskSchema, labelsFromForm } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { createWholeTask, saveFailureField } from "~/lib/tasks.server";
 import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
@@ -51,6 +51,7 @@ async function submit(args: ActionFunctionArgs) {
     statusId: result.data.status,
     recurrence: recurrence.rule,
     assignees: assigneesFromForm(form, result.data.assignee),
+    labels: labelsFromForm(form, result.data),
     fields: fieldChangesFromForm(form),
   });
   if (error || !task) {
@@ -106,7 +107,13 @@ export default function NewTask() {
         </Link>
       </div>
       <ValidatedForm schema="CreateTaskSchema" result={actionData} preventScrollReset aria-label="New task">
-        <TaskFields members={board?.members ?? []} teamLabels={board?.labels ?? []} result={actionData} team={team} />
+        <TaskFields
+          members={board?.members ?? []}
+          teamLabels={board?.labels ?? []}
+          canCreateLabels={board?.can.createLabels ?? false}
+          result={actionData}
+          team={team}
+        />
         <SelectField
           name="status"
           label="Status"

@@ -200,3 +200,103 @@ describe("the task form, saved by one call", () => {
     expect(row.labels).toBe(1);
   });
 });
+
+/**
+ * Issue 42 §5: labels are chosen, not typed. The form without JavaScript
+ * sends a checkbox per team label (`label:<name>`) and a "New labels" field
+ * for making one on purpose; nothing else makes a team label.
+ */
+describe("the label picker without JavaScript", () => {
+  const labelsOf = async (id: string) =>
+    (
+      await stack.db.query<{ name: string }>(
+        "select l.name from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = $1 order by l.name",
+        [id],
+      )
+    ).rows.map((r) => r.name);
+  const teamLabels = async () =>
+    (
+      await stack.db.query<{ name: string }>("select name from labels where team_id = $1 order by name", [team.id])
+    ).rows.map((r) => r.name);
+  const pickerForm = (extra: Record<string, string>) => ({
+    intent: "update",
+    title: "Pick the labels",
+    priority: "none",
+    labelsShown: "1",
+    newLabels: "",
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    await stack.db.query(
+      "insert into labels (team_id, name, color) values ($1, 'design', 'purple'), ($1, 'bug', 'red')",
+      [team.id],
+    );
+  });
+
+  it("saves the ticked labels, makes only the ones named as new, and never a typo", async () => {
+    const before = await teamLabels();
+    const ticked = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      // a stray comma-separated field beside the picker is not read: the picker decides
+      form: pickerForm({ "label:design": "on", "label:bug": "on", labels: "desgin" }),
+    });
+    expect(ticked.status).toBe(302);
+    expect(await labelsOf(team.taskIds[0])).toEqual(["bug", "design"]);
+    expect(await teamLabels()).toEqual(before);
+
+    const made = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      form: pickerForm({ "label:design": "on", newLabels: "urgent" }),
+    });
+    expect(made.status).toBe(302);
+    expect(await labelsOf(team.taskIds[0])).toEqual(["design", "urgent"]);
+    expect(await teamLabels()).toEqual([...before, "urgent"].sort());
+
+    // nothing ticked: none
+    const none = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      form: pickerForm({}),
+    });
+    expect(none.status).toBe(302);
+    expect(await labelsOf(team.taskIds[0])).toEqual([]);
+  });
+
+  it("a refusal comes back beside the labels with the ticks kept; a new task takes its ticks", async () => {
+    const refused = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      form: pickerForm({
+        "label:design": "on",
+        newLabels: Array.from({ length: 10 }, (_, i) => `n${i}`).join(", "),
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({
+      intent: "update",
+      errors: { labels: expect.stringContaining("10 labels") },
+      values: { "label:design": "on", labelsShown: "1" },
+    });
+    expect(await labelsOf(team.taskIds[0])).toEqual([]);
+
+    const made = await call(newTask.action, {
+      url: `${boardUrl()}/tasks/new`,
+      user: team.member,
+      params: params(),
+      form: { title: "Picked on creation", labelsShown: "1", "label:bug": "on" },
+    });
+    expect(made.status).toBe(302);
+    const { rows } = await stack.db.query<{ id: string }>(
+      "select id from tasks where project_id = $1 and title = 'Picked on creation'",
+      [team.projectId],
+    );
+    expect(await labelsOf(rows[0].id)).toEqual(["bug"]);
+  });
+});

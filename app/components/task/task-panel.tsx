@@ -177,6 +177,7 @@ export function TaskPanel({
           labels={labels}
           members={members}
           teamLabels={board?.labels ?? []}
+          canCreateLabels={can.createLabels}
           result={result}
           action={taskAction}
           team={teamSlug}
