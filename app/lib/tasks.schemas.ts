@@ -90,13 +90,26 @@ const labelList = z
  * forms had before, is still read when a post has no picker (`labelsShown`).
  */
 const labels = labelList;
-const newLabels = labelList;
+// how many in all (ticked and new) is counted by labelLimit, once
+const newLabels = z
+  .string()
+  .default("")
+  .transform(parseLabels)
+  .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
 
 const LABEL_INPUT = "label:";
 
 /** The checkbox of one team label in the picker. */
 export function labelInputName(name: string): string {
   return `${LABEL_INPUT}${name}`;
+}
+
+/** More than 10 labels ticked and new: the message for the picker, else nothing (spread into a form's errors). */
+export function labelLimit(form: FormData): { labels?: string } {
+  if (!form.has("labelsShown")) return {};
+  const ticked = [...form.keys()].filter((key) => key.startsWith(LABEL_INPUT)).length;
+  const named = parseLabels(String(form.get("newLabels") ?? "")).length;
+  return ticked + named > 10 ? { labels: "A task has at most 10 labels." } : {};
 }
 
 /**
@@ -233,9 +246,24 @@ export const CalendarActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-/** The task panel: its fields, its status and place (the task is the URL's), or deleting it. */
+/**
+ * The panel's fields edited in place (issue 42 §15), one form per field, each
+ * saved by save_task with that field alone. The due date comes with the
+ * task's repeat rule as the form's hidden fields, so the rule is made again
+ * from the new date, as the task form does.
+ */
+const InPlaceSchemas = [
+  z.object({ intent: z.literal("set-title"), title }),
+  z.object({ intent: z.literal("set-priority"), priority }),
+  z.object({ intent: z.literal("set-due"), dueOn, ...repeatFields }),
+  z.object({ intent: z.literal("set-assignees") }),
+  z.object({ intent: z.literal("set-labels"), labels, newLabels }),
+] as const;
+
+/** The task panel: its fields, one of them in place, its status and place (the task is the URL's), or deleting it. */
 export const TaskActionSchema = z.discriminatedUnion("intent", [
   TaskFieldsSchema.extend({ intent: z.literal("update") }),
+  ...InPlaceSchemas,
   MoveTaskSchema.omit({ taskId: true }).extend({ intent: z.literal("move") }),
   z.object({ intent: z.literal("stop-repeating") }),
   z.object({ intent: z.literal("delete-task") }),

@@ -284,6 +284,20 @@ export async function saveTask(supabase: SupabaseClient, taskId: string, save: T
   return supabase.rpc("save_task", { task_id: taskId, changes: changesOf(save) });
 }
 
+/** One field of the task saved in place (the panel, issue 42 §15): save_task with that field alone; the rest stay. */
+export async function saveTaskField(
+  supabase: SupabaseClient,
+  taskId: string,
+  change:
+    | { title: string }
+    | { priority: Priority }
+    | { due_on: string | null; recurrence: string | null }
+    | { assignees: string[] }
+    | { labels: string[] },
+) {
+  return supabase.rpc("save_task", { task_id: taskId, changes: change });
+}
+
 /** A new task with its labels, assignees and field values, by one call (`create_task`): all or nothing. */
 export async function createWholeTask(
   supabase: SupabaseClient,

@@ -13,7 +13,7 @@ import { keepingTheForm, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
-import { CreateTaskSchema, labelsFromForm } from "~/lib/tasks.schemas";
+import { CreateTaskSchema, labelLimit, labelsFromForm } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { createWholeTask, saveFailureField } from "~/lib/tasks.server";
 import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
@@ -41,7 +41,9 @@ async function submit(args: ActionFunctionArgs) {
   if (preview) return preview;
   const result = parseForm(CreateTaskSchema, form);
   if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
-  if (!result.success) return formFailure(result);
+  const limit = labelLimit(form);
+  if (!result.success || limit.labels)
+    return formFailure({ errors: { ...(result.success ? {} : result.errors), ...limit }, values: result.values });
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
   const recurrence = taskRecurrence(result.data);
   if ("error" in recurrence) return formFailure({ errors: { repeat: recurrence.error }, values: result.values });

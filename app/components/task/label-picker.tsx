@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from "react";
-import { Field } from "~/components/form";
+import { Field, useFormId } from "~/components/form";
 import { labelInputName } from "~/lib/tasks.schemas";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 
@@ -47,6 +47,7 @@ export function LabelPicker({
   const isChosen = (name: string) =>
     sentBack ? values[labelInputName(name)] !== undefined : chosen.some((c) => c.toLowerCase() === name.toLowerCase());
   const error = errors.labels ?? errors.newLabels;
+  const formId = useFormId();
 
   const create = () => {
     if (!offerCreate) return;
@@ -62,7 +63,7 @@ export function LabelPicker({
   const visible = teamLabels.filter((l) => matches(l.name)).length + created.filter(matches).length;
 
   return (
-    <fieldset className="label-picker" aria-describedby={error ? "labels-error" : undefined}>
+    <fieldset id={`${formId}-labels`} className="label-picker" aria-describedby={error ? "labels-error" : undefined}>
       <legend>Labels</legend>
       <input type="hidden" name="labelsShown" value="1" />
       <div className="label-search needs-js">
@@ -95,11 +96,12 @@ export function LabelPicker({
           <li key={`new-${name}`} hidden={!matches(name)}>
             <label className="checkbox-label">
               <input type="checkbox" name={labelInputName(name)} defaultChecked />{" "}
-              <span className="label label-new">{name}</span> <span className="muted small">new</span>
+              <span className="label label-new">{name}</span>
             </label>
           </li>
         ))}
       </ul>
+      {created.length ? <p className="hint">A new label (dashed) becomes the team's when this is saved.</p> : null}
       {teamLabels.length + created.length === 0 ? <p className="hint">The team has no labels yet.</p> : null}
       {visible === 0 && wanted !== "" && !offerCreate ? <p className="hint needs-js">No label matches.</p> : null}
       {canCreate ? (

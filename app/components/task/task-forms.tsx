@@ -195,14 +195,17 @@ export function TaskMoveForm({
       preventScrollReset
       aria-label="Move task"
     >
-      <div className="field-row">
-        <SelectField
-          name="status"
-          label="Status"
-          options={options}
-          value={values.status ?? task.status_id}
-          error={errors.status}
-        />
+      <SelectField
+        name="status"
+        label="Status"
+        options={options}
+        value={values.status ?? task.status_id}
+        error={errors.status}
+      />
+      <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
+      {/* the place is rarely wanted: folded, open when it was refused */}
+      <details className="task-move-place" open={errors.position ? true : undefined}>
+        <summary>Place in column</summary>
         <Field
           name="position"
           label="Place in column"
@@ -213,8 +216,7 @@ export function TaskMoveForm({
           value={values.position ?? String(task.position + 1)}
           error={errors.position}
         />
-      </div>
-      <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
+      </details>
     </ValidatedForm>
   );
 }
