@@ -117,10 +117,7 @@ export function labelLimit(form: FormData): { labels?: string } {
  * new ones; the comma-separated `labels` of a form without the picker; null
  * when the form had neither (they stay as they are).
  */
-export function labelsFromForm(
-  form: FormData,
-  parsed: { labels: string[]; newLabels: string[] },
-): string[] | null {
+export function labelsFromForm(form: FormData, parsed: { labels: string[]; newLabels: string[] }): string[] | null {
   if (form.has("labelsShown")) {
     const ticked = [...form.keys()]
       .filter((key) => key.startsWith(LABEL_INPUT))

@@ -62,7 +62,13 @@ const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABE
 export function PriorityInPlace({ task, result, action }: { task: EditableTask; result: unknown; action: string }) {
   const { values, errors } = formState(result, "set-priority");
   return (
-    <InPlace what="priority" shown={PRIORITY_LABELS[task.priority]} intent="set-priority" result={result} action={action}>
+    <InPlace
+      what="priority"
+      shown={PRIORITY_LABELS[task.priority]}
+      intent="set-priority"
+      result={result}
+      action={action}
+    >
       <SelectField
         name="priority"
         label="Priority"
@@ -149,7 +155,14 @@ export function LabelsInPlace({
 }) {
   const { values, errors } = formState(result, "set-labels");
   return (
-    <InPlace what="labels" shown={shown} intent="set-labels" result={result} action={action} className="labels-in-place">
+    <InPlace
+      what="labels"
+      shown={shown}
+      intent="set-labels"
+      result={result}
+      action={action}
+      className="labels-in-place"
+    >
       <LabelPicker teamLabels={teamLabels} chosen={chosen} values={values} errors={errors} canCreate={canCreate} />
     </InPlace>
   );
