@@ -300,3 +300,83 @@ describe("the label picker without JavaScript", () => {
     expect(await labelsOf(rows[0].id)).toEqual(["bug"]);
   });
 });
+
+/**
+ * Issue 42 §15: the panel's facts edited in place, one plain post per
+ * field (no JavaScript): each saves that field alone through save_task and
+ * leaves the others as they were; a refusal comes back for that form.
+ */
+describe("the panel's fields, one post each", () => {
+  const read = async (id: string) =>
+    (
+      await stack.db.query<{
+        title: string;
+        priority: string;
+        due_on: string | null;
+        recurrence: string | null;
+        assignee_ids: string[];
+        description: string;
+      }>("select title, priority, due_on::text, recurrence, assignee_ids, description from tasks where id = $1", [id])
+    ).rows[0];
+  const post = (form: Record<string, string>) =>
+    call(task.action, { url: taskUrl(1), user: team.member, params: params({ number: "1" }), form });
+
+  it("saves the title, the priority, the due date and the assignees, each alone", async () => {
+    await stack.db.query("update tasks set description = 'Keep me' where id = $1", [team.taskIds[0]]);
+    expect((await post({ intent: "set-priority", priority: "high" })).status).toBe(302);
+    expect((await post({ intent: "set-title", title: "  Plan the offsite " })).status).toBe(302);
+    expect((await post({ intent: "set-due", dueOn: "2031-03-14", repeat: "never" })).status).toBe(302);
+    expect(
+      (
+        await post({
+          intent: "set-assignees",
+          assigneesShown: "1",
+          [`assignee:${team.member.id}`]: "on",
+          [`assignee:${team.admin.id}`]: "on",
+        })
+      ).status,
+    ).toBe(302);
+    const row = await read(team.taskIds[0]);
+    expect(row).toMatchObject({
+      title: "Plan the offsite",
+      priority: "high",
+      due_on: "2031-03-14",
+      description: "Keep me",
+    });
+    expect([...row.assignee_ids].sort()).toEqual([team.member.id, team.admin.id].sort());
+
+    // none ticked: unassigned
+    await post({ intent: "set-assignees", assigneesShown: "1" });
+    expect((await read(team.taskIds[0])).assignee_ids).toEqual([]);
+  });
+
+  it("a repeating task's new due date remakes its rule; a refusal comes back for that field", async () => {
+    const weekly = await post({ intent: "set-due", dueOn: "2031-03-14", repeat: "weekly", every: "1" });
+    expect(weekly.status).toBe(302);
+    const rule = (await read(team.taskIds[0])).recurrence;
+    expect(rule).toContain("WEEKLY");
+    // a repeating task keeps a due date: said beside it, nothing changed
+    const cleared = await post({ intent: "set-due", dueOn: "", repeat: "weekly", every: "1" });
+    expect(cleared.status).toBe(400);
+    expect(cleared.data).toMatchObject({ intent: "set-due", errors: { dueOn: expect.any(String) } });
+    expect((await read(team.taskIds[0])).due_on).toBe("2031-03-14");
+
+    const blank = await post({ intent: "set-title", title: " " });
+    expect(blank.status).toBe(400);
+    expect(blank.data).toMatchObject({
+      intent: "set-title",
+      errors: { title: "Enter a title." },
+      values: { title: " " },
+    });
+
+    // a viewer may not
+    const viewer = await call(task.action, {
+      url: taskUrl(1),
+      user: team.viewer,
+      params: params({ number: "1" }),
+      form: { intent: "set-priority", priority: "low" },
+    });
+    expect(viewer.status).toBe(403);
+    expect((await read(team.taskIds[0])).priority).toBe("high");
+  });
+});
