@@ -1,0 +1,33 @@
+import { chromium } from "@playwright/test";
+import { createClient } from "@supabase/supabase-js";
+import fs from "node:fs";
+import ws from "ws";
+const keys = JSON.parse(fs.readFileSync(".data/stack/keys.json", "utf8"));
+const url = "http://127.0.0.1:56100";
+const admin = createClient(url, keys.serviceRoleKey, { auth: { persistSession: false }, realtime: { transport: ws } });
+const email = `hyd${Date.now()}@example.com`, password = "correct horse battery 9";
+const { data: u, error: e1 } = await admin.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: { display_name: "Hy Dra" } });
+if (e1) throw e1;
+const me = createClient(url, keys.anonKey, { auth: { persistSession: false }, realtime: { transport: ws } });
+await me.auth.signInWithPassword({ email, password });
+const slug = `hyd${Date.now()}`;
+const { data: team, error: e2 } = await me.rpc("create_team", { name: "Hyd", slug }).single();
+if (e2) throw e2;
+const { data: proj, error: e3 } = await me.from("projects").insert({ team_id: team.id, key: "WEB", name: "Web" }).select("id").single();
+if (e3) throw e3;
+const { error: e4 } = await me.from("tasks").insert({ project_id: proj.id, title: "First" });
+if (e4) console.log("task", e4);
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium-headless-shell" });
+const p = await b.newPage();
+p.on("console", (m) => { if (/warn|error/.test(m.type())) console.log(m.type(), m.text().slice(0, 400)); });
+await p.goto("http://localhost:5201/login", { waitUntil: "networkidle" });
+await p.getByLabel("Email").first().fill(email);
+await p.getByLabel("Password", { exact: true }).fill(password);
+await p.getByRole("button", { name: "Log in", exact: true }).click();
+await p.waitForURL((u) => !u.pathname.startsWith("/login"));
+for (const path of [`/teams/${slug}/projects/WEB`, `/teams/${slug}/projects/WEB/tasks/1`, `/teams/${slug}/projects/WEB/tasks/1?edit=task`, `/teams/${slug}/projects/WEB/tasks/new`, `/teams/${slug}/projects/WEB/list`, "/account", "/my-work", `/teams/${slug}/labels`]) {
+  await p.goto("http://localhost:5201" + path, { waitUntil: "networkidle" });
+  await p.waitForTimeout(500);
+  console.log("visited", path);
+}
+await b.close();
