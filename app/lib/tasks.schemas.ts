@@ -97,12 +97,8 @@ const newLabels = z
   .transform(parseLabels)
   .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
 
+// the picker's checkboxes (labelInputName in lib/fields.ts, which the page loads without Zod)
 const LABEL_INPUT = "label:";
-
-/** The checkbox of one team label in the picker. */
-export function labelInputName(name: string): string {
-  return `${LABEL_INPUT}${name}`;
-}
 
 /** More than 10 labels ticked and new: the message for the picker, else nothing (spread into a form's errors). */
 export function labelLimit(form: FormData): { labels?: string } {

@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from "react";
 import { Field, useFormId } from "~/components/form";
-import { labelInputName } from "~/lib/tasks.schemas";
+import { labelInputName } from "~/lib/fields";
 import type { FieldErrors, FormValues } from "~/lib/schemas";
 
 type LabelOption = { id: string; name: string; color: string };
