@@ -81,7 +81,9 @@ test("the screenshot set: board, task, list, My work, notifications at 1280 and 
 async function shootEditing(page: Page, file: string) {
   const panel = page.getByRole("complementary", { name: "Task" });
   await panel.locator(".task-facts summary", { hasText: "change the labels" }).click();
-  await expect(panel.getByRole("form", { name: "Change the labels" })).toBeVisible();
+  const form = panel.getByRole("form", { name: "Change the labels" });
+  await expect(form).toBeVisible();
+  await form.getByRole("button", { name: "Save" }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `test-results/screenshots/${file}.png` });
 }
 
