@@ -348,6 +348,15 @@ describe("the panel's fields, one post each", () => {
     // none ticked: unassigned
     await post({ intent: "set-assignees", assigneesShown: "1" });
     expect((await read(team.taskIds[0])).assignee_ids).toEqual([]);
+
+    // the labels: the picker's ticks, alone
+    expect((await post({ intent: "set-labels", labelsShown: "1", "label:bug": "on" })).status).toBe(302);
+    const { rows } = await stack.db.query<{ name: string }>(
+      "select l.name from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = $1",
+      [team.taskIds[0]],
+    );
+    expect(rows.map((r) => r.name)).toEqual(["bug"]);
+    expect((await read(team.taskIds[0])).title).toBe("Plan the offsite");
   });
 
   it("a repeating task's new due date remakes its rule; a refusal comes back for that field", async () => {
