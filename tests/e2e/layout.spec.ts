@@ -182,7 +182,7 @@ for (const phone of PHONES) {
 
         const panel = page.getByRole("complementary", { name: "Task" });
         await panel.getByLabel("Status", { exact: true }).selectOption({ label: "To do" });
-        await panel.getByText("Place in column", { exact: true }).click();
+        await panel.locator("summary", { hasText: "Place in column" }).click();
         await panel.getByLabel("Place in column", { exact: true }).fill("1");
         await panel.getByRole("button", { name: "Move", exact: true }).click();
         await expect(page.getByText("WEB-1 is in To do.")).toBeVisible();
