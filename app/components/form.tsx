@@ -41,6 +41,11 @@ export function useFormErrors(): FieldErrors {
   return useContext(FormStateContext).errors;
 }
 
+/** The id the form's error summary links a field by (`${formId}-${name}`), for fields drawn by their own component. */
+export function useFormId(): string {
+  return useContext(FormStateContext).formId;
+}
+
 export function isFormFailure(value: unknown): value is FormFailure {
   return typeof value === "object" && value !== null && "errors" in value && "values" in value;
 }

@@ -33,6 +33,8 @@ export type FieldValues = Record<string, unknown>;
 export const fieldInputName = (fieldId: string) => `field:${fieldId}`;
 /** The form's name for an assignee's checkbox. */
 export const assigneeInputName = (personId: string) => `assignee:${personId}`;
+/** The label picker's checkbox of one team label, by its name (issue 42 §5; read by labelsFromForm in tasks.schemas). */
+export const labelInputName = (name: string) => `label:${name}`;
 
 /** A value as a person reads it ("Acme, Globex", "Mia Member", "yes"); null when there is none. */
 export function fieldWords(

@@ -74,12 +74,59 @@ export function parseLabels(value: string): string[] {
   return [...seen.values()];
 }
 
-const labels = z
+const labelList = z
   .string()
   .default("")
   .transform(parseLabels)
   .refine((list) => list.length <= 10, "A task has at most 10 labels.")
   .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
+
+/**
+ * A task's labels in its form (issue 42 §5): one checkbox per team label,
+ * named `label:<name>` (ticked: on), with the marker `labelsShown`, and
+ * `newLabels`, names to make into team labels on purpose (the form's
+ * "New labels" without JavaScript, the picker's "Create" with it). A name is
+ * never made from a typo in a search. `labels`, the comma-separated field
+ * forms had before, is still read when a post has no picker (`labelsShown`).
+ */
+const labels = labelList;
+// how many in all (ticked and new) is counted by labelLimit, once
+const newLabels = z
+  .string()
+  .default("")
+  .transform(parseLabels)
+  .refine((list) => list.every((label) => label.length <= 24), "Each label has at most 24 characters.");
+
+// the picker's checkboxes (labelInputName in lib/fields.ts, which the page loads without Zod)
+const LABEL_INPUT = "label:";
+
+/** More than 10 labels ticked and new: the message for the picker, else nothing (spread into a form's errors). */
+export function labelLimit(form: FormData): { labels?: string } {
+  if (!form.has("labelsShown")) return {};
+  const ticked = [...form.keys()].filter((key) => key.startsWith(LABEL_INPUT)).length;
+  const named = parseLabels(String(form.get("newLabels") ?? "")).length;
+  return ticked + named > 10 ? { labels: "A task has at most 10 labels." } : {};
+}
+
+/**
+ * The labels a posted task form asks for, by name: the ticked ones and the
+ * new ones; the comma-separated `labels` of a form without the picker; null
+ * when the form had neither (they stay as they are).
+ */
+export function labelsFromForm(form: FormData, parsed: { labels: string[]; newLabels: string[] }): string[] | null {
+  if (form.has("labelsShown")) {
+    const ticked = [...form.keys()]
+      .filter((key) => key.startsWith(LABEL_INPUT))
+      .map((key) => key.slice(LABEL_INPUT.length).trim())
+      .filter(Boolean);
+    const seen = new Map<string, string>();
+    for (const name of [...ticked, ...parsed.newLabels]) {
+      if (!seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+    }
+    return [...seen.values()];
+  }
+  return form.has("labels") ? parsed.labels : null;
+}
 
 /**
  * Repeating (docs/product.md §12): how often, every N, the weekdays (one checkbox
@@ -115,7 +162,16 @@ const repeatFields = {
   day_SU: checkbox,
 };
 
-export const TaskFieldsSchema = z.object({ title, description, priority, assignee, dueOn, labels, ...repeatFields });
+export const TaskFieldsSchema = z.object({
+  title,
+  description,
+  priority,
+  assignee,
+  dueOn,
+  labels,
+  newLabels,
+  ...repeatFields,
+});
 
 /** One of the project's statuses (the database checks it is this project's). */
 const statusId = z.string({ required_error: "Choose a status." }).uuid("Choose a status.");
@@ -183,9 +239,24 @@ export const CalendarActionSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
-/** The task panel: its fields, its status and place (the task is the URL's), or deleting it. */
+/**
+ * The panel's fields edited in place (issue 42 §15), one form per field, each
+ * saved by save_task with that field alone. The due date comes with the
+ * task's repeat rule as the form's hidden fields, so the rule is made again
+ * from the new date, as the task form does.
+ */
+const InPlaceSchemas = [
+  z.object({ intent: z.literal("set-title"), title }),
+  z.object({ intent: z.literal("set-priority"), priority }),
+  z.object({ intent: z.literal("set-due"), dueOn, ...repeatFields }),
+  z.object({ intent: z.literal("set-assignees") }),
+  z.object({ intent: z.literal("set-labels"), labels, newLabels }),
+] as const;
+
+/** The task panel: its fields, one of them in place, its status and place (the task is the URL's), or deleting it. */
 export const TaskActionSchema = z.discriminatedUnion("intent", [
   TaskFieldsSchema.extend({ intent: z.literal("update") }),
+  ...InPlaceSchemas,
   MoveTaskSchema.omit({ taskId: true }).extend({ intent: z.literal("move") }),
   z.object({ intent: z.literal("stop-repeating") }),
   z.object({ intent: z.literal("delete-task") }),

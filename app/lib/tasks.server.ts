@@ -254,7 +254,8 @@ export async function createTask(
 
 /** What one save of the task form writes: its columns, labels, assignees and field values (save_task). */
 export interface TaskSave extends TaskFields {
-  labels: string[];
+  /** null: the form didn't list them (they stay) */
+  labels: string[] | null;
   /** null: the form didn't list them (they stay) */
   assignees: string[] | null;
   /** null: the form had no fields (they stay) */
@@ -268,7 +269,7 @@ function changesOf(save: TaskSave): { [key: string]: Json | undefined } {
     priority: save.priority,
     due_on: save.dueOn,
     recurrence: save.recurrence,
-    labels: save.labels,
+    ...(save.labels ? { labels: save.labels } : {}),
     ...(save.assignees ? { assignees: save.assignees } : {}),
     ...(save.fields ? { fields: save.fields as Json } : {}),
   };
@@ -281,6 +282,20 @@ function changesOf(save: TaskSave): { [key: string]: Json | undefined } {
  */
 export async function saveTask(supabase: SupabaseClient, taskId: string, save: TaskSave) {
   return supabase.rpc("save_task", { task_id: taskId, changes: changesOf(save) });
+}
+
+/** One field of the task saved in place (the panel, issue 42 §15): save_task with that field alone; the rest stay. */
+export async function saveTaskField(
+  supabase: SupabaseClient,
+  taskId: string,
+  change:
+    | { title: string }
+    | { priority: Priority }
+    | { due_on: string | null; recurrence: string | null }
+    | { assignees: string[] }
+    | { labels: string[] },
+) {
+  return supabase.rpc("save_task", { task_id: taskId, changes: change });
 }
 
 /** A new task with its labels, assignees and field values, by one call (`create_task`): all or nothing. */

@@ -19,7 +19,7 @@ import {
   requireTaskNumber,
 } from "~/lib/team-context.server";
 import { taskUrls } from "~/lib/task-urls";
-import { TaskActionSchema } from "~/lib/tasks.schemas";
+import { labelLimit, labelsFromForm, TaskActionSchema } from "~/lib/tasks.schemas";
 import { describeRule, fieldsFromRule } from "~/lib/recurrence";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { requestClient } from "~/lib/supabase.server";
@@ -31,6 +31,7 @@ import {
   requireTaskPanel,
   saveFailureField,
   saveTask,
+  saveTaskField,
   stopRepeating,
 } from "~/lib/tasks.server";
 import { formatDay } from "~/lib/dates";
@@ -118,8 +119,10 @@ async function submit(args: ActionFunctionArgs) {
 
   switch (parsed.intent) {
     case "update": {
-      if (!parsed.success) return formFailure(parsed);
       const { intent } = parsed;
+      const limit = labelLimit(form);
+      if (!parsed.success || limit.labels)
+        return formFailure({ intent, errors: { ...(parsed.success ? {} : parsed.errors), ...limit }, values });
       const recurrence = taskRecurrence(parsed.data);
       if ("error" in recurrence) return formFailure({ intent, errors: { repeat: recurrence.error }, values });
       // one call: the columns, labels, assignees and field values together, or none of them
@@ -127,6 +130,7 @@ async function submit(args: ActionFunctionArgs) {
         ...parsed.data,
         recurrence: recurrence.rule,
         assignees: assigneesFromForm(form, parsed.data.assignee),
+        labels: labelsFromForm(form, parsed.data),
         fields: fieldChangesFromForm(form),
       });
       if (error) {
@@ -137,6 +141,26 @@ async function submit(args: ActionFunctionArgs) {
           values,
           field: field === "assignees" && !form.has("assigneesShown") ? "assignee" : field,
         });
+      }
+      return done(`${ref} is saved.`);
+    }
+
+    case "set-title":
+    case "set-priority":
+    case "set-due":
+    case "set-assignees":
+    case "set-labels": {
+      // one field edited in place: the same save_task as the form, with that field alone
+      const { intent } = parsed;
+      const limit = intent === "set-labels" ? labelLimit(form) : {};
+      if (!parsed.success || limit.labels)
+        return formFailure({ intent, errors: { ...(parsed.success ? {} : parsed.errors), ...limit }, values });
+      const change = inPlaceChange(parsed.data, form);
+      if ("error" in change) return formFailure({ intent, errors: { dueOn: change.error }, values });
+      const { error } = await saveTaskField(supabase, task.id, change);
+      if (error) {
+        const field = intent === "set-due" ? "dueOn" : saveFailureField(error);
+        return writeFailure(error, { intent, values, field });
       }
       return done(`${ref} is saved.`);
     }
@@ -176,6 +200,35 @@ async function submit(args: ActionFunctionArgs) {
       if (!deleted) return forbiddenResult({ intent, values });
       return done(`${ref} is deleted.`, urls.board);
     }
+  }
+  throw notFound();
+}
+
+type InPlace = Extract<NonNullable<ReturnType<typeof parseIntent<typeof TaskActionSchema>>>, { success: true }>["data"];
+
+/** What one in-place form changes, as save_task takes it; a repeating task's new due date remakes its rule. */
+function inPlaceChange(data: InPlace, form: FormData): Parameters<typeof saveTaskField>[2] | { error: string } {
+  switch (data.intent) {
+    case "set-title":
+      return { title: data.title };
+    case "set-priority":
+      return { priority: data.priority };
+    case "set-due": {
+      const recurrence = taskRecurrence({
+        ...data,
+        title: "",
+        description: "",
+        priority: "none",
+        assignee: null,
+        labels: [],
+        newLabels: [],
+      });
+      return "error" in recurrence ? recurrence : { due_on: data.dueOn, recurrence: recurrence.rule };
+    }
+    case "set-assignees":
+      return { assignees: assigneesFromForm(form, null) ?? [] };
+    case "set-labels":
+      return { labels: labelsFromForm(form, data) ?? [] };
   }
   throw notFound();
 }

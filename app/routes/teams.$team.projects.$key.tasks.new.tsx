@@ -13,7 +13,7 @@ import { keepingTheForm, redirect } from "~/lib/http.server";
 import { can } from "~/lib/permissions";
 import { parseForm } from "~/lib/schemas";
 import { boardPath, requireProjectContext } from "~/lib/team-context.server";
-import { CreateTaskSchema } from "~/lib/tasks.schemas";
+import { CreateTaskSchema, labelLimit, labelsFromForm } from "~/lib/tasks.schemas";
 import { taskRecurrence } from "~/lib/recurrence.server";
 import { createWholeTask, saveFailureField } from "~/lib/tasks.server";
 import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
@@ -41,7 +41,9 @@ async function submit(args: ActionFunctionArgs) {
   if (preview) return preview;
   const result = parseForm(CreateTaskSchema, form);
   if (!can(team.role, "editTasks")) return forbiddenResult({ values: result.values });
-  if (!result.success) return formFailure(result);
+  const limit = labelLimit(form);
+  if (!result.success || limit.labels)
+    return formFailure({ errors: { ...(result.success ? {} : result.errors), ...limit }, values: result.values });
   if (!can(team.role, "editTasks", { archived })) return archivedResult({ values: result.values });
   const recurrence = taskRecurrence(result.data);
   if ("error" in recurrence) return formFailure({ errors: { repeat: recurrence.error }, values: result.values });
@@ -51,6 +53,7 @@ async function submit(args: ActionFunctionArgs) {
     statusId: result.data.status,
     recurrence: recurrence.rule,
     assignees: assigneesFromForm(form, result.data.assignee),
+    labels: labelsFromForm(form, result.data),
     fields: fieldChangesFromForm(form),
   });
   if (error || !task) {
@@ -106,7 +109,13 @@ export default function NewTask() {
         </Link>
       </div>
       <ValidatedForm schema="CreateTaskSchema" result={actionData} preventScrollReset aria-label="New task">
-        <TaskFields members={board?.members ?? []} teamLabels={board?.labels ?? []} result={actionData} team={team} />
+        <TaskFields
+          members={board?.members ?? []}
+          teamLabels={board?.labels ?? []}
+          canCreateLabels={board?.can.createLabels ?? false}
+          result={actionData}
+          team={team}
+        />
         <SelectField
           name="status"
           label="Status"

@@ -86,6 +86,7 @@ function formCases(slug: string, tag: string): FormCase[] {
           .getByLabel("Status")
           .evaluate((select: HTMLSelectElement) => [...select.options].find((o) => !o.selected && !o.disabled)!.value);
         await form.getByLabel("Status").selectOption(to);
+        await form.locator("summary", { hasText: "Place in column" }).click();
         await form.getByLabel("Place in column").fill("1");
         return { status: to, position: "1" };
       },

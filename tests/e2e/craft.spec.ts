@@ -324,6 +324,81 @@ test("the @mention list opens at the caret, wholly on screen, even with the box 
   expect(shown.y + shown.height).toBeGreaterThan(area.y);
 });
 
+test("the task panel is edited in place; labels are picked from the team's, in their colours, found and created", async ({
+  page,
+  backend,
+  login,
+}) => {
+  const team = await seedTeam(backend, {
+    tasks: [
+      // set_task_labels colours new labels in turn: design blue, bug green
+      { title: "Draw the poster", labels: ["design", "bug"] },
+      { title: "Print the posters" },
+    ],
+  });
+  const { error } = await backend
+    .admin()
+    .from("checklist_items")
+    .insert([
+      { task_id: team.tasks[1].id, project_id: team.project.id, title: "Pick the paper", position: 0 },
+    ] as never);
+  if (error) throw error;
+  await login(team.users.member);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/teams/${team.slug}/projects/WEB/tasks/2`);
+  const panel = page.getByRole("complementary", { name: "Task" });
+
+  // readable first: the status once (its own select, in the facts), no "Change" under checklist items,
+  // no "Comments (0)" over the events
+  await expect(panel.getByLabel("Status", { exact: true })).toHaveCount(1);
+  await expect(panel.locator(".task-facts").getByLabel("Status", { exact: true })).toBeVisible();
+  await expect(panel.getByText("Change", { exact: true })).toHaveCount(0);
+  await expect(panel.getByRole("heading", { name: "Activity", exact: true })).toBeVisible();
+  await expect(panel.getByRole("form", { name: "Change the priority" })).toBeHidden();
+
+  // one click on a value opens its form; Save posts that field alone
+  await panel.locator(".task-facts summary", { hasText: "change the priority" }).click();
+  const priority = panel.getByRole("form", { name: "Change the priority" });
+  await priority.getByLabel("Priority", { exact: true }).selectOption("high");
+  await priority.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("WEB-2 is saved.")).toBeVisible();
+  await expect(priority).toBeHidden();
+  await expect(panel.locator(".task-facts")).toContainText("High");
+
+  await panel.getByRole("heading", { name: /WEB-2 Print the posters/ }).click();
+  const title = panel.getByRole("form", { name: "Change the title" });
+  await title.getByLabel("Title", { exact: true }).fill("Print the big posters");
+  await title.getByRole("button", { name: "Save" }).click();
+  await expect(panel.getByRole("heading", { name: /WEB-2 Print the big posters/ })).toBeVisible();
+
+  await panel.locator(".checklist-items summary", { hasText: "Pick the paper" }).click();
+  const item = panel.getByRole("form", { name: "Edit “Pick the paper”" });
+  await item.getByLabel("Item", { exact: true }).fill("Pick the matte paper");
+  await item.getByRole("button", { name: "Save" }).click();
+  await expect(panel.locator(".checklist-items")).toContainText("Pick the matte paper");
+
+  // the labels: the team's with their colours, a search that narrows them, Create for a new one
+  await panel.locator(".task-facts summary", { hasText: "change the labels" }).click();
+  const labels = panel.getByRole("form", { name: "Change the labels" });
+  await expect(labels.locator(".label", { hasText: "design" })).toHaveClass(/color-blue/);
+  await expect(labels.locator(".label", { hasText: "bug" })).toHaveClass(/color-green/);
+  const search = labels.getByLabel("Find a label", { exact: true });
+  await search.fill("DES");
+  await expect(labels.getByRole("checkbox", { name: "bug" })).toBeHidden();
+  await labels.getByRole("checkbox", { name: "design" }).check();
+  // a typo in the search makes nothing unless Create is chosen
+  await search.fill("desgin");
+  await expect(labels.getByRole("button", { name: "Create “desgin”" })).toBeVisible();
+  await search.fill("print");
+  await labels.getByRole("button", { name: "Create “print”" }).click();
+  await expect(labels.getByRole("checkbox", { name: "print" })).toBeChecked();
+  await search.fill("");
+  await labels.getByRole("button", { name: "Save" }).click();
+  await expect(panel.locator(".task-facts .labels li")).toHaveText(["design", "print"]);
+  const { data: made } = await backend.admin().from("labels").select("name").eq("team_id", team.id);
+  expect((made as Array<{ name: string }>).map((l) => l.name).sort()).toEqual(["bug", "design", "print"]);
+});
+
 test.describe("removing a status without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

@@ -1,4 +1,4 @@
-import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { createServerClient, parseCookieHeader } from "@supabase/ssr";
 import { createClient } from "@supabase/supabase-js";
 import crypto from "node:crypto";
@@ -220,6 +220,20 @@ export const test = base.extend<Fixtures>({
  * reload), and as plain HTML form posts. Use inside a describe:
  * `test.use({ javaScriptEnabled: mode.js })`.
  */
+/**
+ * New team labels put on a task in its form (issue 42 §5): with JavaScript
+ * the picker's search and Enter (its "Create"), without it "New labels".
+ */
+export async function createLabels(form: Locator, names: string[], js: boolean) {
+  if (!js) return form.getByLabel("New labels", { exact: true }).fill(names.join(", "));
+  const search = form.getByLabel("Find a label", { exact: true });
+  for (const name of names) {
+    await search.fill(name);
+    await search.press("Enter");
+    await expect(form.getByRole("checkbox", { name, exact: true })).toBeChecked();
+  }
+}
+
 export const MODES = [
   { name: "with JavaScript", js: true },
   { name: "without JavaScript", js: false },

@@ -22,7 +22,7 @@ const PAGE_BUDGET = 124 * KiB;
 const LIVE_GZIP_BUDGETS = {
   board: 141 * KiB,
   list: 141 * KiB,
-  "task page": 156 * KiB,
+  "task page": 157 * KiB,
   "tasks/new": 150 * KiB,
   "project calendar": 140 * KiB,
   "/calendar": 140 * KiB,
@@ -37,8 +37,8 @@ const LIVE_GZIP_BUDGETS = {
 const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
   board: 128 * KiB,
   list: 128 * KiB,
-  "task page": 136 * KiB,
-  "tasks/new": 130 * KiB,
+  "task page": 138 * KiB,
+  "tasks/new": 131 * KiB,
   "project calendar": 128 * KiB,
   "/calendar": 128 * KiB,
 };
@@ -49,6 +49,9 @@ const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
  * Part III's first wave (fields and several assignees on the board, task page
  * and new-task form; webhooks and access on project settings) added 0.3-1.4 KiB
  * as gzip; the gzip budgets moved by 1-2 KiB with it (docs/decisions/0021).
+ * Issue 42's label picker and in-place panel moved the task page's (sent
+ * 140,155 bytes, gzip 160,555) and the new-task form's (sent 133,703) by
+ * 1-2 KiB (docs/decisions/0040).
  */
 const SIGNED_IN_GZIP_BUDGET = 135 * KiB;
 const WATCH_MS = 5_000;

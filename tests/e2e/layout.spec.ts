@@ -182,6 +182,7 @@ for (const phone of PHONES) {
 
         const panel = page.getByRole("complementary", { name: "Task" });
         await panel.getByLabel("Status", { exact: true }).selectOption({ label: "To do" });
+        await panel.locator("summary", { hasText: "Place in column" }).click();
         await panel.getByLabel("Place in column", { exact: true }).fill("1");
         await panel.getByRole("button", { name: "Move", exact: true }).click();
         await expect(page.getByText("WEB-1 is in To do.")).toBeVisible();
@@ -190,7 +191,7 @@ for (const phone of PHONES) {
         await panel.getByLabel("Add a comment").fill("Checked from my phone.");
         await panel.getByRole("button", { name: "Post comment" }).click();
         await expect(panel.locator("li.comment", { hasText: "Checked from my phone." })).toBeVisible();
-        await expect(panel.getByRole("heading", { name: "Comments (1)" })).toBeVisible();
+        await expect(panel.getByRole("heading", { name: "Activity · 1 comment" })).toBeVisible();
         expect(await sidewaysOverflow(page)).toBe(0);
 
         // back to the board, on the task's new column

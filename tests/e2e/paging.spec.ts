@@ -36,7 +36,7 @@ for (const mode of MODES) {
       const comments = panel.locator("li.comment");
 
       // the comments are dated 2025 (addComments): the newest item is the task's creation, today
-      await expect(panel.getByRole("heading", { name: "Comments (205)" })).toBeVisible();
+      await expect(panel.getByRole("heading", { name: "Activity · 205 comments" })).toBeVisible();
       await expect(panel.locator(".comment-list > li").last()).toContainText("created this");
       await expect(comments).toHaveCount(49);
       await expect(comments.first()).toContainText("Comment 157");
@@ -70,7 +70,7 @@ for (const mode of MODES) {
       await expect(comments.nth(1)).toContainText("Comment 108, corrected");
 
       await panel.getByRole("link", { name: "Back to the latest" }).click();
-      await expect(panel.getByRole("heading", { name: "Comments (205)" })).toBeVisible();
+      await expect(panel.getByRole("heading", { name: "Activity · 205 comments" })).toBeVisible();
       await expect(comments.last()).toContainText("Comment 205");
       if (mode.js) expect(await stillSamePage(page, "[data-board]")).toEqual({ marker: "same page", mark: "kept" });
     });

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { addComments, seedTeam } from "./product-fixtures";
 
@@ -70,7 +71,46 @@ test("the screenshot set: board, task, list, My work, notifications at 1280 and 
         await page.goto(path);
         await expect(page.locator("main h1, main h2").first()).toBeAttached();
         await page.screenshot({ path: `test-results/screenshots/${size.name}-${theme}-${name}.png` });
+        if (name === "task") await shootEditing(page, `${size.name}-${theme}-task-editing`);
       }
     }
   }
+});
+
+/** The panel with a fact open for editing in place (issue 42 §15): the labels' picker. */
+async function shootEditing(page: Page, file: string) {
+  const panel = page.getByRole("complementary", { name: "Task" });
+  await panel.locator(".task-facts summary", { hasText: "change the labels" }).click();
+  const form = panel.getByRole("form", { name: "Change the labels" });
+  await expect(form).toBeVisible();
+  await form.getByRole("button", { name: "Save" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `test-results/screenshots/${file}.png` });
+}
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the task panel at 1280 and 390 px, light and dark, read and with a field open", async ({
+    page,
+    backend,
+    login,
+  }) => {
+    const team = await seedTeam(backend, {
+      tasks: [{ title: "Reconcile quarterly invoices", status: "todo", assignee: "member", labels: ["finance"] }],
+    });
+    await backend
+      .admin()
+      .from("labels")
+      .insert([{ team_id: team.id, name: "design", color: "purple" }] as never);
+    await login(team.users.member);
+    for (const size of SIZES) {
+      await page.setViewportSize(size.viewport);
+      for (const theme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await page.goto(`/teams/${team.slug}/projects/WEB/tasks/1`);
+        await page.screenshot({ path: `test-results/screenshots/${size.name}-${theme}-task-nojs.png` });
+        await shootEditing(page, `${size.name}-${theme}-task-editing-nojs`);
+      }
+    }
+  });
 });

@@ -142,7 +142,7 @@ for (const mode of MODES) {
       await expect(page.locator('[data-label-row="Launch"]')).toContainText("on 0 tasks");
       await page.goto(`${board}/tasks/1`);
       await panel.getByRole("link", { name: "Edit", exact: true }).click();
-      await panel.getByLabel("Labels", { exact: true }).fill("launch");
+      await panel.getByRole("checkbox", { name: "Launch", exact: true }).check();
       await panel.getByRole("button", { name: "Save changes" }).click();
       await expect(page.getByText("WEB-1 is saved.")).toBeVisible();
       await expect(notes.locator(".label", { hasText: "Launch" })).toHaveClass(/color-pink/);

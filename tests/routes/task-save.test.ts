@@ -200,3 +200,192 @@ describe("the task form, saved by one call", () => {
     expect(row.labels).toBe(1);
   });
 });
+
+/**
+ * Issue 42 §5: labels are chosen, not typed. The form without JavaScript
+ * sends a checkbox per team label (`label:<name>`) and a "New labels" field
+ * for making one on purpose; nothing else makes a team label.
+ */
+describe("the label picker without JavaScript", () => {
+  const labelsOf = async (id: string) =>
+    (
+      await stack.db.query<{ name: string }>(
+        "select l.name from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = $1 order by l.name",
+        [id],
+      )
+    ).rows.map((r) => r.name);
+  const teamLabels = async () =>
+    (
+      await stack.db.query<{ name: string }>("select name from labels where team_id = $1 order by name", [team.id])
+    ).rows.map((r) => r.name);
+  const pickerForm = (extra: Record<string, string>) => ({
+    intent: "update",
+    title: "Pick the labels",
+    priority: "none",
+    labelsShown: "1",
+    newLabels: "",
+    ...extra,
+  });
+
+  beforeAll(async () => {
+    await stack.db.query(
+      "insert into labels (team_id, name, color) values ($1, 'design', 'purple'), ($1, 'bug', 'red')",
+      [team.id],
+    );
+  });
+
+  it("saves the ticked labels, makes only the ones named as new, and never a typo", async () => {
+    const before = await teamLabels();
+    const ticked = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      // a stray comma-separated field beside the picker is not read: the picker decides
+      form: pickerForm({ "label:design": "on", "label:bug": "on", labels: "desgin" }),
+    });
+    expect(ticked.status).toBe(302);
+    expect(await labelsOf(team.taskIds[0])).toEqual(["bug", "design"]);
+    expect(await teamLabels()).toEqual(before);
+
+    const made = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      form: pickerForm({ "label:design": "on", newLabels: "urgent" }),
+    });
+    expect(made.status).toBe(302);
+    expect(await labelsOf(team.taskIds[0])).toEqual(["design", "urgent"]);
+    expect(await teamLabels()).toEqual([...before, "urgent"].sort());
+
+    // nothing ticked: none
+    const none = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      form: pickerForm({}),
+    });
+    expect(none.status).toBe(302);
+    expect(await labelsOf(team.taskIds[0])).toEqual([]);
+  });
+
+  it("a refusal comes back beside the labels with the ticks kept; a new task takes its ticks", async () => {
+    const refused = await call(task.action, {
+      url: taskUrl(1),
+      user: team.member,
+      params: params({ number: "1" }),
+      form: pickerForm({
+        "label:design": "on",
+        newLabels: Array.from({ length: 10 }, (_, i) => `n${i}`).join(", "),
+      }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.data).toMatchObject({
+      intent: "update",
+      errors: { labels: expect.stringContaining("10 labels") },
+      values: { "label:design": "on", labelsShown: "1" },
+    });
+    expect(await labelsOf(team.taskIds[0])).toEqual([]);
+
+    const made = await call(newTask.action, {
+      url: `${boardUrl()}/tasks/new`,
+      user: team.member,
+      params: params(),
+      form: { title: "Picked on creation", labelsShown: "1", "label:bug": "on" },
+    });
+    expect(made.status).toBe(302);
+    const { rows } = await stack.db.query<{ id: string }>(
+      "select id from tasks where project_id = $1 and title = 'Picked on creation'",
+      [team.projectId],
+    );
+    expect(await labelsOf(rows[0].id)).toEqual(["bug"]);
+  });
+});
+
+/**
+ * Issue 42 §15: the panel's facts edited in place, one plain post per
+ * field (no JavaScript): each saves that field alone through save_task and
+ * leaves the others as they were; a refusal comes back for that form.
+ */
+describe("the panel's fields, one post each", () => {
+  const read = async (id: string) =>
+    (
+      await stack.db.query<{
+        title: string;
+        priority: string;
+        due_on: string | null;
+        recurrence: string | null;
+        assignee_ids: string[];
+        description: string;
+      }>("select title, priority, due_on::text, recurrence, assignee_ids, description from tasks where id = $1", [id])
+    ).rows[0];
+  const post = (form: Record<string, string>) =>
+    call(task.action, { url: taskUrl(1), user: team.member, params: params({ number: "1" }), form });
+
+  it("saves the title, the priority, the due date and the assignees, each alone", async () => {
+    await stack.db.query("update tasks set description = 'Keep me' where id = $1", [team.taskIds[0]]);
+    expect((await post({ intent: "set-priority", priority: "high" })).status).toBe(302);
+    expect((await post({ intent: "set-title", title: "  Plan the offsite " })).status).toBe(302);
+    expect((await post({ intent: "set-due", dueOn: "2031-03-14", repeat: "never" })).status).toBe(302);
+    expect(
+      (
+        await post({
+          intent: "set-assignees",
+          assigneesShown: "1",
+          [`assignee:${team.member.id}`]: "on",
+          [`assignee:${team.admin.id}`]: "on",
+        })
+      ).status,
+    ).toBe(302);
+    const row = await read(team.taskIds[0]);
+    expect(row).toMatchObject({
+      title: "Plan the offsite",
+      priority: "high",
+      due_on: "2031-03-14",
+      description: "Keep me",
+    });
+    expect([...row.assignee_ids].sort()).toEqual([team.member.id, team.admin.id].sort());
+
+    // none ticked: unassigned
+    await post({ intent: "set-assignees", assigneesShown: "1" });
+    expect((await read(team.taskIds[0])).assignee_ids).toEqual([]);
+
+    // the labels: the picker's ticks, alone
+    expect((await post({ intent: "set-labels", labelsShown: "1", "label:bug": "on" })).status).toBe(302);
+    const { rows } = await stack.db.query<{ name: string }>(
+      "select l.name from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = $1",
+      [team.taskIds[0]],
+    );
+    expect(rows.map((r) => r.name)).toEqual(["bug"]);
+    expect((await read(team.taskIds[0])).title).toBe("Plan the offsite");
+  });
+
+  it("a repeating task's new due date remakes its rule; a refusal comes back for that field", async () => {
+    const weekly = await post({ intent: "set-due", dueOn: "2031-03-14", repeat: "weekly", every: "1" });
+    expect(weekly.status).toBe(302);
+    const rule = (await read(team.taskIds[0])).recurrence;
+    expect(rule).toContain("WEEKLY");
+    // a repeating task keeps a due date: said beside it, nothing changed
+    const cleared = await post({ intent: "set-due", dueOn: "", repeat: "weekly", every: "1" });
+    expect(cleared.status).toBe(400);
+    expect(cleared.data).toMatchObject({ intent: "set-due", errors: { dueOn: expect.any(String) } });
+    expect((await read(team.taskIds[0])).due_on).toBe("2031-03-14");
+
+    const blank = await post({ intent: "set-title", title: " " });
+    expect(blank.status).toBe(400);
+    expect(blank.data).toMatchObject({
+      intent: "set-title",
+      errors: { title: "Enter a title." },
+      values: { title: " " },
+    });
+
+    // a viewer may not
+    const viewer = await call(task.action, {
+      url: taskUrl(1),
+      user: team.viewer,
+      params: params({ number: "1" }),
+      form: { intent: "set-priority", priority: "low" },
+    });
+    expect(viewer.status).toBe(403);
+    expect((await read(team.taskIds[0])).priority).toBe("high");
+  });
+});

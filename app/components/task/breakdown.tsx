@@ -64,12 +64,16 @@ export function Checklist({ items, taskPath, search, canEdit, result }: Breakdow
                 <span aria-hidden="true">{item.done ? "☑" : "☐"}</span>
               </span>
             )}
-            <span className="checklist-title">{item.title}</span>
-            {item.done && item.ticked_by ? <span className="muted small"> · {item.ticked_by.display_name}</span> : null}
+            {/* members click the item itself to change it (issue 42 §15): no "Change" line under each */}
+            {canEdit ? null : <span className="checklist-title">{item.title}</span>}
             {canEdit ? (
-              <details className="item-actions">
+              <details className="item-actions in-place">
                 <summary>
-                  Change<span className="visually-hidden"> “{item.title}”</span>
+                  <span className="checklist-title">{item.title}</span>
+                  {item.done && item.ticked_by ? (
+                    <span className="muted small"> · {item.ticked_by.display_name}</span>
+                  ) : null}
+                  <span className="visually-hidden">, change “{item.title}”</span>
                 </summary>
                 <ValidatedForm
                   intent="edit-item"
@@ -92,6 +96,8 @@ export function Checklist({ items, taskPath, search, canEdit, result }: Breakdow
                   <ItemButton action={action} item={item} intent="remove-item" label="Remove" />
                 </div>
               </details>
+            ) : item.done && item.ticked_by ? (
+              <span className="muted small"> · {item.ticked_by.display_name}</span>
             ) : null}
           </li>
         ))}

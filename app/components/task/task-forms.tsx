@@ -5,10 +5,11 @@ import { PRIORITIES, PRIORITY_LABELS, type EditableTask, type StatusRef } from "
 import type { RepeatFields as SavedRepeat } from "~/lib/recurrence";
 import type { FieldDef, FieldValues } from "~/lib/fields";
 import { AssigneesField, CustomFieldsEdit } from "./custom-fields";
+import { LabelPicker } from "./label-picker";
 import { RepeatFields } from "./repeat-fields";
 
 type MemberOption = { id: string; name: string };
-type LabelOption = { id: string; name: string };
+type LabelOption = { id: string; name: string; color: string };
 
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
@@ -19,6 +20,7 @@ export function TaskFields({
   labels = [],
   members,
   teamLabels,
+  canCreateLabels,
   result,
   intent,
   team,
@@ -33,8 +35,10 @@ export function TaskFields({
   /** the task's labels now */
   labels?: LabelOption[];
   members: MemberOption[];
-  /** the team's labels, suggested as the Labels field is typed in */
+  /** the team's labels, to choose from */
   teamLabels: LabelOption[];
+  /** whether this person may make team labels (the picker's "Create") */
+  canCreateLabels: boolean;
   result: unknown;
   intent?: string;
   /** the team the description may refer to (its tasks and people) */
@@ -43,8 +47,6 @@ export function TaskFields({
   attachTo?: string;
 }) {
   const { errors, values } = formState(result, intent);
-  // one task form on a page at a time (the board's filter has its own list)
-  const labelList = "team-label-names";
   const pick = (name: string, saved: string) => values[name] ?? saved;
   return (
     <>
@@ -85,22 +87,14 @@ export function TaskFields({
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
         />
-        <Field
-          name="labels"
-          label="Labels"
-          hint="Comma-separated, up to 10; a new name becomes a team label."
-          maxLength={300}
-          list={labelList}
-          autoComplete="off"
-          value={pick("labels", labels.map((l) => l.name).join(", "))}
-          error={errors.labels}
-        />
-        <datalist id={labelList}>
-          {teamLabels.map((label) => (
-            <option key={label.id} value={label.name} />
-          ))}
-        </datalist>
       </div>
+      <LabelPicker
+        teamLabels={teamLabels}
+        chosen={labels.map((l) => l.name)}
+        values={values}
+        errors={errors}
+        canCreate={canCreateLabels}
+      />
       <RepeatFields saved={repeat} values={values} errors={errors} />
       <CustomFieldsEdit
         fields={fields}
@@ -120,6 +114,7 @@ export function TaskEditor({
   labels,
   members,
   teamLabels,
+  canCreateLabels,
   result,
   action,
   team,
@@ -133,6 +128,7 @@ export function TaskEditor({
   labels: LabelOption[];
   members: MemberOption[];
   teamLabels: LabelOption[];
+  canCreateLabels: boolean;
   result: unknown;
   action: string;
   team: string;
@@ -155,6 +151,7 @@ export function TaskEditor({
         repeat={repeat}
         members={members}
         teamLabels={teamLabels}
+        canCreateLabels={canCreateLabels}
         result={result}
         intent="update"
         team={team}
@@ -198,14 +195,17 @@ export function TaskMoveForm({
       preventScrollReset
       aria-label="Move task"
     >
-      <div className="field-row">
-        <SelectField
-          name="status"
-          label="Status"
-          options={options}
-          value={values.status ?? task.status_id}
-          error={errors.status}
-        />
+      <SelectField
+        name="status"
+        label="Status"
+        options={options}
+        value={values.status ?? task.status_id}
+        error={errors.status}
+      />
+      <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
+      {/* the place is rarely wanted: folded, open when it was refused */}
+      <details className="task-move-place" open={errors.position ? true : undefined}>
+        <summary>Place in column</summary>
         <Field
           name="position"
           label="Place in column"
@@ -216,8 +216,7 @@ export function TaskMoveForm({
           value={values.position ?? String(task.position + 1)}
           error={errors.position}
         />
-      </div>
-      <SubmitButton className="button button-small button-secondary">Move</SubmitButton>
+      </details>
     </ValidatedForm>
   );
 }

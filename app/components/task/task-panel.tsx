@@ -13,13 +13,24 @@ import { Checklist, Relations, SubTasks } from "./breakdown";
 import { Timeline } from "./timeline";
 import { WatchForm } from "./watch-form";
 import { RepeatNote, TaskEditor, TaskMoveForm } from "./task-forms";
+import { TitleInPlace } from "./in-place";
 import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
 import { Day } from "~/components/day";
 
 /** What the task route's forms can send back (successes redirect). */
-export type TaskFormResult = FormFailure<"update" | "move" | "stop-repeating" | "delete-task">;
+export type TaskFormResult = FormFailure<
+  | "update"
+  | "move"
+  | "stop-repeating"
+  | "delete-task"
+  | "set-title"
+  | "set-priority"
+  | "set-due"
+  | "set-assignees"
+  | "set-labels"
+>;
 /** What the /comments route's forms can send back. */
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
 /** What the /attachments route's forms can send back. */
@@ -108,6 +119,12 @@ export function TaskPanel({
     (id) => members.find((m) => m.id === id)?.name ?? "A former member",
   );
 
+  const heading = (
+    <h2 id="task-title">
+      <span className="task-ref">{ref}</span> <span className="task-title-text">{task.title}</span>
+    </h2>
+  );
+
   return (
     <article className="task-detail" aria-labelledby="task-title">
       {/* on a phone the task is the page: the way back, first; it lands on the task's column, filters kept */}
@@ -117,9 +134,17 @@ export function TaskPanel({
         </Link>
       </p>
       <div className="task-panel-header">
-        <h2 id="task-title">
-          <span className="task-ref">{ref}</span> <span className="task-title-text">{task.title}</span>
-        </h2>
+        {can.editTasks && !editing ? (
+          <TitleInPlace
+            task={task}
+            heading={heading}
+            result={result}
+            action={taskAction}
+            key={`title-${task.id}-${task.updated_at}`}
+          />
+        ) : (
+          heading
+        )}
         <Link
           to={`${boardPath}${search}`}
           className="close-panel"
@@ -177,6 +202,7 @@ export function TaskPanel({
           labels={labels}
           members={members}
           teamLabels={board?.labels ?? []}
+          canCreateLabels={can.createLabels}
           result={result}
           action={taskAction}
           team={teamSlug}
@@ -216,6 +242,27 @@ export function TaskPanel({
             </p>
           ) : null}
           <TaskReadView
+            key={`read-${task.id}-${task.updated_at}`}
+            edit={
+              can.editTasks
+                ? {
+                    result,
+                    action: taskAction,
+                    repeat,
+                    teamLabels: board?.labels ?? [],
+                    canCreateLabels: can.createLabels,
+                    status: (
+                      <TaskMoveForm
+                        task={task}
+                        statuses={statuses}
+                        result={result}
+                        action={taskAction}
+                        key={`move-${task.id}-${task.status_id}-${task.position}`}
+                      />
+                    ),
+                  }
+                : undefined
+            }
             task={task}
             status={task.status}
             labels={labels}
@@ -226,15 +273,6 @@ export function TaskPanel({
           />
         </>
       )}
-      {can.editTasks ? (
-        <TaskMoveForm
-          task={task}
-          statuses={statuses}
-          result={result}
-          action={taskAction}
-          key={`move-${task.id}-${task.status_id}-${task.position}`}
-        />
-      ) : null}
       <Checklist
         items={checklist}
         taskPath={taskPath}

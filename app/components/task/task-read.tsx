@@ -3,7 +3,22 @@ import { RichText } from "~/components/rich-text";
 import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
 import { Day } from "~/components/day";
 import type { FieldDef } from "~/lib/fields";
+import type { RepeatFields } from "~/lib/recurrence";
+import type { ReactNode } from "react";
 import { CustomFieldsRead } from "./custom-fields";
+import { AssigneesInPlace, DueInPlace, LabelsInPlace, PriorityInPlace } from "./in-place";
+
+/** For members: each fact edited in place (issue 42 §15), the status by its own form. */
+export interface InPlaceEditing {
+  result: unknown;
+  /** the task's URL with the page's search */
+  action: string;
+  repeat: RepeatFields;
+  teamLabels: ReadonlyArray<{ id: string; name: string; color: string }>;
+  canCreateLabels: boolean;
+  /** the status and place form */
+  status: ReactNode;
+}
 
 /**
  * The task to read: its fields as text and its description rendered
@@ -18,6 +33,7 @@ export function TaskReadView({
   descriptionHtml,
   fields = [],
   members = [],
+  edit,
 }: {
   task: EditableTask & { fields?: unknown };
   status: StatusRef;
@@ -27,31 +43,71 @@ export function TaskReadView({
   descriptionHtml: string;
   fields?: FieldDef[];
   members?: { id: string; name: string }[];
+  edit?: InPlaceEditing;
 }) {
+  const assignees = assigneeNames.length ? assigneeNames.join(", ") : "Unassigned";
+  const due = task.due_on ? <Day day={task.due_on} /> : "No due date";
+  const labelChips = labels.length ? <LabelChips labels={labels} /> : "None";
+  const chosenAssignees = (task as { assignee_ids?: string[] }).assignee_ids ?? [];
   return (
     <>
       <dl className="task-facts">
         <div>
           <dt>Status</dt>
-          <dd>
-            <StatusBadge status={status} />
-          </dd>
+          <dd>{edit ? edit.status : <StatusBadge status={status} />}</dd>
         </div>
         <div>
           <dt>Priority</dt>
-          <dd>{PRIORITY_LABELS[task.priority]}</dd>
+          <dd>
+            {edit ? (
+              <PriorityInPlace task={task} result={edit.result} action={edit.action} />
+            ) : (
+              PRIORITY_LABELS[task.priority]
+            )}
+          </dd>
         </div>
         <div>
           <dt>{assigneeNames.length > 1 ? "Assignees" : "Assignee"}</dt>
-          <dd>{assigneeNames.length ? assigneeNames.join(", ") : "Unassigned"}</dd>
+          <dd>
+            {edit ? (
+              <AssigneesInPlace
+                chosen={chosenAssignees}
+                members={members}
+                shown={assignees}
+                result={edit.result}
+                action={edit.action}
+              />
+            ) : (
+              assignees
+            )}
+          </dd>
         </div>
         <div>
           <dt>Due</dt>
-          <dd>{task.due_on ? <Day day={task.due_on} /> : "No due date"}</dd>
+          <dd>
+            {edit ? (
+              <DueInPlace task={task} repeat={edit.repeat} shown={due} result={edit.result} action={edit.action} />
+            ) : (
+              due
+            )}
+          </dd>
         </div>
         <div>
           <dt>Labels</dt>
-          <dd>{labels.length ? <LabelChips labels={labels} /> : "None"}</dd>
+          <dd>
+            {edit ? (
+              <LabelsInPlace
+                chosen={labels.map((l) => l.name)}
+                teamLabels={edit.teamLabels}
+                canCreate={edit.canCreateLabels}
+                shown={labelChips}
+                result={edit.result}
+                action={edit.action}
+              />
+            ) : (
+              labelChips
+            )}
+          </dd>
         </div>
         <CustomFieldsRead fields={fields} saved={(task.fields ?? {}) as Record<string, unknown>} members={members} />
       </dl>

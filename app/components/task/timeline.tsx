@@ -62,7 +62,16 @@ export function Timeline({
   const params = new URLSearchParams(useLocation().search);
   return (
     <section className="comments" aria-labelledby="comments-title">
-      <h3 id="comments-title">{earlierPage ? "Earlier activity" : `Comments (${commentCount})`}</h3>
+      {/* the comments and the events, as one timeline: "Activity", with how many comments only when there are some */}
+      <h3 id="comments-title">
+        {earlierPage ? "Earlier activity" : "Activity"}
+        {!earlierPage && commentCount > 0 ? (
+          <span className="muted small">
+            {" "}
+            · {commentCount} {commentCount === 1 ? "comment" : "comments"}
+          </span>
+        ) : null}
+      </h3>
       {hasEarlier || earlierPage ? (
         <p className="muted small comments-paging">
           {hasEarlier ? (
