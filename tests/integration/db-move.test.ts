@@ -78,7 +78,7 @@ async function busyTask() {
     "insert into field_values (task_id, field_id, value) select $1, id, '\"x\"' from fields where project_id = $2 and name = 'Only in WEB'",
     [t.id, web],
   );
-  return { ...people, web, ops, t, sub, label: label.id };
+  return { ...people, member, viewer: people.viewer, web, ops, t, sub, label: label.id };
 }
 
 describe("moving a task to another project", () => {
