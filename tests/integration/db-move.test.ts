@@ -5,7 +5,9 @@
  * the old keys keep leading to it; duplicate_task makes a copy with one event.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RealtimeChannel } from "@supabase/supabase-js";
 import { dbPeople, failure } from "../support/db-people.ts";
+import { Inbox, makePerson, makeTeam, subscribed } from "../support/realtime.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 let stack: TestStack;
@@ -219,6 +221,48 @@ describe("moving a task to another project", () => {
       code: "23514",
       message: "A task stays in its project.",
     });
+  });
+});
+
+describe("both boards hear a move (Realtime)", () => {
+  it("the old board hears the task leave, even by someone who can't see where it went; the new one hears it come", async () => {
+    const [owner, webOnly] = await Promise.all([makePerson(stack, "owner"), makePerson(stack, "web-only")]);
+    const { team, project: web } = await makeTeam(stack, [
+      [owner, "owner"],
+      [webOnly, "member"],
+    ]);
+    const [secret] = await q<{ id: string }>(
+      "insert into projects (team_id, key, name, visibility) values ($1, 'SEC', 'Secret', 'private') returning id",
+      [team],
+    );
+    const t = await task(web, { title: "Leaving" });
+    const left = new Inbox<{ new: { task_id?: string } }>();
+    const came = new Inbox<{ new: { id?: string } }>();
+    const channels: RealtimeChannel[] = [
+      webOnly.client
+        .channel("old-board")
+        .on(
+          "postgres_changes",
+          { schema: "public", table: "task_moves", event: "*", filter: `from_project_id=eq.${web}` } as never,
+          (p: { new: { task_id?: string } }) => left.push(p),
+        ),
+      owner.client
+        .channel("new-board")
+        .on(
+          "postgres_changes",
+          { schema: "public", table: "tasks", event: "*", filter: `project_id=eq.${secret.id}` } as never,
+          (p: { new: { id?: string } }) => came.push(p),
+        ),
+    ];
+    try {
+      await Promise.all(channels.map((c) => subscribed(c)));
+      await call(owner.id, "select move_task_to_project($1, $2)", [t.id, secret.id]);
+      expect((await left.until(1))[0].new.task_id).toBe(t.id);
+      expect((await came.until((items) => items.some((i) => i.new.id === t.id))).length).toBeGreaterThan(0);
+    } finally {
+      await owner.client.removeAllChannels();
+      await webOnly.client.removeAllChannels();
+    }
   });
 });
 
