@@ -150,3 +150,35 @@ export async function movedTaskRedirect(
   const rest = url.pathname.slice(url.pathname.indexOf("/tasks/") + "/tasks/".length).replace(/^\d+/, "");
   return redirect(`${prefix}${encodeURIComponent(to.project_key)}/tasks/${to.number}${rest}${url.search}`, 301);
 }
+
+/**
+ * The address of the task a search names by its key (`WEB-12`, any capitals), as it is now or
+ * was before it moved, in the reader's teams; null unless exactly one task answers.
+ */
+export async function taskAddressByKey(supabase: SupabaseClient, q: string): Promise<string | null> {
+  const m = /^([A-Za-z][A-Za-z0-9]{1,9})-(\d{1,9})$/.exec(q.trim());
+  if (!m) return null;
+  const key = m[1].toUpperCase();
+  const number = Number(m[2]);
+  const projects = await supabase.from("projects").select("id").eq("key", key);
+  if (projects.error) throw backendError(projects.error);
+  const ids = projects.data.map((p) => p.id);
+  if (ids.length === 0) return null;
+  const moves = await supabase
+    .from("task_moves")
+    .select("task_id")
+    .in("from_project_id", ids)
+    .eq("from_number", number);
+  if (moves.error) throw backendError(moves.error);
+  const moved = moves.data.map((r) => r.task_id);
+  let query = supabase.from("tasks").select("number, project:projects!inner(key, team:teams!inner(slug))");
+  query = moved.length
+    ? query.or(`and(project_id.in.(${ids.join(",")}),number.eq.${number}),id.in.(${moved.join(",")})`)
+    : query.in("project_id", ids).eq("number", number);
+  const tasks = await query.limit(2);
+  if (tasks.error) throw backendError(tasks.error);
+  const rows = tasks.data as unknown as Array<{ number: number; project: { key: string; team: { slug: string } } }>;
+  if (rows.length !== 1) return null;
+  const [t] = rows;
+  return `/teams/${encodeURIComponent(t.project.team.slug)}/projects/${encodeURIComponent(t.project.key)}/tasks/${t.number}`;
+}

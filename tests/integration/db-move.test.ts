@@ -1,5 +1,5 @@
 /**
- * Moving a task to another project and duplicating it (issue 39; PRODUCT.md §18;
+ * Moving a task to another project and duplicating it (issue 39; docs/product.md §18;
  * 20261208000400_move_and_duplicate.sql): move_task_to_project takes the task, its sub-tasks
  * and every row of theirs to the target with the next keys there, in one transaction, and
  * the old keys keep leading to it; duplicate_task makes a copy with one event.

@@ -12,6 +12,7 @@ let team: RouteTeam;
 let opsId: string;
 let movePage: typeof import("~/routes/teams.$team.projects.$key_.tasks.$number.move");
 let taskPage: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
+let searchPage: typeof import("~/routes/search");
 
 beforeAll(async () => {
   stack = await startRouteStack();
@@ -24,6 +25,7 @@ beforeAll(async () => {
   await stack.db.query("update tasks set description = 'Waits for WEB-2.' where id = $1", [team.taskIds[0]]);
   movePage = await import("~/routes/teams.$team.projects.$key_.tasks.$number.move");
   taskPage = await import("~/routes/teams.$team.projects.$key.tasks.$number");
+  searchPage = await import("~/routes/search");
 });
 afterAll(() => stack?.close());
 
@@ -89,6 +91,12 @@ describe("moving a task in the app", () => {
     // who can't see the task gets the 404 of any unknown task
     expect((await openTask(team.outsider, "WEB", 2)).status).toBe(404);
     expect((await openTask(team.member, "WEB", 9)).status).toBe(404);
+    // searching for a key opens the task: its old one too
+    const search = (user: RouteUser, q: string) =>
+      call(searchPage.loader, { url: `/search?q=${encodeURIComponent(q)}`, user, params: {} });
+    expect((await search(team.member, "web-2")).location).toBe(taskUrl("OPS", 1));
+    expect((await search(team.member, "WEB-1")).location).toBe(taskUrl("WEB", 1));
+    expect((await search(team.outsider, "WEB-2")).status).toBe(200); // a search like any other
     const web1 = await openTask(team.member, "WEB", 1);
     expect((web1.data as { descriptionHtml: string }).descriptionHtml).toContain(`href="${taskUrl("OPS", 1)}"`);
   });
