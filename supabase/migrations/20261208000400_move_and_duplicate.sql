@@ -249,10 +249,14 @@ begin
   change := jsonb_build_object('project', jsonb_build_object(
     'from', jsonb_build_object('key', source.key, 'name', source.name, 'number', task.number),
     'to', jsonb_build_object('key', target.key, 'name', target.name, 'number', moved.number)));
+  -- the old project's record names the task as it was there (as a deleted task's do), so the
+  -- task's own timeline shows the move once
   insert into public.task_events (team_id, project_id, task_id, actor_id, kind, data, task_number, task_title)
-  values (source.team_id, source.id, task.id, auth.uid(), 'task_updated',
+  values (source.team_id, source.id, null, auth.uid(), 'task_updated',
           jsonb_build_object('changes', change, 'mentions', '[]'::jsonb), task.number, task.title);
-  if moved.status_id is distinct from task.status_id then
+  -- a status of another name (In progress to In progress says nothing)
+  if lower((select s.name from public.project_statuses s where s.id = moved.status_id))
+     is distinct from lower((select s.name from public.project_statuses s where s.id = task.status_id)) then
     change := change || jsonb_build_object('status', jsonb_build_object(
       'from', public.status_ref(task.status_id), 'to', public.status_ref(moved.status_id)));
   end if;

@@ -137,13 +137,21 @@ describe("moving a task to another project", () => {
     const [fields] = await q<{ fields: Record<string, unknown> }>("select fields from tasks where id = $1", [t.id]);
     expect(Object.keys(fields.fields)).toHaveLength(2);
     // one event in each project (the old one keeps its record), none for the writes it took
-    const events = await q<{ project_id: string; data: { changes: Record<string, unknown> } }>(
-      "select project_id, data from task_events order by created_at desc, id offset 0",
-    );
+    const events = await q<{
+      project_id: string;
+      task_id: string | null;
+      task_number: number | null;
+      data: { changes: Record<string, unknown> };
+    }>("select project_id, task_id, task_number, data from task_events");
     const eventsAfter = await q<{ n: number }>("select count(*)::int as n from task_events");
     expect(eventsAfter[0].n - eventsBefore[0].n).toBe(2);
     const moves = events.filter((e) => e.data?.changes && "project" in e.data.changes);
     expect(moves.map((e) => e.project_id).sort()).toEqual([web, ops].sort());
+    // the old project's names the task as it was there; the task's own timeline has the move once
+    expect(moves.find((e) => e.project_id === web)).toMatchObject({ task_id: null, task_number: 2 });
+    expect(moves.find((e) => e.project_id === ops)).toMatchObject({ task_id: t.id });
+    // In progress → To do: the target's record says the status change too (one of the same name would not)
+    expect(moves.find((e) => e.project_id === ops)?.data.changes).toHaveProperty("status");
     // the next task of OPS gets OPS-4; WEB goes on at WEB-4 (its numbers are never handed out again)
     expect((await task(ops)).number).toBe(4);
     expect((await task(web)).number).toBe(4);

@@ -13,6 +13,7 @@ let opsId: string;
 let movePage: typeof import("~/routes/teams.$team.projects.$key_.tasks.$number.move");
 let taskPage: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let searchPage: typeof import("~/routes/search");
+let activityPage: typeof import("~/routes/teams.$team.activity");
 
 beforeAll(async () => {
   stack = await startRouteStack();
@@ -26,6 +27,7 @@ beforeAll(async () => {
   movePage = await import("~/routes/teams.$team.projects.$key_.tasks.$number.move");
   taskPage = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   searchPage = await import("~/routes/search");
+  activityPage = await import("~/routes/teams.$team.activity");
 });
 afterAll(() => stack?.close());
 
@@ -97,6 +99,17 @@ describe("moving a task in the app", () => {
     expect((await search(team.member, "web-2")).location).toBe(taskUrl("OPS", 1));
     expect((await search(team.member, "WEB-1")).location).toBe(taskUrl("WEB", 1));
     expect((await search(team.outsider, "WEB-2")).status).toBe(200); // a search like any other
+    // the team's activity: the move named in each project, the old key leading to the task
+    const activity = await call(activityPage.loader, {
+      url: `/teams/${team.slug}/activity`,
+      user: team.member,
+      params: { team: team.slug },
+    });
+    const lines = (activity.data as { events: Array<{ ref: string; path: string | null; what: string }> }).events;
+    expect(lines.filter((e) => e.what.includes("from Website to Operations"))).toEqual([
+      expect.objectContaining({ ref: "OPS-1", path: taskUrl("OPS", 1) }),
+      expect.objectContaining({ ref: "WEB-2", path: taskUrl("WEB", 2) }),
+    ]);
     const web1 = await openTask(team.member, "WEB", 1);
     expect((web1.data as { descriptionHtml: string }).descriptionHtml).toContain(`href="${taskUrl("OPS", 1)}"`);
   });
