@@ -82,7 +82,7 @@ async function submit(args: ActionFunctionArgs) {
   const projectId = String(form.get("project") ?? "");
   const targets = await readTargets(supabase, team.id);
   const target = targets.find((p) => p.id === projectId);
-  const team_ = `/teams/${encodeURIComponent(team.slug)}/projects`;
+  const projectsPath = `/teams/${encodeURIComponent(team.slug)}/projects`;
 
   if (intent === "move") {
     if (!target || target.id === project.id)
@@ -102,7 +102,7 @@ async function submit(args: ActionFunctionArgs) {
     ].filter(Boolean);
     return redirectWithSuccess(
       [`${ref} moved to ${target.name}: it is ${now} now.`, ...notes].join(" "),
-      `${team_}/${encodeURIComponent(answer.project_key)}/tasks/${answer.number}`,
+      `${projectsPath}/${encodeURIComponent(answer.project_key)}/tasks/${answer.number}`,
     );
   }
 
@@ -121,7 +121,7 @@ async function submit(args: ActionFunctionArgs) {
     ]
       .filter(Boolean)
       .join(" "),
-    `${team_}/${encodeURIComponent(answer.project_key)}/tasks/${answer.number}`,
+    `${projectsPath}/${encodeURIComponent(answer.project_key)}/tasks/${answer.number}`,
   );
 }
 
