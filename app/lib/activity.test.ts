@@ -10,6 +10,23 @@ const elsewhere = { names, subject: "WEB-12 Write the brief" };
 const updated = (changes: Record<string, unknown>) => ({ kind: "task_updated", data: { changes, mentions: [] } });
 
 describe("events in words", () => {
+  it("says a move to another project and a duplicate (issue 39)", () => {
+    const project = {
+      from: { key: "WEB", name: "Website", number: 12 },
+      to: { key: "OPS", name: "Operations", number: 7 },
+    };
+    const status = { from: { id: "s1", name: "Review" }, to: { id: "s2", name: "In progress" } };
+    expect(describeEvent(updated({ project, status }), elsewhere)).toBe(
+      "moved WEB-12 Write the brief from Website to Operations (WEB-12 is OPS-7 now) and moved it from Review to In progress",
+    );
+    expect(
+      describeEvent(
+        { kind: "task_created", data: { copied_from: { number: 12, project_key: "WEB", title: "Write the brief" } } },
+        here,
+      ),
+    ).toBe("created this as a copy of WEB-12 “Write the brief”");
+  });
+
   it("says a move, an assignment and a rename on the task's own page", () => {
     const move = { from: { id: "s1", name: "To do" }, to: { id: "s2", name: "In progress" } };
     expect(describeEvent(updated({ status: move }), here)).toBe("moved this from To do to In progress");

@@ -81,6 +81,12 @@ const RELATION_NAMES: Record<string, string> = {
   relates: "related",
 };
 
+interface ProjectPlace {
+  key: string;
+  name: string;
+  number: number;
+}
+
 /** One phrase per changed field, in a fixed order; the task is named once, then "it". */
 function changePhrases(changes: Record<string, Change>, { names, subject: named }: EventWording): string[] {
   const phrases: string[] = [];
@@ -93,6 +99,12 @@ function changePhrases(changes: Record<string, Change>, { names, subject: named 
   // " to WEB-12 …" where the task isn't named yet on the line, else nothing
   const onTask = (preposition: string) => (mentioned || named === "this" ? "" : ` ${preposition} ${task()}`);
   const { title, description, status, priority, assignee, due_on, labels, parent, recurrence } = changes;
+  // moved to another project (…_move_and_duplicate.sql): its keys there and here
+  const project = changes.project as { from?: ProjectPlace; to?: ProjectPlace } | undefined;
+  if (project?.from && project.to)
+    phrases.push(
+      `moved ${task()} from ${project.from.name} to ${project.to.name} (${project.from.key}-${project.from.number} is ${project.to.key}-${project.to.number} now)`,
+    );
   if (status) phrases.push(`moved ${task()} from ${statusName(status.from)} to ${statusName(status.to)}`);
   if (assignee) {
     phrases.push(
@@ -161,7 +173,10 @@ export function describeEvent(event: Pick<TaskEvent, "kind" | "data">, wording: 
   const d = event.data;
   switch (event.kind) {
     case "task_created":
-      return `created ${subject}`;
+      // a duplicate (…_move_and_duplicate.sql) names what it copies
+      return d.copied_from
+        ? `created ${subject} as a copy of ${otherTask(d.copied_from as never)}`
+        : `created ${subject}`;
     case "task_deleted":
       return `deleted ${subject}`;
     case "task_updated": {

@@ -1197,6 +1197,52 @@ export type Database = {
           },
         ]
       }
+      task_moves: {
+        Row: {
+          from_number: number
+          from_project_id: string
+          moved_at: string
+          project_id: string
+          task_id: string
+        }
+        Insert: {
+          from_number: number
+          from_project_id: string
+          moved_at?: string
+          project_id: string
+          task_id: string
+        }
+        Update: {
+          from_number?: number
+          from_project_id?: string
+          moved_at?: string
+          project_id?: string
+          task_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "task_moves_from_project_id_fkey"
+            columns: ["from_project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_moves_project_id_fkey"
+            columns: ["project_id"]
+            isOneToOne: false
+            referencedRelation: "projects"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "task_moves_task_id_fkey"
+            columns: ["task_id"]
+            isOneToOne: false
+            referencedRelation: "tasks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       task_relations: {
         Row: {
           created_at: string
@@ -1762,6 +1808,10 @@ export type Database = {
       default_email_setting: { Args: { kind: string }; Returns: string }
       delete_webhook: { Args: { webhook_id: string }; Returns: undefined }
       digests_equal: { Args: { a: string; b: string }; Returns: boolean }
+      duplicate_task: {
+        Args: { task_id: string; target_project?: string; title?: string }
+        Returns: Json
+      }
       email_setting: { Args: { person: string; kind: string }; Returns: string }
       field_options_after_delete: {
         Args: Record<PropertyKey, never>
@@ -1927,6 +1977,18 @@ export type Database = {
           title: string
           updated_at: string
         }
+      }
+      move_task_to_project: {
+        Args: {
+          task_id: string
+          target_project: string
+          target_status?: string
+        }
+        Returns: Json
+      }
+      moved_task_address: {
+        Args: { team_slug: string; project_key: string; task_number: number }
+        Returns: Json
       }
       my_invitations: {
         Args: Record<PropertyKey, never>

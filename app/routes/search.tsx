@@ -4,7 +4,8 @@ import { PendingNotice } from "~/components/board/pending";
 import { ErrorPage } from "~/components/error-page";
 import { requireUser } from "~/lib/auth.server";
 import { taskRef } from "~/lib/board";
-import { backendError } from "~/lib/http.server";
+import { backendError, redirect } from "~/lib/http.server";
+import { taskAddressByKey } from "~/lib/move.server";
 import { requestClient } from "~/lib/supabase.server";
 import { searchTasks, type SearchHit } from "~/lib/tasks.server";
 import boardStyles from "~/styles/board.css?url";
@@ -22,6 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let hits: SearchHit[] = [];
   let capped = false;
   if (q) {
+    // a task's key (WEB-12, or the key it had before it moved) opens that task
+    const address = await taskAddressByKey(supabase, q);
+    if (address) throw redirect(address);
     const result = await searchTasks(supabase, q);
     if (result.error) throw backendError(result.error);
     ({ hits, capped } = result);

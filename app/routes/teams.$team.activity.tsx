@@ -48,7 +48,11 @@ export async function loader(args: LoaderFunctionArgs) {
       created_at: event.created_at,
       actor_id: event.actor_id,
       ref,
-      path: event.task ? `/teams/${team.slug}/projects/${event.project.key}/tasks/${task.number}` : null,
+      // a task moved away is named by its old key there, which still leads to it (§18)
+      path:
+        event.task || (event.data as { changes?: { project?: unknown } }).changes?.project
+          ? `/teams/${team.slug}/projects/${event.project.key}/tasks/${task.number}`
+          : null,
       who: actorName(event),
       what: describeEvent(event, { names, subject: `${ref} ${task.title}` }),
     };

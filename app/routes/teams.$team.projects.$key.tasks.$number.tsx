@@ -35,6 +35,7 @@ import {
   stopRepeating,
 } from "~/lib/tasks.server";
 import { formatDay } from "~/lib/dates";
+import { movedTaskRedirect } from "~/lib/move.server";
 import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
 import { unlessFormRejected } from "~/lib/revalidation";
 
@@ -79,7 +80,13 @@ async function readPanel(args: LoaderFunctionArgs) {
   if (!team || !key) throw notFound();
   const before = parseTimelineCursor(new URL(args.request.url).searchParams);
   const supabase = requestClient();
-  const panel = await requireTaskPanel(supabase, { teamSlug: team, projectKey: key, number }, before);
+  const names = { teamSlug: team, projectKey: key, number };
+  const panel = await requireTaskPanel(supabase, names, before).catch(async (error: unknown) => {
+    // a task that moved to another project: its old address leads there for good (§18)
+    if (error instanceof Response && error.status === 404)
+      throw (await movedTaskRedirect(supabase, names, new URL(args.request.url))) ?? error;
+    throw error;
+  });
   const known = panel.attachments.map((a) => ({ id: a.id, file_name: a.fileName, content_type: a.contentType }));
   const comments = panel.timeline.filter((item) => item.type === "comment");
   const [descriptionHtml, ...bodies] = await renderTexts(

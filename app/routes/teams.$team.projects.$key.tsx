@@ -162,11 +162,13 @@ export default function BoardLayout() {
   const search = boardSearch(new URLSearchParams(location.search));
   const openNumber = params.number && /^\d+$/.test(params.number) ? Number(params.number) : null;
   // others' changes to this project's tasks (their checklists, labels and relations write them too),
-  // its statuses and the team's labels show without a reload
+  // its statuses and the team's labels show without a reload; a task moved to another project leaves
+  // (its update names the new project, so this filter doesn't hear it: its old key's row does)
   useLiveData(
     "board",
     [
       { table: "tasks", filter: `project_id=eq.${project.id}` },
+      { table: "task_moves", filter: `from_project_id=eq.${project.id}` },
       { table: "project_statuses", filter: `project_id=eq.${project.id}` },
       { table: "labels", filter: `team_id=eq.${team.id}` },
     ],

@@ -82,6 +82,24 @@ test("a move, a title edit and a comment by one person show on another's board w
   // Mia closes the task: she is gone from Adam's panel
   await panel.getByRole("link", { name: "Close the task" }).click();
   await expect(adamPanel.locator(".also-viewing")).toBeHidden();
+
+  // Mia moves it to another project (docs/product.md §18): it leaves Adam's board without a reload
+  const ops = await backend.admin().from("projects").insert({ team_id: team.id, key: "OPS", name: "Operations" });
+  expect(ops.error).toBeNull();
+  const adamBack = liveJoined(adamPage);
+  await adamPage.goto(board);
+  await adamBack;
+  const stillNoReload = await markNoReload(adamPage);
+  await expect(card(adamPage, "in_progress", "Ship the realtime board")).toBeVisible();
+  await page.goto(`${board}/tasks/1/move`);
+  const move = page.getByRole("region", { name: "Move to another project" });
+  await move.getByLabel("Project").selectOption("OPS");
+  await move.getByRole("button", { name: "Next" }).click();
+  await move.getByRole("button", { name: "Move WEB-1 to OPS" }).click();
+  await expect(page.getByText("WEB-1 moved to Operations: it is OPS-1 now.")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/teams/${team.slug}/projects/OPS/tasks/1$`));
+  await expect(adamPage.locator("li[data-task-id]")).toHaveCount(0);
+  await stillNoReload();
   await other.close();
 });
 

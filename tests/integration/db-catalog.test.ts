@@ -183,6 +183,10 @@ const API_FUNCTIONS: Record<string, string> = {
   invitation_has_account: "an invitation link's holder (anon too): Sign up or Log in first",
   // public read-only links (issue 41)
   shared_board: "a public link's holder (anon): the shared board's page",
+  // move and duplicate (issue 39)
+  move_task_to_project: "the task's Move page",
+  duplicate_task: "the task's Duplicate form",
+  moved_task_address: "a moved task's old address (a redirect)",
   // pure functions a check constraint or column default runs as the person writing
   day_of_month: "tasks' recurrence check (pure)",
   default_email_setting: "notification settings' default (pure)",

@@ -297,6 +297,11 @@ export function TaskPanel({
         canEdit={can.editTasks}
         result={breakdownResult}
       />
+      {can.editTasks ? (
+        <p className="task-move-link">
+          <Link to={`${taskPath}/move`}>Move or duplicate…</Link>
+        </p>
+      ) : null}
       {can.deleteTasks ? (
         <details className="danger-zone">
           <summary>Delete task…</summary>

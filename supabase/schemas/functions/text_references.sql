@@ -9,12 +9,22 @@ CREATE OR REPLACE FUNCTION public.text_references(team_slug text, task_keys text
 AS $function$
   select json_build_object(
     'tasks', coalesce((
-      select json_agg(json_build_object('key', p.key || '-' || t.number, 'number', t.number,
-                                        'project_key', p.key, 'title', t.title))
-      from public.tasks t
+      select json_agg(json_build_object('key', k.key, 'number', t.number, 'project_key', p.key, 'title', t.title))
+      from (
+        select p.key || '-' || t.number as key, t.id
+        from public.tasks t
+        join public.projects p on p.id = t.project_id
+        join public.teams tm on tm.id = p.team_id
+        where tm.slug = $1 and (p.key || '-' || t.number) = any(coalesce($2, '{}'))
+        union
+        select old.key || '-' || m.from_number, m.task_id
+        from public.task_moves m
+        join public.projects old on old.id = m.from_project_id
+        join public.teams tm on tm.id = old.team_id
+        where tm.slug = $1 and (old.key || '-' || m.from_number) = any(coalesce($2, '{}'))
+      ) k
+      join public.tasks t on t.id = k.id
       join public.projects p on p.id = t.project_id
-      join public.teams tm on tm.id = p.team_id
-      where tm.slug = $1 and (p.key || '-' || t.number) = any(coalesce($2, '{}'))
     ), '[]'::json),
     'people', coalesce((
       select json_agg(json_build_object('username', pr.username::text, 'display_name', pr.display_name))
