@@ -39,10 +39,13 @@ export async function projectAccess(supabase: SupabaseClient, projectId: string,
     role: m.role,
     displayName: m.profiles?.display_name ?? "Former member",
   }));
-  const seesAnyway = (p: ProjectPerson) => p.role === "admin" || p.role === "owner";
+  const visibility = project.data?.visibility ?? "team";
+  // a team-wide project is seen by everyone but guests: only guests are chosen for it
+  const seesAnyway = (p: ProjectPerson) =>
+    p.role === "admin" || p.role === "owner" || (visibility === "team" && p.role !== "guest");
   return {
     error,
-    visibility: project.data?.visibility ?? "team",
+    visibility,
     /** admins and owners: they see every project */
     always: people.filter(seesAnyway),
     members: people.filter((p) => !seesAnyway(p) && chosen.has(p.userId)),

@@ -28,7 +28,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = keepingTheForm(submit);
 
 async function submit(args: ActionFunctionArgs) {
-  const { supabase, team } = await requireTeamContext(args);
+  const { supabase, team } = await requireTeamContext(args, { need: "seeTeam" });
   const parsed = parseIntent(LabelActionSchema, await args.request.formData());
   if (!parsed) throw notFound();
   const { intent, values } = parsed;

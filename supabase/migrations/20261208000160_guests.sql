@@ -321,3 +321,17 @@ create trigger team_members_after_guest
 after update of role on public.team_members
 for each row when (new.role = 'guest'::public.team_role and old.role <> 'guest'::public.team_role)
 execute function private.team_members_after_guest();
+
+-- restated (20261207000800): a guest taken off a team-wide project loses sight of it too, so
+-- what is forgotten no longer depends on the project being private (forget_unseen_project
+-- keeps whatever the person still sees).
+create or replace function private.project_members_after_delete() returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.forget_unseen_project(old.project_id, old.user_id);
+  return null;
+end;
+$$;

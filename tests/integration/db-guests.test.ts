@@ -259,8 +259,10 @@ describe("a guest invited to CLIENT", () => {
     const inbox = new Inbox<{ new: { title?: string } }>();
     const channel = guest
       .channel("guest-tasks")
-      .on("postgres_changes", { schema: "public", table: "tasks", event: "INSERT" } as never, (p: never) =>
-        inbox.push(p),
+      .on(
+        "postgres_changes",
+        { schema: "public", table: "tasks", event: "INSERT" } as never,
+        (p: { new: { title?: string } }) => inbox.push(p),
       );
     await subscribed(channel);
     for (const key of ["WEB", "HR", "CLIENT"] as const) {
