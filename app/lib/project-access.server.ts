@@ -70,3 +70,28 @@ export async function removeProjectMember(supabase: SupabaseClient, projectId: s
     .select("user_id")
     .maybeSingle();
 }
+
+/** The team's people below admin, to choose on the new-project form (admins and owners see every project). */
+export async function choosablePeople(supabase: SupabaseClient, teamId: string) {
+  const { data, error } = await supabase
+    .from("team_members")
+    .select("user_id, role, profiles(display_name)")
+    .eq("team_id", teamId)
+    .in("role", ["guest", "viewer", "member"])
+    .order("profiles(display_name)")
+    .order("user_id")
+    .limit(PEOPLE_LIMIT)
+    .returns<Array<{ user_id: string; role: Role; profiles: { display_name: string } | null }>>();
+  const people: ProjectPerson[] = (data ?? []).map((m) => ({
+    userId: m.user_id,
+    role: m.role,
+    displayName: m.profiles?.display_name ?? "Former member",
+  }));
+  return { error, people };
+}
+
+/** Several people at once (the new-project form); the database refuses anyone outside the team. */
+export async function addProjectMembers(supabase: SupabaseClient, projectId: string, userIds: string[]) {
+  if (userIds.length === 0) return { error: null };
+  return supabase.from("project_members").insert(userIds.map((userId) => ({ project_id: projectId, user_id: userId })));
+}

@@ -153,4 +153,48 @@ describe("a guest invited to CLIENT", () => {
     });
     expect(webTask.status).toBe(404);
   });
+
+  it("the new-project form (plain posts) makes a project private to the people ticked, or team-wide with a guest", async () => {
+    const url = `/teams/${team.slug}/projects/new`;
+    const post = (form: Array<[string, string]>) =>
+      call(newProject.action, { url, user: team.admin, params: { team: team.slug }, form });
+    const offered = (await at("/projects/new", team.admin)).data as { people: { userId: string }[] };
+    expect(offered.people.map((p) => p.userId).sort()).toEqual([team.member.id, team.viewer.id, guest.id].sort());
+
+    const bad = await post([
+      ["name", "Hiring"],
+      ["key", "HIRE"],
+      ["visibility", "secret"],
+      ["memberIds", team.member.id],
+    ]);
+    expect(bad).toMatchObject({
+      status: 400,
+      data: {
+        errors: { visibility: "Choose who sees the project." },
+        values: { name: "Hiring", memberIds: team.member.id },
+      },
+    });
+    const hire = await post([
+      ["name", "Hiring"],
+      ["key", "HIRE"],
+      ["visibility", "private"],
+      ["memberIds", team.member.id],
+    ]);
+    expect(hire).toMatchObject({ status: 302, location: `/teams/${team.slug}/projects/HIRE` });
+    const open = (user: RouteUser, key: string) =>
+      call(board.loader, { url: `/teams/${team.slug}/projects/${key}`, user, params: { team: team.slug, key } });
+    expect((await open(team.member, "HIRE")).status).toBe(200);
+    expect((await open(team.viewer, "HIRE")).status).toBe(404);
+    expect((await open(guest, "HIRE")).status).toBe(404);
+
+    const docs = await post([
+      ["name", "Docs"],
+      ["key", "DOCS"],
+      ["visibility", "team"],
+      ["memberIds", guest.id],
+    ]);
+    expect(docs.status).toBe(302);
+    expect((await open(team.viewer, "DOCS")).status).toBe(200);
+    expect((await open(guest, "DOCS")).status).toBe(200);
+  });
 });
