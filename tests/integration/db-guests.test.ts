@@ -286,4 +286,21 @@ describe("a guest invited to CLIENT", () => {
     );
     expect(rows[0].assignee_id).toBeNull();
   });
+
+  it("a guest added to the team-wide project sees it; taken off, they lose it and its notifications", async () => {
+    const them = people.member; // a guest since the test above
+    await stack.db.query("insert into project_members (project_id, user_id) values ($1, $2)", [projects.WEB, them.id]);
+    expect((await them.client.from("tasks").select("id").eq("id", tasks.WEB)).data).toHaveLength(1);
+    await stack.db.query(
+      "insert into notifications (recipient_id, team_id, task_id, actor_id, kind) values ($1, $2, $3, $4, 'comment')",
+      [them.id, team, tasks.WEB, people.owner.id],
+    );
+    await stack.db.query("delete from project_members where project_id = $1 and user_id = $2", [projects.WEB, them.id]);
+    expect((await them.client.from("tasks").select("id").eq("id", tasks.WEB)).data).toEqual([]);
+    const { rows } = await stack.db.query<{ n: number }>(
+      "select count(*)::int as n from notifications where recipient_id = $1 and task_id = $2",
+      [them.id, tasks.WEB],
+    );
+    expect(rows[0].n).toBe(0);
+  });
 });
