@@ -14,6 +14,11 @@
  * their demo figure is taken before the big team is made.
  * PGlite in this process by default; BENCH_DATABASE_URL=<admin URL of a native PostgreSQL>
  * (e.g. from `node scripts/native-pg.mjs`) runs on it. Builds the app when build/ is missing.
+ *
+ * BENCH_PRIVATE=1 (issue 41, decision 0041): instead of the demo/scale table, the big team's board
+ * and task panel as Pat, a member, with the same data all team-wide and with 10 of the 20
+ * projects private (the measured, biggest one among them; Pat and half the team chosen for
+ * them), the two states in turns (BENCH_ROUNDS, default 3, each BENCH_RUNS views per case).
  */
 import fs from "node:fs";
 import { loadBuiltApp, signInWithCookies } from "../tests/support/built-app.ts";
@@ -27,6 +32,10 @@ const WARMUP = 2;
 const APP_ORIGIN = "http://127.0.0.1:4999";
 const MIA = { email: "member@teamboard.local", password: "teamboard-demo-1" };
 const SAM = { email: "sam@scale.test", password: "scale-password-1" };
+const PAT = { email: "pat@scale.test", password: "scale-password-1" };
+const PRIVATE = Boolean(process.env.BENCH_PRIVATE);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SCALE_TEAM = "5ca1e000-0000-4000-8000-000000000000";
 const N = {
   people: 50,
   projects: 20,
@@ -50,13 +59,30 @@ try {
   );
   const demo: Where = { team: "acme", key: "WEB", task: seeded[0].n, q: "task" };
   const mia = (await signInWithCookies(stack, MIA)).cookie();
-  await timeCases({ demo: casesFor(mia, demo) }, 1); // the app's and the database's first runs (not counted)
+  // the app's and the database's first runs (not counted); BENCH_PRIVATE measures the big team only
+  if (!PRIVATE) await timeCases({ demo: casesFor(mia, demo) }, 1);
   // the jobs read every team's rows: the demo's figure is the demo database's, before the team is made
-  const jobsBefore = (await timeCases({ demo: casesFor(mia, demo, "jobs") })).demo;
+  const jobsBefore = PRIVATE ? {} : (await timeCases({ demo: casesFor(mia, demo, "jobs") })).demo;
 
   const made = Date.now();
   const scale = await makeTeam();
   const makeSeconds = (Date.now() - made) / 1000;
+  if (PRIVATE) await comparePrivate(scale);
+  else await compareDemo(scale, { mia, demo, jobsBefore, makeSeconds });
+} finally {
+  await stack.close();
+}
+
+/** The demo team's pages and the big team's, in turns (the default). */
+async function compareDemo(
+  scale: Where,
+  {
+    mia,
+    demo,
+    jobsBefore,
+    makeSeconds,
+  }: { mia: string; demo: Where; jobsBefore: Record<string, Timing>; makeSeconds: number },
+) {
   const sam = (await signInWithCookies(stack, SAM)).cookie();
   // pages and writes: the demo team's and the big team's in turns, so the machine's load weighs on both alike
   const pages = await timeCases({ demo: casesFor(mia, demo, "pages"), scale: casesFor(sam, scale, "pages") });
@@ -87,11 +113,93 @@ try {
   }
   console.log(table(rows));
   console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
-} finally {
-  await stack.close();
 }
 
 type Cases = Record<string, () => Promise<void>>;
+
+/** BENCH_PRIVATE: the big team's board and task panel, all team-wide vs 10 of 20 projects private, in turns. */
+async function comparePrivate(w: Where) {
+  const { data, error } = await stack.adminClient().auth.admin.createUser({
+    email: PAT.email,
+    password: PAT.password,
+    email_confirm: true,
+    user_metadata: { display_name: "Pat Private" },
+  });
+  if (error || !data.user) throw error ?? new Error("no Pat");
+  const pat = data.user.id;
+  await stack.db.query("insert into team_members (team_id, user_id, role) values ($1, $2, 'member')", [
+    SCALE_TEAM,
+    pat,
+  ]);
+  // the would-be private projects: every other one by key (the biggest, measured one first); half the
+  // team chosen for each, and Pat for half of them (the measured one included)
+  const privateOnes = `select id from (select id, row_number() over (order by key) - 1 as i from projects
+                       where team_id = '${SCALE_TEAM}') x where x.i % 2 = 0`;
+  await stack.db.query(
+    `insert into project_members (project_id, user_id)
+     select p.id, m.user_id
+     from (select id, row_number() over (order by key) - 1 as i from projects where team_id = $1) p
+     join (select user_id, row_number() over (order by user_id) - 1 as j from team_members
+           where team_id = $1 and role = 'member' and user_id <> $2) m on (m.j + p.i) % 2 = 0
+     where p.i % 2 = 0
+     union all
+     select p.id, $2::uuid
+     from (select id, row_number() over (order by key) - 1 as i from projects where team_id = $1) p
+     where p.i % 4 = 0`,
+    [SCALE_TEAM, pat],
+  );
+  await stack.db.exec("analyze project_members");
+  // the same rows either way: the switch skips the triggers (which would forget notifications)
+  const setPrivate = (on: boolean) =>
+    stack.db.transaction(async (tx) => {
+      await tx.exec("set local session_replication_role = replica");
+      await tx.query(`update projects set visibility = $1 where id in (${privateOnes})`, [on ? "private" : "team"]);
+    });
+  const cookie = (await signInWithCookies(stack, PAT)).cookie();
+  const all = casesFor(cookie, w, "pages");
+  const cases: Cases = { board: all.board, "task panel": all["task panel"] };
+  // a private project Pat isn't in is a 404 for him (the setting is in force)
+  const { rows: hidden } = await stack.db.query<{ key: string }>(
+    `select key from projects where id in (${privateOnes}) and id not in (select project_id from project_members where user_id = $1) limit 1`,
+    [pat],
+  );
+  await setPrivate(true);
+  const probe = await handle(
+    new Request(`${APP_ORIGIN}/teams/${w.team}/projects/${hidden[0].key}`, { headers: { cookie } }),
+  );
+  if (probe.status !== 404) throw new Error(`a private project Pat isn't in answered ${probe.status}`);
+  await timeCases({ warm: cases }, 1);
+
+  const rounds: Record<"team" | "private", Record<string, number[]>> = { team: {}, private: {} };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const state of ["team", "private"] as const) {
+      await setPrivate(state === "private");
+      const t = (await timeCases({ [state]: cases }))[state];
+      for (const [name, timing] of Object.entries(t)) (rounds[state][name] ??= []).push(timing.p50);
+    }
+  }
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  console.log(
+    `${NATIVE ? "native PostgreSQL" : "PGlite"}, scale ${SCALE}: ${N.tasks.toLocaleString("en")} tasks in 20 projects; ` +
+      `Pat (a member) in 5 of the 10 private ones; load ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+  );
+  console.log(`server time in ms: p50 over ${RUNS} views, per round (${ROUNDS} rounds in turns), and their median\n`);
+  const rows = [["page", "all team-wide p50s", "10 private p50s", "median team", "median private", "ratio"]];
+  for (const name of Object.keys(cases)) {
+    const a = rounds.team[name];
+    const b = rounds.private[name];
+    rows.push([
+      name,
+      a.map((x) => x.toFixed(1)).join(" "),
+      b.map((x) => x.toFixed(1)).join(" "),
+      median(a).toFixed(1),
+      median(b).toFixed(1),
+      `${(median(b) / median(a)).toFixed(2)}×`,
+    ]);
+  }
+  console.log(table(rows));
+  console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+}
 
 function casesFor(cookie: string, w: Where, which: "pages" | "jobs" | "all" = "all"): Cases {
   const project = `/teams/${w.team}/projects/${w.key}`;
@@ -147,7 +255,8 @@ function casesFor(cookie: string, w: Where, which: "pages" | "jobs" | "all" = "a
     export: view(`${project}/export`),
     "POST move (fetcher)": view(`${project}.data`, "POST", move),
     "POST comment": view(`${project}/tasks/${w.task}/comments`, "POST", comment, [302]),
-    "POST bulk edit of 100": view(`${project}/list`, "POST", bulk, [302]),
+    // (the list answers a bulk edit with its page and "N tasks changed.", docs/product.md §8)
+    "POST bulk edit of 100": view(`${project}/list`, "POST", bulk, [200, 302]),
   };
   const jobs: Cases = {
     "reminder job": sql("select public.remind_due_tasks(now()); delete from public.due_reminders"),

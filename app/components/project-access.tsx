@@ -6,7 +6,8 @@ import type { Visibility } from "~/lib/project-access.schemas";
 /**
  * "Who sees this project" on its settings page (docs/product.md §20): the
  * whole team or only chosen people (plus the team's admins and owners), and
- * choosing them. Plain posts; the page comes back with the answer.
+ * choosing them; a team-wide project lists the guests chosen for it (a guest
+ * sees only the projects they are added to). Plain posts; the page comes back with the answer.
  */
 export function ProjectAccess({
   visibility,
@@ -49,12 +50,12 @@ export function ProjectAccess({
           </button>
         )}
       </Form>
-      {visibility === "private" ? (
+      {visibility === "private" || members.length > 0 || candidates.length > 0 ? (
         <>
-          <h3>Chosen people</h3>
+          <h3>{visibility === "private" ? "Chosen people" : "Guests who see it"}</h3>
           {removeErrors.form ? <FormAlert autoFocus>{removeErrors.form}</FormAlert> : null}
           <ul className="project-members" aria-label="People who see this project">
-            {always.map((p) => (
+            {(visibility === "private" ? always : []).map((p) => (
               <li key={p.userId}>
                 {p.displayName} <span className="muted">({p.role}: sees every project)</span>
               </li>

@@ -502,6 +502,7 @@ export type Database = {
           expires_at: string
           id: string
           invited_by: string | null
+          project_ids: string[]
           revoked_at: string | null
           role: Database["public"]["Enums"]["team_role"]
           team_id: string
@@ -514,6 +515,7 @@ export type Database = {
           expires_at?: string
           id?: string
           invited_by?: string | null
+          project_ids?: string[]
           revoked_at?: string | null
           role?: Database["public"]["Enums"]["team_role"]
           team_id: string
@@ -526,6 +528,7 @@ export type Database = {
           expires_at?: string
           id?: string
           invited_by?: string | null
+          project_ids?: string[]
           revoked_at?: string | null
           role?: Database["public"]["Enums"]["team_role"]
           team_id?: string
@@ -2363,7 +2366,7 @@ export type Database = {
       status_category:
         "backlog" | "unstarted" | "started" | "completed" | "canceled"
       task_priority: "none" | "low" | "medium" | "high" | "urgent"
-      team_role: "viewer" | "member" | "admin" | "owner"
+      team_role: "guest" | "viewer" | "member" | "admin" | "owner"
     }
     CompositeTypes: { [_ in never]: never }
   }
@@ -2504,7 +2507,7 @@ export const Constants = {
         "canceled",
       ],
       task_priority: ["none", "low", "medium", "high", "urgent"],
-      team_role: ["viewer", "member", "admin", "owner"],
+      team_role: ["guest", "viewer", "member", "admin", "owner"],
     },
   },
 } as const

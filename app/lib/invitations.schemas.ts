@@ -10,7 +10,7 @@ export const InviteSchema = z.object({
     .min(1, "Enter an email address.")
     .max(254, "An email address has at most 254 characters.")
     .email("Enter a valid email address."),
-  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "Choose viewer, member or admin." }) }),
+  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "Choose guest, viewer, member or admin." }) }),
 });
 
 export const InvitationIdSchema = z.object({ invitationId: z.string().uuid("Choose an invitation.") });

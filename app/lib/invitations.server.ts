@@ -36,10 +36,10 @@ export type SendResult =
 /** Calls send-invitation; its refusals (400, 403, 404, 409, 429, 502) come back as readable messages. */
 export async function sendInvitation(
   supabase: SupabaseClient,
-  input: { teamId: string; email: string; role: Role },
+  input: { teamId: string; email: string; role: Role; projectIds?: string[] },
 ): Promise<SendResult> {
   const { data, error } = await supabase.functions.invoke<{ email: string }>("send-invitation", {
-    body: { team_id: input.teamId, email: input.email, role: input.role },
+    body: { team_id: input.teamId, email: input.email, role: input.role, project_ids: input.projectIds ?? [] },
   });
   if (!error) return { ok: true, email: data?.email ?? input.email };
   if (error instanceof FunctionsHttpError) {
@@ -82,12 +82,12 @@ export async function listPendingInvitations(supabase: SupabaseClient, teamId: s
 export async function findPendingInvitation(supabase: SupabaseClient, teamId: string, id: string) {
   return supabase
     .from("invitations")
-    .select("id, email, role")
+    .select("id, email, role, project_ids")
     .eq("team_id", teamId)
     .eq("id", id)
     .is("accepted_at", null)
     .is("revoked_at", null)
-    .maybeSingle<{ id: string; email: string; role: Role }>();
+    .maybeSingle<{ id: string; email: string; role: Role; project_ids: string[] }>();
 }
 
 export async function revokeInvitation(supabase: SupabaseClient, teamId: string, id: string) {

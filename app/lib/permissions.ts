@@ -3,7 +3,7 @@
  * answers for loaders (what a page offers), actions (what the server refuses)
  * and components: the UI hides what a role can't do, the server refuses it anyway.
  */
-export const ROLES = ["viewer", "member", "admin", "owner"] as const;
+export const ROLES = ["guest", "viewer", "member", "admin", "owner"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const FORBIDDEN_MESSAGE = "Your role in this team doesn't allow that.";
@@ -12,7 +12,7 @@ export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }
 
-/** `role` is at least `min` in the order viewer < member < admin < owner. */
+/** `role` is at least `min` in the order guest < viewer < member < admin < owner. */
 export function hasRole(role: Role, min: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(min);
 }
@@ -24,7 +24,8 @@ export function hasRole(role: Role, min: Role): boolean {
  */
 const RULES = {
   editTasks: { min: "member", writesProject: true },
-  comment: { min: "member", writesProject: true },
+  /** guests may comment too (docs/product.md §20), though below viewer */
+  comment: { min: "member", writesProject: true, alsoGuests: true },
   deleteAnyComment: { min: "admin", writesProject: true },
   deleteTasks: { min: "admin", writesProject: true },
   manageProjects: { min: "admin", writesProject: false },
@@ -39,7 +40,9 @@ const RULES = {
   manageMembers: { min: "admin", writesProject: false },
   renameTeam: { min: "admin", writesProject: false },
   ownTeam: { min: "owner", writesProject: false },
-} as const satisfies Record<string, { min: Role; writesProject: boolean }>;
+  /** team-wide pages: the overview, activity, labels, members list, new project (a guest sees only their projects) */
+  seeTeam: { min: "viewer", writesProject: false },
+} as const satisfies Record<string, { min: Role; writesProject: boolean; alsoGuests?: boolean }>;
 
 export type Action = keyof typeof RULES;
 export const ACTIONS = Object.keys(RULES) as Action[];
@@ -48,6 +51,7 @@ export const ACTIONS = Object.keys(RULES) as Action[];
 export function can(role: Role, action: Action, { archived = false }: { archived?: boolean } = {}): boolean {
   const rule = RULES[action];
   if (archived && rule.writesProject) return false;
+  if (role === "guest" && "alsoGuests" in rule) return true;
   return hasRole(role, rule.min);
 }
 

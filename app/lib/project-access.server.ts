@@ -39,10 +39,13 @@ export async function projectAccess(supabase: SupabaseClient, projectId: string,
     role: m.role,
     displayName: m.profiles?.display_name ?? "Former member",
   }));
-  const seesAnyway = (p: ProjectPerson) => p.role === "admin" || p.role === "owner";
+  const visibility = project.data?.visibility ?? "team";
+  // a team-wide project is seen by everyone but guests: only guests are chosen for it
+  const seesAnyway = (p: ProjectPerson) =>
+    p.role === "admin" || p.role === "owner" || (visibility === "team" && p.role !== "guest");
   return {
     error,
-    visibility: project.data?.visibility ?? "team",
+    visibility,
     /** admins and owners: they see every project */
     always: people.filter(seesAnyway),
     members: people.filter((p) => !seesAnyway(p) && chosen.has(p.userId)),
@@ -66,4 +69,29 @@ export async function removeProjectMember(supabase: SupabaseClient, projectId: s
     .eq("user_id", userId)
     .select("user_id")
     .maybeSingle();
+}
+
+/** The team's people below admin, to choose on the new-project form (admins and owners see every project). */
+export async function choosablePeople(supabase: SupabaseClient, teamId: string) {
+  const { data, error } = await supabase
+    .from("team_members")
+    .select("user_id, role, profiles(display_name)")
+    .eq("team_id", teamId)
+    .in("role", ["guest", "viewer", "member"])
+    .order("profiles(display_name)")
+    .order("user_id")
+    .limit(PEOPLE_LIMIT)
+    .returns<Array<{ user_id: string; role: Role; profiles: { display_name: string } | null }>>();
+  const people: ProjectPerson[] = (data ?? []).map((m) => ({
+    userId: m.user_id,
+    role: m.role,
+    displayName: m.profiles?.display_name ?? "Former member",
+  }));
+  return { error, people };
+}
+
+/** Several people at once (the new-project form); the database refuses anyone outside the team. */
+export async function addProjectMembers(supabase: SupabaseClient, projectId: string, userIds: string[]) {
+  if (userIds.length === 0) return { error: null };
+  return supabase.from("project_members").insert(userIds.map((userId) => ({ project_id: projectId, user_id: userId })));
 }

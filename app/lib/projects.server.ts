@@ -69,13 +69,13 @@ export async function requireProjectInTeam(teamSlug: string | undefined, key: st
 export async function createProject(
   supabase: SupabaseClient,
   teamId: string,
-  fields: { key: string; name: string; description: string },
+  fields: { key: string; name: string; description: string; visibility?: "team" | "private" },
 ) {
   return supabase
     .from("projects")
     .insert({ team_id: teamId, ...fields })
-    .select("key")
-    .single<{ key: string }>();
+    .select("id, key")
+    .single<{ id: string; key: string }>();
 }
 
 export async function setProjectArchived(supabase: SupabaseClient, projectId: string, archived: boolean) {

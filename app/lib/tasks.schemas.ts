@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PRIORITIES } from "./board";
+import { VISIBILITIES } from "./project-access.schemas";
 import { RELATION_CHOICES } from "./relations";
 
 /** Forms of projects, tasks and comments (docs/product.md §5), for the server and the browser. */
@@ -24,6 +25,8 @@ export const CreateProjectSchema = z.object({
     .min(1, "Enter a project name.")
     .max(80, "A project name has at most 80 characters."),
   description: plainText(10_000, "A description has at most 10,000 characters.").transform((value) => value.trim()),
+  /** who sees it (docs/product.md §20); the people chosen come as several `memberIds` fields */
+  visibility: z.enum(VISIBILITIES, { errorMap: () => ({ message: "Choose who sees the project." }) }).default("team"),
 });
 
 const title = z

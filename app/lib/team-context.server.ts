@@ -25,12 +25,18 @@ export interface ProjectContext extends TeamContext {
   archived: boolean;
 }
 
+/** A page a role may not open: 403, but for a guest the page isn't there (404). */
+function refused(role: TeamAccess["role"]): Response {
+  return role === "guest" ? notFound() : forbidden();
+}
+
 /**
  * Everything a page under /teams/:team starts with, guards included: the
  * request's backend client, the signed-in person (else a redirect to
  * /login?next=), and the team with their role (else a 404). With `need`, a
  * role that may not do that gets a 403 page (for loaders of pages a role may
- * not open at all; actions answer with the form instead).
+ * not open at all; actions answer with the form instead). A guest gets a 404
+ * instead: for them the team has only their projects (docs/product.md §20).
  */
 export async function requireTeamContext(
   { request, params }: RouteArgs,
@@ -38,7 +44,7 @@ export async function requireTeamContext(
 ): Promise<TeamContext> {
   const user = await requireUser(request);
   const team = await requireTeam(user.id, params.team);
-  if (need && !can(team.role, need)) throw forbidden();
+  if (need && !can(team.role, need)) throw refused(team.role);
   return { supabase: requestClient(), user, team };
 }
 
@@ -53,7 +59,7 @@ export async function requireProjectContext(
 ): Promise<ProjectContext> {
   const [ctx, project] = await Promise.all([requireTeamContext(args), requireProjectOnceSignedIn(args)]);
   // an unknown project is a 404 whatever the role
-  if (need && !can(ctx.team.role, need)) throw forbidden();
+  if (need && !can(ctx.team.role, need)) throw refused(ctx.team.role);
   return { ...ctx, project, archived: project.archived_at !== null };
 }
 

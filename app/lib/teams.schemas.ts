@@ -37,7 +37,7 @@ const userId = z.string({ required_error: "Choose a member." }).uuid("Choose a m
 
 export const ChangeRoleSchema = z.object({
   userId,
-  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "Choose viewer, member or admin." }) }),
+  role: z.enum(ASSIGNABLE_ROLES, { errorMap: () => ({ message: "Choose guest, viewer, member or admin." }) }),
 });
 
 export const RemoveMemberSchema = z.object({ userId });

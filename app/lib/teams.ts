@@ -4,9 +4,15 @@ import type { Role } from "./permissions";
 export const SLUG_RULE = "3–40 characters: a–z, 0–9 and -, not starting or ending with -.";
 
 /** Roles an admin may give (ownership moves only by transfer). */
-export const ASSIGNABLE_ROLES = ["viewer", "member", "admin"] as const satisfies readonly Role[];
+export const ASSIGNABLE_ROLES = ["guest", "viewer", "member", "admin"] as const satisfies readonly Role[];
 
-export const ROLE_LABELS: Record<Role, string> = { viewer: "Viewer", member: "Member", admin: "Admin", owner: "Owner" };
+export const ROLE_LABELS: Record<Role, string> = {
+  guest: "Guest",
+  viewer: "Viewer",
+  member: "Member",
+  admin: "Admin",
+  owner: "Owner",
+};
 
 /** A slug suggestion from a team name: "Acme & Co." → "acme-co". */
 export function slugify(name: string): string {

@@ -31,7 +31,9 @@ export default function Index() {
       <ul className="features" aria-label="What you can do">
         <li>
           <h2>Teams and roles</h2>
-          <p>Invite people by email as owners, admins, members or viewers.</p>
+          <p>
+            Invite people by email as admins, members, viewers or guests (who see only the projects chosen for them).
+          </p>
         </li>
         <li>
           <h2>Projects and boards</h2>

@@ -21,6 +21,8 @@ const MAX_LABELS = 100;
 /** /teams/:team/labels — the team's labels with how many tasks carry each; members+ create, admins+ change. */
 export async function loader(args: LoaderFunctionArgs) {
   const { team, read } = await withTeamContext(args, (supabase) => listLabels(supabase, args.params.team!));
+  // a guest sees only their projects: the team's labels page isn't there for them
+  if (!permissionsOf(team.role).seeTeam) throw notFound();
   if (read.error) throw backendError(read.error);
   return { labels: read.labels, can: permissionsOf(team.role) };
 }
@@ -28,7 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
 export const action = keepingTheForm(submit);
 
 async function submit(args: ActionFunctionArgs) {
-  const { supabase, team } = await requireTeamContext(args);
+  const { supabase, team } = await requireTeamContext(args, { need: "seeTeam" });
   const parsed = parseIntent(LabelActionSchema, await args.request.formData());
   if (!parsed) throw notFound();
   const { intent, values } = parsed;

@@ -19,6 +19,7 @@ import {
   sendInvitation,
 } from "~/lib/invitations.server";
 import { pageSearch, parsePage } from "~/lib/paging";
+import { listProjects } from "~/lib/projects.server";
 import { can, permissionsOf } from "~/lib/permissions";
 import { parseIntent } from "~/lib/schemas";
 import { requireTeamContext } from "~/lib/team-context.server";
@@ -35,26 +36,35 @@ export async function loader(args: LoaderFunctionArgs) {
   const { supabase, user, team } = await requireTeamContext(args);
   const can = permissionsOf(team.role);
   // the members and (for admins) the pending invitations side by side
-  const [{ error, items: members, paging }, pending] = await Promise.all([
+  // (a guest's member list is their projects' people: row-level security decides)
+  const [{ error, items: members, paging }, pending, projects] = await Promise.all([
     listMembers(supabase, team.id, parsePage(new URL(args.request.url).searchParams)),
     can.manageMembers ? listPendingInvitations(supabase, team.id) : null,
+    can.manageMembers ? listProjects(supabase, team.slug, { includeArchived: false, from: 0, to: 99 }) : null,
   ]);
   if (error) throw backendError(error);
   if (pending?.error) throw backendError(pending.error);
+  if (projects?.error) throw backendError(projects.error);
   const invitations = pending?.items ?? [];
-  return { members, paging, invitations, userId: user.id, myRole: team.role, can };
+  const teamProjects = (projects?.data ?? []).map(({ id, key, name }) => ({ id, key, name }));
+  return { members, paging, invitations, projects: teamProjects, userId: user.id, myRole: team.role, can };
 }
 
 const ANSWERED = "That invitation was already answered or withdrawn.";
+const GUEST_NEEDS_PROJECTS = "Choose at least one project for a guest: it is all they will see.";
 
 export const action = keepingTheForm(submit);
 
 async function submit(args: ActionFunctionArgs) {
   const { supabase, user, team } = await requireTeamContext(args);
   const { request } = args;
-  const parsed = parseIntent(membersActionSchema(), await request.formData());
+  const form = await request.formData();
+  const parsed = parseIntent(membersActionSchema(), form);
   if (!parsed) throw notFound();
-  const { intent, values } = parsed;
+  const { intent } = parsed;
+  // the projects ticked on the invitation form (several fields of one name)
+  const projectIds = form.getAll("projectIds").map(String);
+  const values = { ...parsed.values, projectIds: projectIds.join(",") };
   const done = async (message: string, to: string) => {
     await setFlash({ kind: "success", message });
     throw redirect(to);
@@ -81,14 +91,16 @@ async function submit(args: ActionFunctionArgs) {
 
     case "invite":
     case "resend": {
-      let invite: { email: string; role: (typeof ASSIGNABLE_ROLES)[number] };
+      let invite: { email: string; role: (typeof ASSIGNABLE_ROLES)[number]; projectIds: string[] };
       if (parsed.intent === "resend") {
         const { data: pending, error } = await findPendingInvitation(supabase, team.id, parsed.data.invitationId);
         if (error) return writeFailure(error, { intent, values });
         if (!pending || pending.role === "owner") return formFailure({ intent, errors: { form: ANSWERED }, values });
-        invite = { email: pending.email, role: pending.role };
+        invite = { email: pending.email, role: pending.role, projectIds: pending.project_ids ?? [] };
       } else {
-        invite = { email: parsed.data.email, role: parsed.data.role };
+        invite = { email: parsed.data.email, role: parsed.data.role, projectIds };
+        if (invite.role === "guest" && projectIds.length === 0)
+          return formFailure({ intent, errors: { projectIds: GUEST_NEEDS_PROJECTS }, values });
       }
       const sent = await sendInvitation(supabase, { teamId: team.id, ...invite });
       if (!sent.ok) {
@@ -98,9 +110,11 @@ async function submit(args: ActionFunctionArgs) {
         const field =
           sent.code === "invalid_role"
             ? "role"
-            : sent.code === "invalid_email" || sent.code === "already_member"
-              ? "email"
-              : "form";
+            : sent.code === "invalid_projects"
+              ? "projectIds"
+              : sent.code === "invalid_email" || sent.code === "already_member"
+                ? "email"
+                : "form";
         const status = sent.status === 429 ? 429 : sent.status === 502 ? 503 : 400;
         return formFailure(
           { intent, errors: { [intent === "resend" ? "form" : field]: sent.message }, values },
@@ -140,7 +154,7 @@ async function submit(args: ActionFunctionArgs) {
 }
 
 export default function Members() {
-  const { members, paging, invitations, userId, myRole, can } = useLoaderData<typeof loader>();
+  const { members, paging, invitations, projects, userId, myRole, can } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const state = formState(actionData);
   const invitingFailed = actionData && "intent" in actionData && actionData.intent === "invite";
@@ -224,18 +238,28 @@ export default function Members() {
       ) : (
         <p className="muted small">As the owner you can't leave; transfer ownership in Settings first.</p>
       )}
-      {can.manageMembers ? <Invitations invitations={invitations} result={actionData} /> : null}
+      {can.manageMembers ? <Invitations invitations={invitations} projects={projects} result={actionData} /> : null}
     </section>
   );
 }
 
-type LoadedInvitation = ReturnType<typeof useLoaderData<typeof loader>>["invitations"][number];
+type Loaded = ReturnType<typeof useLoaderData<typeof loader>>;
+type LoadedInvitation = Loaded["invitations"][number];
 
 /** Admins and the owner: invite by email, and the invitations still waiting (resend, withdraw). */
-function Invitations({ invitations, result }: { invitations: LoadedInvitation[]; result: unknown }) {
+function Invitations({
+  invitations,
+  projects,
+  result,
+}: {
+  invitations: LoadedInvitation[];
+  projects: Loaded["projects"];
+  result: unknown;
+}) {
   const sentBack = formState(result, "invite");
   const { zone } = usePageTime();
   const role = sentBack.values.role;
+  const ticked = new Set((sentBack.values.projectIds ?? "").split(",").filter(Boolean));
   return (
     <section aria-labelledby="invite-title" className="invitations">
       <h2 id="invite-title">Invite someone</h2>
@@ -270,6 +294,29 @@ function Invitations({ invitations, result }: { invitations: LoadedInvitation[];
             </p>
           ) : null}
         </div>
+        {projects.length > 0 ? (
+          <fieldset
+            className="field invite-projects"
+            aria-invalid={sentBack.errors.projectIds ? true : undefined}
+            aria-describedby={sentBack.errors.projectIds ? "invite-projects-error" : "invite-projects-hint"}
+          >
+            <legend>Projects</legend>
+            <p className="muted small" id="invite-projects-hint">
+              They are added to the projects ticked. A guest sees only these and their people, and may comment.
+            </p>
+            {projects.map((p) => (
+              <label key={p.id} className="checkbox">
+                <input type="checkbox" name="projectIds" value={p.id} defaultChecked={ticked.has(p.id)} /> {p.name}{" "}
+                <span className="muted small">{p.key}</span>
+              </label>
+            ))}
+            {sentBack.errors.projectIds ? (
+              <p className="field-error" id="invite-projects-error">
+                {sentBack.errors.projectIds}
+              </p>
+            ) : null}
+          </fieldset>
+        ) : null}
         <SubmitButton pendingText="Sending…">Send invitation</SubmitButton>
       </ValidatedForm>
       <h2 id="pending-title">Pending invitations</h2>

@@ -134,9 +134,11 @@ export default function TeamLayout() {
               <li>
                 <NavLink to={`${base}/members`}>Members</NavLink>
               </li>
-              <li>
-                <NavLink to={`${base}/labels`}>Labels</NavLink>
-              </li>
+              {can.seeTeam ? (
+                <li>
+                  <NavLink to={`${base}/labels`}>Labels</NavLink>
+                </li>
+              ) : null}
               {can.renameTeam ? (
                 <li>
                   <NavLink to={`${base}/settings`}>Settings</NavLink>

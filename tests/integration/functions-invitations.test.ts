@@ -151,6 +151,43 @@ describe("send-invitation", () => {
     });
   });
 
+  it("a guest needs projects of the team (issue 41): none, another team's, or not ids are refused; they are stored", async () => {
+    const admin = await person("Ada Admin");
+    const t = await team({ admin });
+    const other = await team();
+    const projectOf = async (teamId: string, key: string) =>
+      (
+        await stack.db.query<{ id: string }>(
+          "insert into projects (team_id, key, name) values ($1, $2, $2) returning id",
+          [teamId, key],
+        )
+      ).rows[0].id;
+    const mine = await projectOf(t.id, "CLIENT");
+    const theirs = await projectOf(other.id, "ELSE");
+    const body = (extra: Record<string, unknown>) => ({
+      team_id: t.id,
+      email: uniqueEmail("g"),
+      role: "guest",
+      ...extra,
+    });
+    expect(await invite(admin.client, body({}))).toEqual({
+      status: 400,
+      body: { code: "invalid_projects", error: "Choose at least one project for a guest: it is all they will see." },
+    });
+    expect(await invite(admin.client, body({ project_ids: [theirs] }))).toEqual({
+      status: 400,
+      body: { code: "invalid_projects", error: "Choose projects of this team." },
+    });
+    expect((await invite(admin.client, body({ project_ids: ["nope"] }))).body.code).toBe("invalid_projects");
+    const sent = await invite(admin.client, body({ project_ids: [mine] }));
+    expect(sent.status).toBe(201);
+    const { rows } = await stack.db.query<{ role: string; project_ids: string[] }>(
+      "select role, project_ids from invitations where id = $1",
+      [sent.body.id],
+    );
+    expect(rows).toEqual([{ role: "guest", project_ids: [mine] }]);
+  });
+
   it("sends one invitation email per address per 60 s; a later one replaces the pending invitation", async () => {
     const admin = await person("Ada Admin");
     const t = await team({ admin });

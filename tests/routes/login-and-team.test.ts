@@ -265,7 +265,7 @@ describe("the members page", () => {
     });
     expect(badRole).toMatchObject({
       status: 400,
-      data: { intent: "role", errors: { role: "Choose viewer, member or admin." } },
+      data: { intent: "role", errors: { role: "Choose guest, viewer, member or admin." } },
     });
     const changed = await call(members.action, {
       url: `${url()}?page=1`,

@@ -1,5 +1,6 @@
-// POST { team_id, email, role } with the caller's token: invites an address to
-// a team and emails the link /invitations/<token>. The caller's own client and
+// POST { team_id, email, role, project_ids? } with the caller's token: invites an address to
+// a team and emails the link /invitations/<token>. `project_ids`: projects of the team the
+// person is added to on accepting (a guest needs at least one: it is all they will see). The caller's own client and
 // row-level security decide whether they may (admins and the owner); the token
 // is stored only as its SHA-256; the invitation is valid 7 days (the table's
 // default); a pending invitation to the same address is replaced; one
@@ -7,9 +8,16 @@
 import { callerClient, corsHeaders, json, refuse, serviceClient, signedInCaller } from "../_shared/http.ts";
 import { createMailer, escapeHtml } from "../_shared/mail.ts";
 
-const ROLES = ["admin", "member", "viewer"] as const;
+const ROLES = ["admin", "member", "viewer", "guest"] as const;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_PROJECTS = 100;
 const EMAIL_INTERVAL_SECONDS = 60;
-const ROLE_NAMES: Record<string, string> = { admin: "an admin", member: "a member", viewer: "a viewer" };
+const ROLE_NAMES: Record<string, string> = {
+  admin: "an admin",
+  member: "a member",
+  viewer: "a viewer",
+  guest: "a guest",
+};
 
 function randomToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -37,7 +45,7 @@ Deno.serve(async (req) => {
   if (req.method === "OPTIONS") return new Response("ok", { headers: corsHeaders });
   if (req.method !== "POST") return refuse(405, "method_not_allowed", "Send the invitation with POST.");
 
-  let input: { team_id?: unknown; email?: unknown; role?: unknown };
+  let input: { team_id?: unknown; email?: unknown; role?: unknown; project_ids?: unknown };
   try {
     input = await req.json();
   } catch {
@@ -46,7 +54,8 @@ Deno.serve(async (req) => {
   const teamId = typeof input?.team_id === "string" ? input.team_id : "";
   const email = typeof input?.email === "string" ? input.email.trim().toLowerCase() : "";
   const role = typeof input?.role === "string" ? input.role : "member";
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(teamId)) {
+  const projectIds = input?.project_ids ?? [];
+  if (!UUID.test(teamId)) {
     return refuse(400, "invalid_team", "Which team? team_id must be the team's id.");
   }
   if (email.length > 254 || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
@@ -55,7 +64,17 @@ Deno.serve(async (req) => {
   if (role === "owner")
     return refuse(400, "invalid_role", "An invitation can't make someone the owner. Transfer ownership instead.");
   if (!(ROLES as readonly string[]).includes(role))
-    return refuse(400, "invalid_role", "The role must be admin, member or viewer.");
+    return refuse(400, "invalid_role", "The role must be admin, member, viewer or guest.");
+  if (
+    !Array.isArray(projectIds) ||
+    projectIds.length > MAX_PROJECTS ||
+    !projectIds.every((id) => typeof id === "string" && UUID.test(id))
+  ) {
+    return refuse(400, "invalid_projects", "project_ids must be a list of at most 100 project ids.");
+  }
+  if (role === "guest" && projectIds.length === 0) {
+    return refuse(400, "invalid_projects", "Choose at least one project for a guest: it is all they will see.");
+  }
 
   const caller = callerClient(req);
   const signedIn = await signedInCaller(req, caller);
@@ -73,6 +92,19 @@ Deno.serve(async (req) => {
   if (!membership) return refuse(404, "team_not_found", "Team not found.");
   if (membership.role !== "admin" && membership.role !== "owner") {
     return refuse(403, "forbidden", "Your role in this team doesn't allow that.");
+  }
+
+  // The projects must be the team's (read through RLS: an admin sees all of them).
+  if (projectIds.length > 0) {
+    const { data: found, error: projectsError } = await caller
+      .from("projects")
+      .select("id")
+      .eq("team_id", teamId)
+      .in("id", projectIds as string[]);
+    if (projectsError) throw new Error(`reading the projects failed: ${projectsError.message}`);
+    if ((found ?? []).length !== new Set(projectIds).size) {
+      return refuse(400, "invalid_projects", "Choose projects of this team.");
+    }
   }
 
   const { data: alreadyMember, error: memberError } = await caller.rpc("team_has_member_email", {
@@ -121,7 +153,7 @@ Deno.serve(async (req) => {
   const token = randomToken();
   const { data: invitation, error: insertError } = await caller
     .from("invitations")
-    .insert({ team_id: teamId, email, role, token_hash: await sha256Hex(token) })
+    .insert({ team_id: teamId, email, role, token_hash: await sha256Hex(token), project_ids: projectIds as string[] })
     .select("id, email, role, created_at, expires_at")
     .single();
   if (insertError) throw new Error(`creating the invitation failed: ${insertError.message}`);

@@ -37,6 +37,12 @@ begin
   insert into public.team_members (team_id, user_id, role)
   values (invitation.team_id, me, invitation.role)
   on conflict on constraint team_members_pkey do nothing;
+  -- the projects chosen on the invitation (those still in the team)
+  insert into public.project_members (project_id, user_id, added_by)
+  select p.id, me, invitation.invited_by
+  from public.projects p
+  where p.id = any(invitation.project_ids) and p.team_id = invitation.team_id
+  on conflict do nothing;
   update public.invitations i set accepted_at = now() where i.id = invitation.id;
   select * into team from public.teams t where t.id = invitation.team_id;
   return team;

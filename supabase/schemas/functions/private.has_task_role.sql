@@ -17,7 +17,7 @@ AS $function$
       and m.role >= $2::public.team_role
       and (not $3 or p.archived_at is null)
       and m.team_id = coalesce(private.api_token_team(), m.team_id)
-      and (p.visibility = 'team' or m.role >= 'admin'::public.team_role
+      and ((p.visibility = 'team' and m.role >= 'viewer'::public.team_role) or m.role >= 'admin'::public.team_role
            or exists (select 1 from public.project_members pm where pm.project_id = p.id and pm.user_id = m.user_id))
   )
 $function$;

@@ -12,7 +12,7 @@ AS $function$
   join public.team_members m on m.team_id = p.team_id
   where m.user_id = auth.uid() and (select private.has_required_aal())
     and m.team_id = coalesce((select private.api_token_team()), m.team_id)
-    and (p.visibility = 'team' or m.role >= 'admin'::public.team_role
+    and ((p.visibility = 'team' and m.role >= 'viewer'::public.team_role) or m.role >= 'admin'::public.team_role
          or exists (select 1 from public.project_members pm where pm.project_id = p.id and pm.user_id = m.user_id))
 $function$;
 

@@ -7,10 +7,12 @@ CREATE OR REPLACE FUNCTION private.my_team_ids()
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  -- once per query, so it checks the two-factor rule (as my_project_ids() does)
+  -- once per query, so it checks the two-factor rule (as my_project_ids() does);
+  -- a guest's teams are not in it (20261208000160): see my_any_team_ids()
   select m.team_id from public.team_members m
   where m.user_id = auth.uid() and (select private.has_required_aal())
     and m.team_id = coalesce((select private.api_token_team()), m.team_id)
+    and m.role >= 'viewer'::public.team_role
 $function$;
 
 revoke all on function private.my_team_ids() from public;

@@ -7,11 +7,14 @@ CREATE OR REPLACE FUNCTION private.my_teammate_ids()
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select distinct theirs.user_id
+  select theirs.user_id
   from public.team_members mine
   join public.team_members theirs on theirs.team_id = mine.team_id
   where mine.user_id = auth.uid() and (select private.has_required_aal())
     and mine.team_id = coalesce((select private.api_token_team()), mine.team_id)
+    and mine.role >= 'viewer'::public.team_role
+  union
+  select g.user_id from private.my_guest_people() g
 $function$;
 
 revoke all on function private.my_teammate_ids() from public;

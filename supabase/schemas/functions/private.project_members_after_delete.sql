@@ -8,9 +8,7 @@ CREATE OR REPLACE FUNCTION private.project_members_after_delete()
  SET search_path TO ''
 AS $function$
 begin
-  if exists (select 1 from public.projects p where p.id = old.project_id and p.visibility = 'private') then
-    perform private.forget_unseen_project(old.project_id, old.user_id);
-  end if;
+  perform private.forget_unseen_project(old.project_id, old.user_id);
   return null;
 end;
 $function$;

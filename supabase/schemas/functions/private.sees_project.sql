@@ -12,7 +12,7 @@ AS $function$
     from public.projects p
     join public.team_members m on m.team_id = p.team_id
     where p.id = $1 and m.user_id = $2
-      and (p.visibility = 'team' or m.role >= 'admin'::public.team_role
+      and ((p.visibility = 'team' and m.role >= 'viewer'::public.team_role) or m.role >= 'admin'::public.team_role
            or exists (select 1 from public.project_members pm where pm.project_id = p.id and pm.user_id = m.user_id))
   )
 $function$;

@@ -24,16 +24,16 @@ grant update (body) on table public.comments to authenticated;
 
 create policy "authors and admins delete comments" on public.comments
   for delete to authenticated
-  using (private.has_task_role(task_id, 'member'::text, true) AND (author_id = (( SELECT auth.uid() AS uid)) OR private.has_task_role(task_id, 'admin'::text, true)));
+  using (private.may_comment(task_id) AND (author_id = (( SELECT auth.uid() AS uid)) OR private.has_task_role(task_id, 'admin'::text, true)));
 
 create policy "authors edit their comments" on public.comments
   for update to authenticated
-  using (author_id = (( SELECT auth.uid() AS uid)) AND private.has_task_role(task_id, 'member'::text, true))
-  with check (author_id = (( SELECT auth.uid() AS uid)) AND private.has_task_role(task_id, 'member'::text, true));
+  using (author_id = (( SELECT auth.uid() AS uid)) AND private.may_comment(task_id))
+  with check (author_id = (( SELECT auth.uid() AS uid)) AND private.may_comment(task_id));
 
-create policy "members comment as themselves" on public.comments
+create policy "members and guests comment as themselves" on public.comments
   for insert to authenticated
-  with check (author_id = (( SELECT auth.uid() AS uid)) AND private.has_task_role(task_id, 'member'::text, true));
+  with check (author_id = (( SELECT auth.uid() AS uid)) AND private.may_comment(task_id));
 
 create policy "members see comments" on public.comments
   for select to authenticated

@@ -12,20 +12,24 @@ create table public.invitations (
   expires_at timestamp with time zone default (now() + '7 days'::interval) not null,
   accepted_at timestamp with time zone,
   revoked_at timestamp with time zone,
+  project_ids uuid[] default '{}'::uuid[] not null,
   constraint invitations_pkey PRIMARY KEY (id),
   constraint invitations_token_hash_key UNIQUE (token_hash),
   constraint invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES profiles(id) ON DELETE SET NULL,
   constraint invitations_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE,
   constraint invitations_accepted_or_revoked CHECK (accepted_at IS NULL OR revoked_at IS NULL),
   constraint invitations_email_format CHECK (char_length(email::text) <= 254 AND email::text ~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$'::text),
+  constraint invitations_project_ids_count CHECK (cardinality(project_ids) <= 100),
   constraint invitations_role_not_owner CHECK (role <> 'owner'::team_role),
   constraint invitations_token_hash_format CHECK (token_hash ~ '^[0-9a-f]{64}$'::text)
 );
 
+comment on column public.invitations.project_ids is 'Projects the person is added to (project_members) on accepting; a guest sees only these.';
+
 alter table public.invitations enable row level security;
 
 grant delete, insert, maintain, references, select, trigger, truncate, update on table public.invitations to service_role;
-grant insert (team_id, email, role, token_hash) on table public.invitations to authenticated;
+grant insert (team_id, email, role, token_hash, project_ids) on table public.invitations to authenticated;
 grant select on table public.invitations to authenticated;
 grant update (revoked_at) on table public.invitations to authenticated;
 

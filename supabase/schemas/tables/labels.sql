@@ -34,9 +34,10 @@ create policy "members create labels as themselves" on public.labels
   for insert to authenticated
   with check (private.has_role(team_id, 'member'::text) AND created_by = (( SELECT auth.uid() AS uid)));
 
-create policy "members see their teams' labels" on public.labels
+create policy "members see their teams' labels, guests those on their tasks" on public.labels
   for select to authenticated
-  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)));
+  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)) OR (team_id IN ( SELECT private.my_any_team_ids() AS my_any_team_ids)) AND (id IN ( SELECT tl.label_id
+   FROM task_labels tl)));
 
 create policy "two-factor accounts need aal2" on public.labels as restrictive
   for all to authenticated

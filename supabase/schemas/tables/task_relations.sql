@@ -29,7 +29,7 @@ create policy "members relate tasks in active projects" on public.task_relations
 
 create policy "members see relations between tasks they see" on public.task_relations
   for select to authenticated
-  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)) AND (from_task_id IN ( SELECT t.id
+  using ((team_id IN ( SELECT private.my_any_team_ids() AS my_any_team_ids)) AND (from_task_id IN ( SELECT t.id
    FROM tasks t)) AND (to_task_id IN ( SELECT t.id
    FROM tasks t)));
 

@@ -23,7 +23,7 @@ create policy "people stop watching" on public.task_watchers
 
 create policy "people watch tasks they can read" on public.task_watchers
   for insert to authenticated
-  with check (user_id = (( SELECT auth.uid() AS uid)) AND private.has_task_role(task_id, 'viewer'::text));
+  with check (user_id = (( SELECT auth.uid() AS uid)) AND private.has_task_role(task_id, 'guest'::text));
 
 create policy "readers of a task see its watchers" on public.task_watchers
   for select to authenticated

@@ -26,9 +26,11 @@ create policy "admins remove members; anyone leaves; the owner stays" on public.
   for delete to authenticated
   using (role <> 'owner'::team_role AND (user_id = (( SELECT auth.uid() AS uid)) OR private.has_role(team_id, 'admin'::text)));
 
-create policy "members see who is in their teams" on public.team_members
+create policy "members see who is in their teams, guests their projects' peopl" on public.team_members
   for select to authenticated
-  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)));
+  using ((team_id IN ( SELECT private.my_team_ids() AS my_team_ids)) OR user_id = (( SELECT auth.uid() AS uid)) AND (team_id IN ( SELECT private.my_any_team_ids() AS my_any_team_ids)) OR ((team_id, user_id) IN ( SELECT g.team_id,
+    g.user_id
+   FROM private.my_guest_people() g(team_id, user_id))));
 
 create policy "two-factor accounts need aal2" on public.team_members as restrictive
   for all to authenticated
@@ -42,6 +44,10 @@ CREATE TRIGGER team_members_after_delete
 CREATE TRIGGER team_members_after_demotion
   AFTER UPDATE OF role ON team_members
   FOR EACH ROW WHEN (old.role >= 'admin'::team_role AND new.role < 'admin'::team_role) EXECUTE FUNCTION private.team_members_after_demotion();
+
+CREATE TRIGGER team_members_after_guest
+  AFTER UPDATE OF role ON team_members
+  FOR EACH ROW WHEN (new.role = 'guest'::team_role AND old.role <> 'guest'::team_role) EXECUTE FUNCTION private.team_members_after_guest();
 
 CREATE TRIGGER team_members_forget_assignees
   AFTER DELETE ON team_members

@@ -26,9 +26,9 @@ create policy "admins rename the team" on public.teams
   using (private.has_role(id, 'admin'::text))
   with check (private.has_role(id, 'admin'::text));
 
-create policy "members see their teams" on public.teams
+create policy "members and guests see their teams" on public.teams
   for select to authenticated
-  using ((id IN ( SELECT private.my_team_ids() AS my_team_ids)));
+  using ((id IN ( SELECT private.my_any_team_ids() AS my_any_team_ids)));
 
 create policy "the owner deletes the team" on public.teams
   for delete to authenticated
