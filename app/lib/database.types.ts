@@ -1236,6 +1236,7 @@ export type Database = {
       }
       tasks: {
         Row: {
+          archived_at: string | null
           assignee_id: string | null
           assignee_ids: string[]
           attachment_count: number
@@ -1245,6 +1246,8 @@ export type Database = {
           completed_at: string | null
           created_at: string
           created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
           description: string
           due_on: string | null
           due_on_set_at: string | null
@@ -1268,6 +1271,7 @@ export type Database = {
           updated_at: string
         }
         Insert: {
+          archived_at?: string | null
           assignee_id?: string | null
           assignee_ids?: string[]
           attachment_count?: number
@@ -1277,6 +1281,8 @@ export type Database = {
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
+          deleted_at?: string | null
+          deleted_by?: string | null
           description?: string
           due_on?: string | null
           due_on_set_at?: string | null
@@ -1300,6 +1306,7 @@ export type Database = {
           updated_at?: string
         }
         Update: {
+          archived_at?: string | null
           assignee_id?: string | null
           assignee_ids?: string[]
           attachment_count?: number
@@ -1309,6 +1316,8 @@ export type Database = {
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
+          deleted_at?: string | null
+          deleted_by?: string | null
           description?: string
           due_on?: string | null
           due_on_set_at?: string | null
@@ -1342,6 +1351,13 @@ export type Database = {
           {
             foreignKeyName: "tasks_created_by_fkey"
             columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_deleted_by_fkey"
+            columns: ["deleted_by"]
             isOneToOne: false
             referencedRelation: "profiles"
             referencedColumns: ["id"]
@@ -1603,6 +1619,44 @@ export type Database = {
         }
       }
       api_token_exchange: { Args: { token_hash: string }; Returns: Json }
+      archive_task: {
+        Args: { task_id: string; archived?: boolean }
+        Returns: {
+          archived_at: string | null
+          assignee_id: string | null
+          assignee_ids: string[]
+          attachment_count: number
+          checklist_done: number
+          checklist_total: number
+          comment_count: number
+          completed_at: string | null
+          created_at: string
+          created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
+          description: string
+          due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
+          fields: Json
+          id: string
+          label_ids: string[]
+          number: number
+          open_blockers: number
+          parent_id: string | null
+          position: number
+          priority: Database["public"]["Enums"]["task_priority"]
+          project_id: string
+          recurrence: string | null
+          search: unknown | null
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
+          successor_id: string | null
+          title: string
+          updated_at: string
+        }
+      }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1838,6 +1892,7 @@ export type Database = {
       move_task: {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
+          archived_at: string | null
           assignee_id: string | null
           assignee_ids: string[]
           attachment_count: number
@@ -1847,6 +1902,8 @@ export type Database = {
           completed_at: string | null
           created_at: string
           created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
           description: string
           due_on: string | null
           due_on_set_at: string | null
@@ -1917,10 +1974,22 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      project_trash: {
+        Args: { project_id: string }
+        Returns: {
+          id: string
+          number: number
+          title: string
+          deleted_at: string
+          deleted_by_name: string
+          purge_on: string
+        }[]
+      }
       projects_after_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      purge_task: { Args: { task_id: string }; Returns: number }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1958,11 +2027,49 @@ export type Database = {
         Returns: string
       }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
+      restore_task: {
+        Args: { task_id: string }
+        Returns: {
+          archived_at: string | null
+          assignee_id: string | null
+          assignee_ids: string[]
+          attachment_count: number
+          checklist_done: number
+          checklist_total: number
+          comment_count: number
+          completed_at: string | null
+          created_at: string
+          created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
+          description: string
+          due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
+          fields: Json
+          id: string
+          label_ids: string[]
+          number: number
+          open_blockers: number
+          parent_id: string | null
+          position: number
+          priority: Database["public"]["Enums"]["task_priority"]
+          project_id: string
+          recurrence: string | null
+          search: unknown | null
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
+          successor_id: string | null
+          title: string
+          updated_at: string
+        }
+      }
       revoke_api_token: { Args: { token_id: string }; Returns: undefined }
       save_task: { Args: { task_id: string; changes: Json }; Returns: Json }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
-        Args: { query: string; limit?: number }
+        Args: { query: string; limit?: number; archived?: boolean }
         Returns: {
           id: string
           project_id: string
@@ -2172,6 +2279,7 @@ export type Database = {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined
       }
+      trash_tasks: { Args: { task_ids: string[] }; Returns: number }
       unread_notification_count: {
         Args: Record<PropertyKey, never>
         Returns: number
