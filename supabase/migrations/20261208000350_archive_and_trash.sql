@@ -75,8 +75,9 @@ revoke all on function public.archive_task(uuid, boolean) from public, anon;
 grant execute on function public.archive_task(uuid, boolean) to authenticated, service_role;
 
 -- Delete = to the trash: whoever may delete (admins+, the delete policy's rule), in an active project.
--- Each task first gets `deleted_by` (a change its readers still see, so Realtime tells open boards),
--- then `deleted_at` (which hides it). Returns how many went.
+-- Returns how many went. Realtime checks a change against RLS when it delivers it, and a trashed
+-- row is no longer visible: the columns' status rows are touched (no value changes) so that boards
+-- open on the project, which listen to their statuses too, hear of it and read again.
 create function public.trash_tasks(task_ids uuid[])
 returns integer
 language plpgsql
@@ -105,10 +106,10 @@ begin
     perform public.record_task_event(item.id, 'task_deleted',
       jsonb_build_object('number', item.number, 'title', item.title));
   end loop;
-  update public.tasks t set deleted_by = auth.uid() where t.id = any ($1);
-  update public.tasks t set deleted_at = now() where t.id = any ($1);
+  update public.tasks t set deleted_at = now(), deleted_by = auth.uid() where t.id = any ($1);
   statuses := array(select distinct t.status_id from public.tasks t where t.id = any ($1));
   perform public.renumber_task_columns(statuses);
+  update public.project_statuses s set name = s.name where s.id = any (statuses);
   return wanted;
 end;
 $$;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../stack/cron/clock.ts";
 import { activityTeam, comment, createTask, statusId, type ActivityTeam } from "../support/activity.ts";
 import { advanceClock } from "../support/cron-clock.ts";
+import { Inbox, subscribed } from "../support/realtime.ts";
 import { startTestStack, type TestStack } from "../support/stack.ts";
 
 // the scheduler's clock starts at 03:20 UTC a month from now; the job runs at 03:29
@@ -32,7 +33,10 @@ beforeAll(async () => {
   slug = (await stack.db.query<{ slug: string }>("select slug from teams where id = $1", [t.team])).rows[0].slug;
   todo = await statusId(stack, t.project, "To do");
 });
-afterAll(() => stack?.close());
+afterAll(async () => {
+  await t?.member.client.removeAllChannels();
+  await stack?.close();
+});
 
 /** Three tasks in To do, made by the owner, in this order (positions 0, 1, 2 when the column was empty). */
 async function column(prefix: string) {
@@ -151,6 +155,29 @@ describe("trash", () => {
     });
     // restoring twice: it is no longer in the trash
     expect((await t.owner.client.rpc("restore_task", { task_id: a.id })).error?.code).toBe("PT404");
+  });
+
+  it("tells an open board through Realtime (its status rows), though the task itself is no longer visible", async () => {
+    const task = await createTask(t.owner, t.project, { title: "Live delete" });
+    const backlog = await statusId(stack, t.project, "Backlog");
+    type Change = { eventType: string; table: string; new: { id?: string } };
+    const inbox = new Inbox<Change>();
+    // what the board listens to (app/routes/teams.$team.projects.$key.tsx)
+    const channel = t.member.client.channel(`trash-${Math.random().toString(36).slice(2)}`);
+    for (const table of ["tasks", "project_statuses"]) {
+      channel.on(
+        "postgres_changes",
+        { schema: "public", table, event: "*", filter: `project_id=eq.${t.project}` } as never,
+        (change: Change) => inbox.push(change),
+      );
+    }
+    await subscribed(channel);
+    await t.owner.client.rpc("trash_tasks", { task_ids: [task.id] });
+    const got = await inbox.until((items) => items.some((i) => i.table === "project_statuses"));
+    expect(got.filter((i) => i.table === "project_statuses").map((i) => [i.eventType, i.new.id])).toEqual([
+      ["UPDATE", backlog],
+    ]);
+    expect(got.filter((i) => i.new.id === task.id)).toEqual([]);
   });
 
   it("bulk delete sends tasks to the trash", async () => {

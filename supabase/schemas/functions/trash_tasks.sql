@@ -29,10 +29,10 @@ begin
     perform public.record_task_event(item.id, 'task_deleted',
       jsonb_build_object('number', item.number, 'title', item.title));
   end loop;
-  update public.tasks t set deleted_by = auth.uid() where t.id = any ($1);
-  update public.tasks t set deleted_at = now() where t.id = any ($1);
+  update public.tasks t set deleted_at = now(), deleted_by = auth.uid() where t.id = any ($1);
   statuses := array(select distinct t.status_id from public.tasks t where t.id = any ($1));
   perform public.renumber_task_columns(statuses);
+  update public.project_statuses s set name = s.name where s.id = any (statuses);
   return wanted;
 end;
 $function$;
