@@ -106,6 +106,11 @@ begin
     perform public.record_task_event(item.id, 'task_deleted',
       jsonb_build_object('number', item.number, 'title', item.title));
   end loop;
+  -- the team's activity names the task as it was (its row is hidden from readers now, as after a delete)
+  update public.task_events e
+  set task_number = t.number, task_title = t.title
+  from public.tasks t
+  where t.id = any ($1) and e.task_id = t.id;
   update public.tasks t set deleted_at = now(), deleted_by = auth.uid() where t.id = any ($1);
   statuses := array(select distinct t.status_id from public.tasks t where t.id = any ($1));
   perform public.renumber_task_columns(statuses);
