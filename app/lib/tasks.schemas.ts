@@ -193,7 +193,9 @@ export const TaskActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("unarchive-task") }),
 ]);
 
-const trashedTaskId = z.string({ required_error: "That task isn't in the trash." }).uuid("That task isn't in the trash.");
+const trashedTaskId = z
+  .string({ required_error: "That task isn't in the trash." })
+  .uuid("That task isn't in the trash.");
 
 /** The project's trash (docs/product.md §18): restore a task, or delete it for good. */
 export const TrashActionSchema = z.discriminatedUnion("intent", [

@@ -52,7 +52,10 @@ export async function readArchived(supabase: SupabaseClient, projectId: string) 
 }
 
 export async function restoreTask(supabase: SupabaseClient, taskId: string) {
-  return supabase.rpc("restore_task", { task_id: taskId }).select("id, number").maybeSingle<{ id: string; number: number }>();
+  return supabase
+    .rpc("restore_task", { task_id: taskId })
+    .select("id, number")
+    .maybeSingle<{ id: string; number: number }>();
 }
 
 /** Deletes a task of the trash for good; its files follow through the cleanup queue, its activity stays. */

@@ -113,12 +113,7 @@ export default function TrashPage() {
                       </Form>
                       <Form method="post" preventScrollReset>
                         <input type="hidden" name="taskId" value={task.id} />
-                        <button
-                          type="submit"
-                          name="intent"
-                          value="purge"
-                          className="button button-small button-danger"
-                        >
+                        <button type="submit" name="intent" value="purge" className="button button-small button-danger">
                           Delete {ref} forever
                         </button>
                       </Form>

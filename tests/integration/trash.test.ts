@@ -132,9 +132,9 @@ describe("trash", () => {
     await t.owner.client.from("tasks").update({ title: "Changed" }).eq("id", a.id);
     // the trash: admins+ see it, members see nothing and may not restore
     const trash = await t.owner.client.rpc("project_trash", { project_id: t.project });
-    expect((trash.data as { title: string; deleted_by_name: string }[]).map((r) => [r.title, r.deleted_by_name])).toEqual(
-      [["Bin 1", "Olive"]],
-    );
+    expect(
+      (trash.data as { title: string; deleted_by_name: string }[]).map((r) => [r.title, r.deleted_by_name]),
+    ).toEqual([["Bin 1", "Olive"]]);
     expect((await t.member.client.rpc("project_trash", { project_id: t.project })).data).toEqual([]);
     expect((await t.member.client.rpc("restore_task", { task_id: a.id })).error?.code).toBe("42501");
     expect((await t.member.client.rpc("purge_task", { task_id: a.id })).error?.code).toBe("42501");

@@ -378,9 +378,9 @@ describe("the task panel", () => {
     const seen = await call(board.loader, { url: boardUrl(), user: team.admin, params: params() });
     const columns = (seen.data as { columns: Array<{ tasks: Array<{ title: string }> }> }).columns;
     expect(columns.flatMap((c) => c.tasks.map((t) => t.title))).not.toContain("Book the big room");
-    expect((await call(task.loader, { url: taskUrl(), user: team.admin, params: params({ number: "2" }) })).status).toBe(
-      404,
-    );
+    expect(
+      (await call(task.loader, { url: taskUrl(), user: team.admin, params: params({ number: "2" }) })).status,
+    ).toBe(404);
   });
 });
 
@@ -420,9 +420,9 @@ describe("trash and archived tasks (without JavaScript)", () => {
     expect(restored.status).toBe(302);
     expect(restored.location).toBe(trashUrl());
     expect(await titlesOnBoard()).toContain("Book the big room");
-    expect((await call(task.loader, { url: taskUrl(), user: team.member, params: params({ number: "2" }) })).status).toBe(
-      200,
-    );
+    expect(
+      (await call(task.loader, { url: taskUrl(), user: team.member, params: params({ number: "2" }) })).status,
+    ).toBe(200);
   });
 
   it("archives from the task page (off the board, under Archived, found by search with the filter) and unarchives from the Archived page", async () => {
