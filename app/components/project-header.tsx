@@ -4,8 +4,8 @@ import type { Permissions } from "~/lib/permissions";
 
 /**
  * The top of every view of a project (board, list, calendar): its key, name and
- * description, and what may be done with it (export, a new task, the
- * project's settings, where admins also archive it).
+ * description, and what may be done with it (export, a new task, its
+ * archived tasks, its trash and settings for admins, where they also archive it).
  */
 export function ProjectHeader({
   project,
@@ -39,6 +39,14 @@ export function ProjectHeader({
         {can.editTasks ? (
           <Link to={`${basePath}/tasks/new${search}`} className="button button-small" data-shortcut="c">
             New task
+          </Link>
+        ) : null}
+        <Link to={`${basePath}/archived`} className="button button-small button-secondary">
+          Archived
+        </Link>
+        {can.manageProjects ? (
+          <Link to={`${basePath}/trash`} className="button button-small button-secondary">
+            Trash
           </Link>
         ) : null}
         {can.manageProjects ? (

@@ -124,6 +124,7 @@ export type TaskDetail = Pick<
   | "recurrence"
   | "assignee_ids"
   | "fields"
+  | "archived_at"
 > & {
   creator: { display_name: string } | null;
   status: StatusRef;

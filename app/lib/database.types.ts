@@ -1343,6 +1343,7 @@ export type Database = {
       }
       tasks: {
         Row: {
+          archived_at: string | null
           assignee_id: string | null
           assignee_ids: string[]
           attachment_count: number
@@ -1352,6 +1353,8 @@ export type Database = {
           completed_at: string | null
           created_at: string
           created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
           description: string
           due_on: string | null
           due_on_set_at: string | null
@@ -1375,6 +1378,7 @@ export type Database = {
           updated_at: string
         }
         Insert: {
+          archived_at?: string | null
           assignee_id?: string | null
           assignee_ids?: string[]
           attachment_count?: number
@@ -1384,6 +1388,8 @@ export type Database = {
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
+          deleted_at?: string | null
+          deleted_by?: string | null
           description?: string
           due_on?: string | null
           due_on_set_at?: string | null
@@ -1407,6 +1413,7 @@ export type Database = {
           updated_at?: string
         }
         Update: {
+          archived_at?: string | null
           assignee_id?: string | null
           assignee_ids?: string[]
           attachment_count?: number
@@ -1416,6 +1423,8 @@ export type Database = {
           completed_at?: string | null
           created_at?: string
           created_by?: string | null
+          deleted_at?: string | null
+          deleted_by?: string | null
           description?: string
           due_on?: string | null
           due_on_set_at?: string | null
@@ -1449,6 +1458,13 @@ export type Database = {
           {
             foreignKeyName: "tasks_created_by_fkey"
             columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tasks_deleted_by_fkey"
+            columns: ["deleted_by"]
             isOneToOne: false
             referencedRelation: "profiles"
             referencedColumns: ["id"]
@@ -1710,6 +1726,44 @@ export type Database = {
         }
       }
       api_token_exchange: { Args: { token_hash: string }; Returns: Json }
+      archive_task: {
+        Args: { task_id: string; archived?: boolean }
+        Returns: {
+          archived_at: string | null
+          assignee_id: string | null
+          assignee_ids: string[]
+          attachment_count: number
+          checklist_done: number
+          checklist_total: number
+          comment_count: number
+          completed_at: string | null
+          created_at: string
+          created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
+          description: string
+          due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
+          fields: Json
+          id: string
+          label_ids: string[]
+          number: number
+          open_blockers: number
+          parent_id: string | null
+          position: number
+          priority: Database["public"]["Enums"]["task_priority"]
+          project_id: string
+          recurrence: string | null
+          search: unknown | null
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
+          successor_id: string | null
+          title: string
+          updated_at: string
+        }
+      }
       attachments_before_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -1949,6 +2003,7 @@ export type Database = {
       move_task: {
         Args: { task_id: string; status_id: string; position?: number }
         Returns: {
+          archived_at: string | null
           assignee_id: string | null
           assignee_ids: string[]
           attachment_count: number
@@ -1958,6 +2013,8 @@ export type Database = {
           completed_at: string | null
           created_at: string
           created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
           description: string
           due_on: string | null
           due_on_set_at: string | null
@@ -2040,10 +2097,22 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      project_trash: {
+        Args: { project_id: string }
+        Returns: {
+          id: string
+          number: number
+          title: string
+          deleted_at: string
+          deleted_by_name: string
+          purge_on: string
+        }[]
+      }
       projects_after_insert: {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      purge_task: { Args: { task_id: string }; Returns: number }
       queue_attachment_file_removal: {
         Args: Record<PropertyKey, never>
         Returns: unknown
@@ -2081,11 +2150,49 @@ export type Database = {
         Returns: string
       }
       reset_calendar_feed: { Args: Record<PropertyKey, never>; Returns: string }
+      restore_task: {
+        Args: { task_id: string }
+        Returns: {
+          archived_at: string | null
+          assignee_id: string | null
+          assignee_ids: string[]
+          attachment_count: number
+          checklist_done: number
+          checklist_total: number
+          comment_count: number
+          completed_at: string | null
+          created_at: string
+          created_by: string | null
+          deleted_at: string | null
+          deleted_by: string | null
+          description: string
+          due_on: string | null
+          due_on_set_at: string | null
+          due_on_set_by: string | null
+          fields: Json
+          id: string
+          label_ids: string[]
+          number: number
+          open_blockers: number
+          parent_id: string | null
+          position: number
+          priority: Database["public"]["Enums"]["task_priority"]
+          project_id: string
+          recurrence: string | null
+          search: unknown | null
+          status_id: string
+          subtasks_done: number
+          subtasks_total: number
+          successor_id: string | null
+          title: string
+          updated_at: string
+        }
+      }
       revoke_api_token: { Args: { token_id: string }; Returns: undefined }
       save_task: { Args: { task_id: string; changes: Json }; Returns: Json }
       saved_views_limit: { Args: Record<PropertyKey, never>; Returns: unknown }
       search_tasks: {
-        Args: { query: string; limit?: number }
+        Args: { query: string; limit?: number; archived?: boolean }
         Returns: {
           id: string
           project_id: string
@@ -2296,6 +2403,7 @@ export type Database = {
         Args: { team_id: string; new_owner_id: string }
         Returns: undefined
       }
+      trash_tasks: { Args: { task_ids: string[] }; Returns: number }
       unread_notification_count: {
         Args: Record<PropertyKey, never>
         Returns: number

@@ -256,13 +256,30 @@ const InPlaceSchemas = [
   z.object({ intent: z.literal("set-labels"), labels, newLabels }),
 ] as const;
 
-/** The task panel: its fields, one of them in place, its status and place (the task is the URL's), or deleting it. */
+/** The task panel: its fields, one of them in place, its status and place (the task is the URL's), archiving or deleting it. */
 export const TaskActionSchema = z.discriminatedUnion("intent", [
   TaskFieldsSchema.extend({ intent: z.literal("update") }),
   ...InPlaceSchemas,
   MoveTaskSchema.omit({ taskId: true }).extend({ intent: z.literal("move") }),
   z.object({ intent: z.literal("stop-repeating") }),
   z.object({ intent: z.literal("delete-task") }),
+  z.object({ intent: z.literal("archive-task") }),
+  z.object({ intent: z.literal("unarchive-task") }),
+]);
+
+const trashedTaskId = z
+  .string({ required_error: "That task isn't in the trash." })
+  .uuid("That task isn't in the trash.");
+
+/** The project's trash (docs/product.md §18): restore a task, or delete it for good. */
+export const TrashActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("restore"), taskId: trashedTaskId }),
+  z.object({ intent: z.literal("purge"), taskId: trashedTaskId }),
+]);
+
+/** The project's archived tasks: put one back on the board. */
+export const ArchivedActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("unarchive"), taskId: z.string().uuid("That task isn't archived.") }),
 ]);
 
 /** A task's comments: a new one, or the author's edit, or a delete (the comment is a hidden field). */

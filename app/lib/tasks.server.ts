@@ -6,7 +6,6 @@ import { TIMELINE_PAGE_SIZE, type TimelineCursor } from "./comments";
 import { actorName, describeEvent, type TaskEvent } from "./activity";
 import type { Mentionable } from "./mentions";
 import { readRepeats } from "./recurrence.server";
-import { removeQueuedFiles } from "./storage.server";
 import type { SupabaseClient } from "./supabase-types";
 import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from "./board";
 import type { PaletteColor } from "./palette";
@@ -345,11 +344,12 @@ export async function readSuccessor(supabase: SupabaseClient, successorId: strin
   return { number: next.number, due_on: next.due_on, status: status as { name: string } | null };
 }
 
-/** Deletes a task with its comments and attachment rows; the files follow through the cleanup queue. */
+/**
+ * Deleting a task moves it to the project's trash with everything it has (docs/decisions/0045);
+ * `data` is how many went (0 or 1). Files stay until the trash is emptied.
+ */
 export async function deleteTask(supabase: SupabaseClient, taskId: string) {
-  const result = await supabase.from("tasks").delete().eq("id", taskId).select("id").maybeSingle();
-  if (!result.error && result.data) await removeQueuedFiles();
-  return result;
+  return supabase.rpc("trash_tasks", { task_ids: [taskId] });
 }
 
 export interface SearchHit {
@@ -369,12 +369,12 @@ export interface SearchHit {
 export const SEARCH_LIMIT = 50;
 
 /**
- * The best matches, at most SEARCH_LIMIT. The RPC can't return more, so a full
+ * The best matches, at most SEARCH_LIMIT; archived tasks only when asked (and then only they). The RPC can't return more, so a full
  * page means there may be more (`capped`): the page says so and asks for more words.
  */
-export async function searchTasks(supabase: SupabaseClient, query: string) {
+export async function searchTasks(supabase: SupabaseClient, query: string, { archived = false } = {}) {
   const { data, error } = await supabase
-    .rpc("search_tasks", { query, limit: SEARCH_LIMIT })
+    .rpc("search_tasks", { query, limit: SEARCH_LIMIT, archived })
     .select(
       "id, number, title, status_name, status_color, project_key, project_name, project_archived, team_slug, team_name",
     );

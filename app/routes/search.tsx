@@ -19,28 +19,31 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request }: LoaderFunctionArgs) {
   const supabase = requestClient();
   await requireUser(request);
-  const q = new URL(request.url).searchParams.get("q")?.trim().slice(0, 200) ?? "";
+  const params = new URL(request.url).searchParams;
+  const q = params.get("q")?.trim().slice(0, 200) ?? "";
+  // ?archived=1: the archived tasks (docs/product.md §18), which the plain search leaves out
+  const archived = params.get("archived") === "1";
   let hits: SearchHit[] = [];
   let capped = false;
   if (q) {
     // a task's key (WEB-12, or the key it had before it moved) opens that task
     const address = await taskAddressByKey(supabase, q);
     if (address) throw redirect(address);
-    const result = await searchTasks(supabase, q);
+    const result = await searchTasks(supabase, q, { archived });
     if (result.error) throw backendError(result.error);
     ({ hits, capped } = result);
   }
-  return { q, hits, capped };
+  return { q, hits, capped, archived };
 }
 
 export default function Search() {
-  const { q, hits, capped } = useLoaderData<typeof loader>();
+  const { q, hits, capped, archived } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.location?.pathname === "/search";
   return (
     <section aria-labelledby="search-title" className="search-page">
       <h1 id="search-title">Search tasks</h1>
-      <Form method="get" role="search" aria-labelledby="search-title" className="search-form" key={q}>
+      <Form method="get" role="search" aria-labelledby="search-title" className="search-form" key={`${q} ${archived}`}>
         <label htmlFor="search-page-q">Words to find in titles and descriptions</label>
         <div className="search-row">
           <input
@@ -56,17 +59,20 @@ export default function Search() {
             Search
           </button>
         </div>
+        <label className="checkbox-label">
+          <input type="checkbox" name="archived" value="1" defaultChecked={archived} /> Archived tasks only
+        </label>
       </Form>
       <PendingNotice pending={pending}>Searching…</PendingNotice>
       {q ? (
         hits.length === 0 ? (
-          <p>No tasks match “{q}”.</p>
+          <p>{archived ? `No archived tasks match “${q}”.` : `No tasks match “${q}”.`}</p>
         ) : (
           <>
             <p className="muted">
               {capped
                 ? `The ${hits.length} best matches for “${q}” are shown; there may be more. Add words to narrow the search.`
-                : `${hits.length} ${hits.length === 1 ? "task" : "tasks"} for “${q}”.`}
+                : `${hits.length} ${archived ? "archived " : ""}${hits.length === 1 ? "task" : "tasks"} for “${q}”.`}
             </p>
             <ol className="search-results">
               {hits.map((hit) => (

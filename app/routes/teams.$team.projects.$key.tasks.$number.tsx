@@ -38,6 +38,7 @@ import { formatDay } from "~/lib/dates";
 import { movedTaskRedirect } from "~/lib/move.server";
 import { assigneesFromForm, fieldChangesFromForm } from "~/lib/fields";
 import { unlessFormRejected } from "~/lib/revalidation";
+import { archiveTask } from "~/lib/trash.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${taskRef(data.projectKey, data.task.number)} ${data.task.title} · Teamboard` : "Task · Teamboard" },
@@ -102,7 +103,7 @@ async function readPanel(args: LoaderFunctionArgs) {
   return { ...panel, timeline, descriptionHtml };
 }
 
-/** The task's own forms: its fields, its status and place, deleting it. Comments post to ./comments. */
+/** The task's own forms: its fields, its status and place, archiving or deleting it. Comments post to ./comments. */
 export const action = keepingTheForm(submit);
 
 async function submit(args: ActionFunctionArgs) {
@@ -202,10 +203,27 @@ async function submit(args: ActionFunctionArgs) {
     case "delete-task": {
       const { intent } = parsed;
       if (!can(team.role, "deleteTasks")) return forbiddenResult({ intent, values });
+      // to the project's trash, where admins+ restore it for 30 days (docs/product.md §18)
       const { data: deleted, error } = await deleteTask(supabase, task.id);
       if (error) return writeFailure(error, { intent, values });
       if (!deleted) return forbiddenResult({ intent, values });
-      return done(`${ref} is deleted.`, urls.board);
+      return redirectWithSuccess(`${ref} is in the trash.`, urls.board, {
+        href: `${boardPath(ctx)}/trash`,
+        text: "Open the trash",
+      });
+    }
+
+    case "archive-task":
+    case "unarchive-task": {
+      const archive = parsed.intent === "archive-task";
+      const { error } = await archiveTask(supabase, task.id, archive);
+      if (error) return writeFailure(error, { intent: parsed.intent, values });
+      return archive
+        ? redirectWithSuccess(`${ref} is archived.`, urls.board, {
+            href: `${boardPath(ctx)}/archived`,
+            text: "Archived tasks",
+          })
+        : done(`${ref} is back on the board.`);
     }
   }
   throw notFound();

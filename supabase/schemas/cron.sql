@@ -15,6 +15,13 @@ select cron.schedule('prune-notifications', '17 3 * * *', $$
   delete from public.email_unsubscribe_tokens where created_at < now() - interval '1 year';
   $$);
 
+select cron.schedule('purge-trash', '29 3 * * *', $$
+  select private.purge_trash(coalesce(
+    (select max(d.start_time) from cron.job_run_details d join cron.job j on j.jobid = d.jobid
+     where j.jobname = 'purge-trash' and d.status = 'running'),
+    now()))
+  $$);
+
 select cron.schedule('send-notifications', '* * * * *', $$
   select net.http_post(
     url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/send-notifications',

@@ -11,7 +11,7 @@ for (const mode of MODES) {
   test.describe(`attachments ${mode.name}`, () => {
     test.use({ javaScriptEnabled: mode.js });
 
-    test("attach, download, refuse a too-large file, delete; deleting the task removes its files", async ({
+    test("attach, download, refuse a too-large file, delete; the task's files stay in the trash and go when it is deleted forever", async ({
       page,
       login,
       backend,
@@ -61,13 +61,31 @@ for (const mode of MODES) {
       await expect(section.locator("[data-attachment]")).toHaveCount(1);
       await expect.poll(objects).toBe(1);
 
-      // an admin deletes the task: its last file goes with it
+      // an admin deletes the task: to the trash, its file kept; restored, the file is there again;
+      // deleted forever from the trash, its last file goes with it (docs/product.md §18)
       await page.context().clearCookies();
       await login(team.users.admin);
-      await page.goto(`/teams/${team.slug}/projects/${team.project.key}/tasks/${task.number}`);
-      await page.getByText("Delete task…").click();
-      await page.getByRole("button", { name: /for good/ }).click();
-      await expect(page.getByText(/is deleted\./)).toBeVisible();
+      const ref = `${team.project.key}-${task.number}`;
+      const taskPath = `/teams/${team.slug}/projects/${team.project.key}/tasks/${task.number}`;
+      const deleteTask = async () => {
+        await page.goto(taskPath);
+        await page.getByText("Delete task…").click();
+        await page.getByRole("button", { name: `Delete ${ref}`, exact: true }).click();
+        await expect(page.getByText(`${ref} is in the trash.`)).toBeVisible();
+      };
+      await deleteTask();
+      expect(await objects()).toBe(1);
+      await page.getByRole("link", { name: "Open the trash" }).click();
+      await page.getByRole("button", { name: `Restore ${ref}` }).click();
+      await expect(page.getByText(`${ref} is restored.`)).toBeVisible();
+      await page.getByRole("link", { name: `Open ${ref}` }).click();
+      await expect(section.getByRole("link", { name: "pixel.png", exact: true })).toBeVisible();
+
+      await deleteTask();
+      await page.goto(`/teams/${team.slug}/projects/${team.project.key}/trash`);
+      await page.getByRole("button", { name: `Delete ${ref} forever` }).click();
+      await expect(page.getByText(`${ref} is deleted for good.`)).toBeVisible();
+      await expect(page.getByText("The trash is empty.")).toBeVisible();
       await expect.poll(objects).toBe(0);
     });
   });

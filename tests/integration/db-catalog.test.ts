@@ -167,6 +167,12 @@ const API_FUNCTIONS: Record<string, string> = {
   unread_notification_count: "the bell",
   unsubscribe_from_emails: "an email's unsubscribe link (anon)",
   unsubscribe_link_status: "an email's unsubscribe link (anon)",
+  // archive and trash (issue 39)
+  archive_task: "the task page's Archive / Unarchive",
+  trash_tasks: "the task page's Delete and the list's bulk delete",
+  restore_task: "the project's trash",
+  purge_task: "the project's trash (Delete forever)",
+  project_trash: "the project's trash",
   // tokens and webhooks (issue 40)
   create_api_token: "account tokens",
   revoke_api_token: "account tokens",

@@ -11,6 +11,9 @@ let board: typeof import("~/routes/teams.$team.projects.$key");
 let task: typeof import("~/routes/teams.$team.projects.$key.tasks.$number");
 let comments: typeof import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
 let newTask: typeof import("~/routes/teams.$team.projects.$key.tasks.new");
+let trash: typeof import("~/routes/teams.$team.projects.$key_.trash");
+let archivedPage: typeof import("~/routes/teams.$team.projects.$key_.archived");
+let search: typeof import("~/routes/search");
 
 beforeAll(async () => {
   stack = await startRouteStack();
@@ -19,6 +22,9 @@ beforeAll(async () => {
   task = await import("~/routes/teams.$team.projects.$key.tasks.$number");
   comments = await import("~/routes/teams.$team.projects.$key.tasks.$number.comments");
   newTask = await import("~/routes/teams.$team.projects.$key.tasks.new");
+  trash = await import("~/routes/teams.$team.projects.$key_.trash");
+  archivedPage = await import("~/routes/teams.$team.projects.$key_.archived");
+  search = await import("~/routes/search");
   const { rows } = await stack.db.query<{ name: string; id: string }>(
     "select name, id from project_statuses where project_id = $1",
     [team.projectId],
@@ -364,7 +370,99 @@ describe("the task panel", () => {
     });
     expect(deleted.status).toBe(302);
     expect(deleted.location).toBe(`${boardUrl()}?label=x`);
-    expect(await statusOf(team.taskIds[1])).toBeNull();
+    // in the trash (docs/product.md §18): off the board, its row kept
+    const { rows } = await stack.db.query("select 1 from tasks where id = $1 and deleted_at is not null", [
+      team.taskIds[1],
+    ]);
+    expect(rows).toHaveLength(1);
+    const seen = await call(board.loader, { url: boardUrl(), user: team.admin, params: params() });
+    const columns = (seen.data as { columns: Array<{ tasks: Array<{ title: string }> }> }).columns;
+    expect(columns.flatMap((c) => c.tasks.map((t) => t.title))).not.toContain("Book the big room");
+    expect(
+      (await call(task.loader, { url: taskUrl(), user: team.admin, params: params({ number: "2" }) })).status,
+    ).toBe(404);
+  });
+});
+
+describe("trash and archived tasks (without JavaScript)", () => {
+  const taskUrl = () => `${boardUrl()}/tasks/2`;
+  const trashUrl = () => `${boardUrl()}/trash`;
+  const archivedUrl = () => `${boardUrl()}/archived`;
+  const titlesOnBoard = async () => {
+    const seen = await call(board.loader, { url: boardUrl(), user: team.member, params: params() });
+    return (seen.data as { columns: Array<{ tasks: Array<{ title: string }> }> }).columns.flatMap((c) =>
+      c.tasks.map((t) => t.title),
+    );
+  };
+
+  it("lists the deleted task for admins; a member may not restore; an admin restores it to the board", async () => {
+    const asAdmin = await call(trash.loader, { url: trashUrl(), user: team.admin, params: params() });
+    expect(asAdmin.status).toBe(200);
+    const listed = asAdmin.data as { mayRestore: boolean; tasks: Array<{ id: string; number: number; title: string }> };
+    expect(listed.tasks.map((t) => [t.number, t.title])).toEqual([[2, "Book the big room"]]);
+    const asMember = (await call(trash.loader, { url: trashUrl(), user: team.member, params: params() })).data;
+    expect(asMember).toMatchObject({ mayRestore: false, tasks: [] });
+
+    const form = { intent: "restore", taskId: team.taskIds[1] };
+    const refused = await call(trash.action, { url: trashUrl(), user: team.member, params: params(), form });
+    expect(refused.status).toBe(403);
+    expect(errorsOf(refused.data).form).toBe(FORBIDDEN);
+    const bogus = await call(trash.action, {
+      url: trashUrl(),
+      user: team.admin,
+      params: params(),
+      form: { intent: "restore", taskId: team.taskIds[0] },
+    });
+    expect(bogus.status).toBe(404);
+    expect(errorsOf(bogus.data).form).toBe("That task isn't in the trash.");
+
+    const restored = await call(trash.action, { url: trashUrl(), user: team.admin, params: params(), form });
+    expect(restored.status).toBe(302);
+    expect(restored.location).toBe(trashUrl());
+    expect(await titlesOnBoard()).toContain("Book the big room");
+    expect(
+      (await call(task.loader, { url: taskUrl(), user: team.member, params: params({ number: "2" }) })).status,
+    ).toBe(200);
+  });
+
+  it("archives from the task page (off the board, under Archived, found by search with the filter) and unarchives from the Archived page", async () => {
+    const archived = await call(task.action, {
+      url: taskUrl(),
+      user: team.member,
+      params: params({ number: "2" }),
+      form: { intent: "archive-task" },
+    });
+    expect(archived.status).toBe(302);
+    expect(archived.location).toBe(boardUrl());
+    expect(await titlesOnBoard()).not.toContain("Book the big room");
+    const page = (await call(archivedPage.loader, { url: archivedUrl(), user: team.viewer, params: params() }))
+      .data as { mayUnarchive: boolean; tasks: Array<{ number: number; title: string }> };
+    expect(page).toMatchObject({ mayUnarchive: false, tasks: [{ number: 2, title: "Book the big room" }] });
+    // still at its address, saying it is archived
+    const panel = await call(task.loader, { url: taskUrl(), user: team.member, params: params({ number: "2" }) });
+    expect((panel.data as { task: { archived_at: string | null } }).task.archived_at).toBeTruthy();
+    const plain = (await call(search.loader, { url: "/search?q=room", user: team.member, params: {} })).data;
+    expect((plain as { hits: unknown[] }).hits).toEqual([]);
+    const filtered = (await call(search.loader, { url: "/search?q=room&archived=1", user: team.member, params: {} }))
+      .data as { hits: Array<{ number: number }> };
+    expect(filtered.hits.map((h) => h.number)).toEqual([2]);
+
+    const viewer = await call(archivedPage.action, {
+      url: archivedUrl(),
+      user: team.viewer,
+      params: params(),
+      form: { intent: "unarchive", taskId: team.taskIds[1] },
+    });
+    expect(viewer.status).toBe(403);
+    const back = await call(archivedPage.action, {
+      url: archivedUrl(),
+      user: team.member,
+      params: params(),
+      form: { intent: "unarchive", taskId: team.taskIds[1] },
+    });
+    expect(back.status).toBe(302);
+    expect(back.location).toBe(archivedUrl());
+    expect(await titlesOnBoard()).toContain("Book the big room");
   });
 });
 

@@ -303,7 +303,9 @@ describe("bulk edit", () => {
       ["change", "delete"],
     ]);
     expect(doneOf(done)).toBe("1 task changed.");
-    expect(await tasksWhere("id = $1", [id])).toHaveLength(0);
+    // to the project's trash (docs/product.md §18): hidden, its row kept for 30 days
+    expect(await tasksWhere("id = $1 and deleted_at is null", [id])).toHaveLength(0);
+    expect(await tasksWhere("id = $1 and deleted_at is not null", [id])).toHaveLength(1);
     const empty = await post(team.admin, [
       ["change", "priority"],
       ["priority", "low"],

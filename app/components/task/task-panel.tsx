@@ -30,6 +30,8 @@ export type TaskFormResult = FormFailure<
   | "set-due"
   | "set-assignees"
   | "set-labels"
+  | "archive-task"
+  | "unarchive-task"
 >;
 /** What the /comments route's forms can send back. */
 export type CommentFormResult = FormFailure<"comment" | "edit-comment" | "delete-comment">;
@@ -96,7 +98,12 @@ export function TaskPanel({
   const commentsAction = `${commentsActionPath(taskPath)}${location.search}`;
   // a refusal for a form this page doesn't show (its role changed, or a delete button) goes on top
   const failure = result ?? commentResult;
-  const refusedElsewhere = !can.editTasks || failure?.intent === "delete-task" || failure?.intent === "delete-comment";
+  const refusedElsewhere =
+    !can.editTasks ||
+    failure?.intent === "delete-task" ||
+    failure?.intent === "delete-comment" ||
+    failure?.intent === "archive-task" ||
+    failure?.intent === "unarchive-task";
   const topAlert = failure?.errors.form && refusedElsewhere ? failure.errors.form : null;
   // reading by default; "Edit" opens the form: ?edit without JavaScript, in place with it
   const [editingInPlace, setEditingInPlace] = useState(false);
@@ -164,6 +171,22 @@ export function TaskPanel({
         </p>
       ) : null}
       {topAlert ? <FormAlert>{topAlert}</FormAlert> : null}
+      {task.archived_at ? (
+        <div className="archived-note" role="status">
+          <p>
+            <span className="archived-badge">Archived</span> This task isn&apos;t on the board, in lists or calendars.{" "}
+            <Link to={`${boardPath}/archived`}>Archived tasks</Link>
+          </p>
+          {can.editTasks ? (
+            <Form method="post" action={taskAction} preventScrollReset>
+              <input type="hidden" name="intent" value="unarchive-task" />
+              <button type="submit" className="button button-small">
+                Unarchive {ref}
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
       <AlsoViewing taskId={task.id} members={members} key={task.id} />
       <WatchForm watching={watching} watchers={watchers} action={`${taskPath}/watching${location.search}`} />
       <LiveTaskData
@@ -302,14 +325,26 @@ export function TaskPanel({
           <Link to={`${taskPath}/move`}>Move or duplicate…</Link>
         </p>
       ) : null}
+      {can.editTasks && !task.archived_at ? (
+        <Form method="post" action={taskAction} preventScrollReset className="archive-task-form">
+          <input type="hidden" name="intent" value="archive-task" />
+          <button type="submit" className="button button-secondary button-small">
+            Archive {ref}
+          </button>{" "}
+          <span className="muted">Off the board and lists; found under Archived.</span>
+        </Form>
+      ) : null}
       {can.deleteTasks ? (
         <details className="danger-zone">
           <summary>Delete task…</summary>
           <Form method="post" action={taskAction} preventScrollReset>
             <input type="hidden" name="intent" value="delete-task" />
-            <p>The task, its comments and its files are deleted for everyone. This can't be undone.</p>
+            <p>
+              The task goes to the project&apos;s trash with its comments and files; an admin can restore it for 30
+              days.
+            </p>
             <button type="submit" className="button button-danger button-small">
-              Delete {ref} for good
+              Delete {ref}
             </button>
           </Form>
         </details>

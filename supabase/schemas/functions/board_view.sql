@@ -67,14 +67,14 @@ begin
         'wip_limit', s.wip_limit,
         -- counted only where a WIP limit asks for it
         'count', case when s.wip_limit is not null then (
-          select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id
+          select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id and t.archived_at is null
         ) end,
         'cards', coalesce(c.cards, '[]'::json),
         -- each summed number field's sum over the column's tasks
         'sums', case when sum_fields is not null then (
           select json_object_agg(sf.id, coalesce((
             select sum(v.number_value) from public.field_values v join public.tasks t on t.id = v.task_id
-            where v.field_id = sf.id and t.status_id = s.id
+            where v.field_id = sf.id and t.status_id = s.id and t.archived_at is null
           ), 0))
           from unnest(sum_fields) sf (id)
         ) end
@@ -97,6 +97,7 @@ begin
           from public.tasks t
           where t.project_id = proj.id
             and t.status_id = s.id
+            and t.archived_at is null
             and (
               $3 is null
               or ($3 = 'me' and t.assignee_ids @> array[me])

@@ -116,8 +116,8 @@ begin
       delete from public.task_labels tl where tl.task_id = any ($1) and tl.label_id = target;
       done := wanted;
     when 'delete' then
-      delete from public.tasks t where t.id = any ($1);
-      get diagnostics done = row_count;
+      -- to the project's trash (docs/decisions/0045); restorable for 30 days
+      done := public.trash_tasks($1);
   end case;
 
   if done <> wanted then

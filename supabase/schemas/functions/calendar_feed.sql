@@ -31,6 +31,7 @@ begin
       join public.teams tm on tm.id = p.team_id
       where t.assignee_ids @> array[feed.user_id]
         and t.due_on is not null
+        and t.archived_at is null and t.deleted_at is null
         and t.due_on >= (now() at time zone zone)::date - 30
         and exists (select 1 from public.team_members m where m.team_id = p.team_id and m.user_id = feed.user_id)
         and private.sees_project(p.id, feed.user_id)

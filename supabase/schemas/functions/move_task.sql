@@ -24,8 +24,12 @@ begin
 
   perform 1 from public.projects p where p.id = project for update;
   select * into task from public.tasks t where t.id = $1 for update;
-  if not found then
+  if not found or task.deleted_at is not null then
     raise exception 'Task not found.' using errcode = 'PT404';
+  end if;
+  if task.archived_at is not null then
+    raise exception 'This task is archived; unarchive it to put it on the board.'
+      using errcode = 'P0001', detail = 'task_archived';
   end if;
   if (select p.archived_at from public.projects p where p.id = project) is not null then
     raise exception 'This project is archived; its tasks are read-only.'
@@ -41,16 +45,19 @@ begin
   -- take it out of its column, then make room at its new place
   update public.tasks t
   set position = t.position - 1
-  where t.project_id = project and t.status_id = task.status_id and t.position > task.position;
+  where t.project_id = project and t.status_id = task.status_id and t.position > task.position
+    and t.archived_at is null and t.deleted_at is null;
 
   select count(*) into others
   from public.tasks t
-  where t.project_id = project and t.status_id = $2 and t.id <> task.id;
+  where t.project_id = project and t.status_id = $2 and t.id <> task.id
+    and t.archived_at is null and t.deleted_at is null;
   place := least(coalesce($3, others), others);
 
   update public.tasks t
   set position = t.position + 1
-  where t.project_id = project and t.status_id = $2 and t.id <> task.id and t.position >= place;
+  where t.project_id = project and t.status_id = $2 and t.id <> task.id and t.position >= place
+    and t.archived_at is null and t.deleted_at is null;
 
   update public.tasks t
   set status_id = $2, position = place

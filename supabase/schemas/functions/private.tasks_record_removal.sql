@@ -12,8 +12,11 @@ begin
   if not exists (select 1 from public.projects p where p.id = old.project_id) then
     return old;
   end if;
-  perform public.record_task_event(old.id, 'task_deleted',
-    jsonb_build_object('number', old.number, 'title', old.title));
+  -- a task purged from the trash had its task_deleted event when it went there (trash_tasks)
+  if old.deleted_at is null then
+    perform public.record_task_event(old.id, 'task_deleted',
+      jsonb_build_object('number', old.number, 'title', old.title));
+  end if;
   update public.task_events e
   set task_number = old.number, task_title = old.title
   where e.task_id = old.id;

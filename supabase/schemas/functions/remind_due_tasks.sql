@@ -14,6 +14,7 @@ AS $function$
     cross join lateral unnest(t.assignee_ids) a (person)
     where t.assignee_ids <> '{}'
       and t.completed_at is null
+      and t.archived_at is null and t.deleted_at is null
       and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
     union
     -- ... and their watchers who asked for due-date emails
@@ -21,6 +22,7 @@ AS $function$
     from public.task_watchers w
     join public.tasks t on t.id = w.task_id
     where t.completed_at is null
+      and t.archived_at is null and t.deleted_at is null
       and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
       and public.email_setting(w.user_id, 'due_date') <> 'never'
   ), seen as (

@@ -20,7 +20,7 @@ begin
   from (
     select x.id, row_number() over (partition by x.status_id order by x.position, x.id) as n
     from public.tasks x
-    where x.status_id = any ($1)
+    where x.status_id = any ($1) and x.archived_at is null and x.deleted_at is null
   ) o
   where t.id = o.id and t.position <> o.n - 1;
 end;

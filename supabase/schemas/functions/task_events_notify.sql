@@ -26,6 +26,10 @@ begin
   elsif new.kind not in ('comment_posted', 'comment_edited') then
     return null;
   end if;
+  -- nothing for a task in the trash or archived (docs/decisions/0045)
+  if exists (select 1 from public.tasks t where t.id = new.task_id and (t.archived_at is not null or t.deleted_at is not null)) then
+    return null;
+  end if;
   if assigned = '{}' and coalesce(jsonb_array_length(new.data -> 'mentions'), 0) = 0
      and new.kind <> 'comment_posted' and not coalesce(status_changed, false) then
     return null;

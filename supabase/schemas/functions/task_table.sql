@@ -109,6 +109,7 @@ begin
       left join public.profiles a on a.id = t.assignee_id
       %2$s
       where %3$s
+        and t.archived_at is null
         and (
           $3 is null
           or ($3 = 'me' and t.assignee_ids @> array[$2])

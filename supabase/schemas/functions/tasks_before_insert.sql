@@ -24,7 +24,8 @@ begin
   end if;
   select count(*) into new.position
   from public.tasks t
-  where t.project_id = new.project_id and t.status_id = new.status_id;
+  where t.project_id = new.project_id and t.status_id = new.status_id
+    and t.archived_at is null and t.deleted_at is null;
   return new;
 end;
 $function$;

@@ -32,12 +32,15 @@ create table public.tasks (
   attachment_count integer default 0 not null,
   fields jsonb default '{}'::jsonb not null,
   assignee_ids uuid[] default '{}'::uuid[] not null,
+  archived_at timestamp with time zone,
+  deleted_at timestamp with time zone,
+  deleted_by uuid,
   constraint tasks_pkey PRIMARY KEY (id),
-  constraint tasks_column_position_key UNIQUE (project_id, status_id, "position") DEFERRABLE INITIALLY DEFERRED,
   constraint tasks_project_id_id_key UNIQUE (project_id, id),
   constraint tasks_project_id_number_key UNIQUE (project_id, number),
   constraint tasks_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES profiles(id) ON DELETE SET NULL,
   constraint tasks_created_by_fkey FOREIGN KEY (created_by) REFERENCES profiles(id) ON DELETE SET NULL,
+  constraint tasks_deleted_by_fkey FOREIGN KEY (deleted_by) REFERENCES profiles(id) ON DELETE SET NULL,
   constraint tasks_due_on_set_by_fkey FOREIGN KEY (due_on_set_by) REFERENCES profiles(id) ON DELETE SET NULL,
   constraint tasks_parent_in_project_fkey FOREIGN KEY (project_id, parent_id) REFERENCES tasks(project_id, id) ON DELETE SET NULL (parent_id),
   constraint tasks_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE,
@@ -50,11 +53,14 @@ create table public.tasks (
   constraint tasks_position_not_negative CHECK ("position" >= 0),
   constraint tasks_recurrence_needs_due_on CHECK (recurrence IS NULL OR due_on IS NOT NULL),
   constraint tasks_recurrence_valid CHECK (recurrence IS NULL OR is_recurrence(recurrence)),
-  constraint tasks_title_length CHECK (btrim(title) <> ''::text AND char_length(title) <= 200)
+  constraint tasks_title_length CHECK (btrim(title) <> ''::text AND char_length(title) <= 200),
+  constraint tasks_column_position_key EXCLUDE USING btree (project_id WITH =, status_id WITH =, "position" WITH =) WHERE (archived_at IS NULL AND deleted_at IS NULL) DEFERRABLE INITIALLY DEFERRED
 );
 
 comment on column public.tasks.recurrence is 'The repeat rule (RRULE subset, public.is_recurrence); completing the task makes its successor (tasks_repeat).';
 comment on column public.tasks.successor_id is 'The next task of the series, made when this one was completed; set by the database only.';
+comment on column public.tasks.archived_at is 'Off the board, lists and calendars; shown under Archived (archive_task / unarchive_task).';
+comment on column public.tasks.deleted_at is 'In the project''s trash since then (trash_tasks); hidden by the read policy; purged 30 days later.';
 
 alter table public.tasks enable row level security;
 
@@ -78,7 +84,7 @@ create policy "members edit tasks in active projects" on public.tasks
 
 create policy "members see their teams' tasks" on public.tasks
   for select to authenticated
-  using ((project_id IN ( SELECT private.my_project_ids() AS my_project_ids)));
+  using ((project_id IN ( SELECT private.my_project_ids() AS my_project_ids)) AND deleted_at IS NULL);
 
 create policy "two-factor accounts need aal2" on public.tasks as restrictive
   for all to authenticated
@@ -169,9 +175,11 @@ CREATE TRIGGER tasks_webhooks
   AFTER INSERT OR DELETE OR UPDATE ON tasks
   FOR EACH ROW EXECUTE FUNCTION tasks_webhooks();
 
+CREATE INDEX tasks_archived_idx ON public.tasks USING btree (project_id, archived_at) WHERE (archived_at IS NOT NULL);
 CREATE INDEX tasks_assignee_due_idx ON public.tasks USING btree (assignee_id, due_on) WHERE (assignee_id IS NOT NULL);
 CREATE INDEX tasks_assignee_ids_idx ON public.tasks USING gin (assignee_ids);
 CREATE INDEX tasks_created_by_idx ON public.tasks USING btree (created_by);
+CREATE INDEX tasks_deleted_by_idx ON public.tasks USING btree (deleted_by) WHERE (deleted_by IS NOT NULL);
 CREATE INDEX tasks_due_on_set_by_idx ON public.tasks USING btree (due_on_set_by) WHERE (due_on_set_by IS NOT NULL);
 CREATE INDEX tasks_label_ids_idx ON public.tasks USING gin (label_ids);
 CREATE INDEX tasks_parent_idx ON public.tasks USING btree (parent_id, project_id) WHERE (parent_id IS NOT NULL);
@@ -179,5 +187,6 @@ CREATE INDEX tasks_project_due_idx ON public.tasks USING btree (project_id, due_
 CREATE INDEX tasks_search_idx ON public.tasks USING gin (search);
 CREATE INDEX tasks_status_id_idx ON public.tasks USING btree (status_id);
 CREATE INDEX tasks_successor_id_idx ON public.tasks USING btree (successor_id) WHERE (successor_id IS NOT NULL);
+CREATE INDEX tasks_trash_idx ON public.tasks USING btree (project_id, deleted_at) WHERE (deleted_at IS NOT NULL);
 
 alter publication supabase_realtime add table public.tasks;
