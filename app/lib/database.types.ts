@@ -1790,6 +1790,7 @@ export type Database = {
           group?: string
           page_offset?: number
           page_size?: number
+          fields?: string
         }
         Returns: Json
       }
@@ -2057,6 +2058,7 @@ export type Database = {
           group?: string
           page_offset?: number
           page_size?: number
+          fields?: string
         }
         Returns: Json
       }
