@@ -4,7 +4,7 @@
 -- object text: field id -> value, `none` for no value), sends each row's values, and each row's
 -- group's sum of every summed number field (a window over all the rows the filters keep, before the
 -- page is cut). list_view passes the filter on and sends the project's field definitions.
--- Restated: task_table, list_view, my_work (task_table and list_view take a new last argument, so the old signatures are dropped first).
+-- Restated: task_table, list_view, my_work, team_overview (task_table and list_view take a new last argument, so the old signatures are dropped first).
 
 drop function public.list_view(text, text, text, text, text, text, text, integer, integer);
 drop function public.task_table(uuid, text, text, text, text, text, text, integer, integer);
@@ -323,6 +323,54 @@ begin
       where pr.id in (select a.id::uuid from json_array_elements(found_rows) r, json_array_elements_text(r -> 'assignee_ids') a(id))
     ), '[]'::json)
   );
+end;
+$function$;
+
+
+-- The team page's "my open tasks" are those I am any assignee of, not only the first.
+create or replace function public.team_overview(team_id uuid)
+ RETURNS json
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+declare
+  result json;
+begin
+  if auth.uid() is null or not private.is_member($1) then
+    raise exception 'Team not found.' using errcode = 'PT404';
+  end if;
+  select json_build_object(
+    'counts', (
+      select json_object_agg(c.category, coalesce(n.n, 0) order by c.category)
+      from unnest(enum_range(null::public.status_category)) as c (category)
+      left join (
+        select s.category, count(*) as n
+        from public.tasks t
+        join public.projects p on p.id = t.project_id
+        join public.project_statuses s on s.id = t.status_id
+        where p.team_id = $1 and p.archived_at is null
+        group by s.category
+      ) n on n.category = c.category
+    ),
+    'my_open_tasks', coalesce((
+      select json_agg(x order by x.due_on nulls last, x.priority desc, x.updated_at desc)
+      from (
+        select t.id, t.number, t.title, t.priority, t.due_on, t.updated_at, t.project_id,
+               json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,
+               p.key as project_key, p.name as project_name
+        from public.tasks t
+        join public.projects p on p.id = t.project_id
+        join public.project_statuses s on s.id = t.status_id
+        where p.team_id = $1 and p.archived_at is null
+          and t.assignee_ids @> array[auth.uid()]
+          and t.completed_at is null
+        order by t.due_on nulls last, t.priority desc, t.updated_at desc
+        limit 50
+      ) x
+    ), '[]'::json)
+  ) into result;
+  return result;
 end;
 $function$;
 
