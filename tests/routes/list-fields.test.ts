@@ -140,6 +140,18 @@ describe("the list with fields, without JavaScript", () => {
     expect(task3.assignee_ids).toEqual([team.member.id, team.owner.id]);
   });
 
+  it("the board's column shows the sum of Points over its tasks", async () => {
+    const boardRoute = await import("~/routes/teams.$team.projects.$key");
+    const result = await call(boardRoute.loader, {
+      url: `/teams/${team.slug}/projects/WEB`,
+      user: team.member,
+      params: params(),
+    });
+    const { columns } = result.data as { columns: Array<{ sums: Record<string, number> | null }> };
+    // tasks 3..8 (Points 60 … 10) are all in the first column; the others hold none
+    expect(columns.map((c) => c.sums?.[field.points])).toEqual([210, 0, 0, 0, 0].slice(0, columns.length));
+  });
+
   it("sets Points on the ticked tasks in one post, and words a refused value", async () => {
     const { rows } = await stack.db.query<{ id: string }>(
       `select id from public.tasks where project_id = $1 and number between 3 and 8 order by number`,
