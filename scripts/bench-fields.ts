@@ -129,7 +129,8 @@ try {
     times.sort((a, b) => a - b);
     return times[Math.floor(times.length / 2)];
   };
-  const board = (key: string) => () => client.rpc("board_view", { team_slug: "bench", project_key: key }, { get: true });
+  const board = (key: string) => () =>
+    client.rpc("board_view", { team_slug: "bench", project_key: key }, { get: true });
   const listBy = (sort: string) => () =>
     client.rpc("list_view", { team_slug: "bench", project_key: "BIG", sort }, { get: true });
 

@@ -75,12 +75,7 @@ export function ListArrangeForm({
             <input type="hidden" name="columns" value="" />
             {fields.map((field) => (
               <label key={field.id} className="checkbox-field">
-                <input
-                  type="checkbox"
-                  name="columns"
-                  value={field.id}
-                  defaultChecked={columns.includes(field.id)}
-                />{" "}
+                <input type="checkbox" name="columns" value={field.id} defaultChecked={columns.includes(field.id)} />{" "}
                 {field.name}
               </label>
             ))}

@@ -74,9 +74,7 @@ export function TaskTable({
   const columns = shown.length + fields.length + (selection ? 1 : 0);
   const groupField = fieldOfKey(allFields, group);
   const title = (value: string | null, first: TaskRow | undefined) =>
-    groupField
-      ? fieldGroupTitle(groupField, value, names)
-      : groupTitle(group as GroupKey, value, names, first);
+    groupField ? fieldGroupTitle(groupField, value, names) : groupTitle(group as GroupKey, value, names, first);
   return (
     <table className="task-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -96,12 +94,7 @@ export function TaskTable({
             </th>
           ))}
           {fields.map((field) => (
-            <th
-              key={field.id}
-              scope="col"
-              className="task-table-field"
-              aria-sort={ariaSort(fieldKey(field.id), sort)}
-            >
+            <th key={field.id} scope="col" className="task-table-field" aria-sort={ariaSort(fieldKey(field.id), sort)}>
               <Link to={sortSearch(params, fieldKey(field.id), sort, sortParam, pageParam)} preventScrollReset>
                 {field.name}
                 <SortMark sortKey={fieldKey(field.id)} sort={sort} />

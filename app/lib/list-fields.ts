@@ -41,7 +41,10 @@ export function columnFields(fields: readonly FieldDef[], asked: readonly string
 }
 
 /** What of the URL the list's other forms and links keep: the columns asked for and the field filters. */
-export function fieldParams(columns: readonly string[] | null, filters: Record<string, string>): Record<string, string> {
+export function fieldParams(
+  columns: readonly string[] | null,
+  filters: Record<string, string>,
+): Record<string, string> {
   const kept: Record<string, string> = {};
   if (columns) kept.columns = columns.join(",");
   for (const [id, value] of Object.entries(filters)) kept[fieldFilterName(id)] = value;

@@ -68,7 +68,9 @@ export function parseBulkEdit(form: FormData): BulkEdit {
 function setFieldValue(form: FormData, data: Record<string, string>): string {
   const field = data.setField!.toLowerCase();
   const typed = (data.fieldValue ?? "").trim();
-  const checkboxes = String(form.get("checkboxFields") ?? "").toLowerCase().split(",");
+  const checkboxes = String(form.get("checkboxFields") ?? "")
+    .toLowerCase()
+    .split(",");
   let value: string | null = typed === "" ? null : typed;
   if (value !== null && checkboxes.includes(field)) {
     const word = value.toLowerCase();

@@ -65,7 +65,13 @@ export function parseGroup(raw: string | null | undefined): GroupKey | FieldKey 
 }
 
 /** A column header's link: sorts by it ascending, or flips it when it is the sort already; back to page 1. */
-export function sortSearch(params: URLSearchParams, key: SortKey | FieldKey, current: Sort, name = "sort", pageName = "page") {
+export function sortSearch(
+  params: URLSearchParams,
+  key: SortKey | FieldKey,
+  current: Sort,
+  name = "sort",
+  pageName = "page",
+) {
   const next = new URLSearchParams(params);
   next.set(name, sortParam({ key, descending: current.key === key ? !current.descending : false }));
   next.delete(pageName);

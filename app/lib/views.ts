@@ -33,7 +33,11 @@ export function viewQuery(params: URLSearchParams): string {
   }
   // the field columns ticked (`columns` present but empty: none, not the default ones on cards)
   if (params.has("columns")) {
-    const ids = params.getAll("columns").join(",").split(",").map((id) => id.trim());
+    const ids = params
+      .getAll("columns")
+      .join(",")
+      .split(",")
+      .map((id) => id.trim());
     kept.set("columns", ids.filter(Boolean).join(",").slice(0, 400));
   }
   for (const [name, value] of params) {

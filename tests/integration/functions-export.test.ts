@@ -206,9 +206,10 @@ describe("export-project", () => {
   it("has every assignee and one column per field, in the project's order and in words", async () => {
     const db = stack.db;
     const fieldProject = (
-      await db.query<{ id: string }>("insert into projects (team_id, key, name) values ($1, 'FLD', 'Fields') returning id", [
-        teamId,
-      ])
+      await db.query<{ id: string }>(
+        "insert into projects (team_id, key, name) values ($1, 'FLD', 'Fields') returning id",
+        [teamId],
+      )
     ).rows[0].id;
     const field = async (name: string, kind: string, position: number) =>
       (
@@ -232,10 +233,11 @@ describe("export-project", () => {
         [fieldProject],
       )
     ).rows[0].id;
-    await db.query(
-      "insert into task_assignees (task_id, person_id, position) values ($1, $2, 0), ($1, $3, 1)",
-      [task, viewer.id, owner.id],
-    );
+    await db.query("insert into task_assignees (task_id, person_id, position) values ($1, $2, 0), ($1, $3, 1)", [
+      task,
+      viewer.id,
+      owner.id,
+    ]);
     await db.query(
       `insert into field_values (task_id, field_id, value) values
          ($1, $2, '"acme"'), ($1, $3, '5'), ($1, $4, to_jsonb($5::text)), ($1, $6, 'true')`,

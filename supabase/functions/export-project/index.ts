@@ -224,7 +224,8 @@ Deno.serve(async (req) => {
         return;
       }
       const rows = (data ?? []) as unknown as TaskRow[];
-      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((t) => row(project.key, t, time, fields, names)).join("")));
+      if (rows.length > 0)
+        controller.enqueue(encoder.encode(rows.map((t) => row(project.key, t, time, fields, names)).join("")));
       offset += rows.length;
       if (rows.length === 0) controller.close();
     },
