@@ -10,6 +10,7 @@ import { fieldWords, type FieldDef } from "~/lib/fields";
 import { fieldGroupTitle, fieldOfKey, sumWords } from "~/lib/list-fields";
 import {
   fieldKey,
+  isFieldKey,
   SORT_KEYS,
   SORT_LABELS,
   ariaSort,
@@ -69,6 +70,8 @@ export function TaskTable({
   allFields?: readonly FieldDef[];
 }) {
   const params = new URLSearchParams(useLocation().search);
+  // a field that is gone (removed since the link was made) groups nothing, as the database does
+  if (group && isFieldKey(group) && !fieldOfKey(allFields, group)) group = null;
   const groups = group ? groupRows(rows) : [{ value: null, rows }];
   const shown = SORT_KEYS.filter((key) => !hide.includes(key));
   const columns = shown.length + fields.length + (selection ? 1 : 0);
