@@ -1,6 +1,7 @@
 import { Form } from "@remix-run/react";
-import { FormAlert, SelectField, SubmitButton, formState } from "~/components/form";
+import { FormAlert, SelectField, SubmitButton, Field, formState } from "~/components/form";
 import { PRIORITIES, PRIORITY_LABELS } from "~/lib/board";
+import type { FieldDef } from "~/lib/fields";
 
 /**
  * The list's bulk edit (docs/product.md §13): one form whose buttons each
@@ -47,6 +48,7 @@ export function BulkEditForm({
   canDelete,
   allTicked,
   result,
+  fields = [],
 }: {
   pageIds: readonly string[];
   members: Choices["members"];
@@ -55,6 +57,8 @@ export function BulkEditForm({
   canDelete: boolean;
   allTicked: boolean;
   result: unknown;
+  /** the project's fields: "Set field" (one post for every ticked row) */
+  fields?: readonly FieldDef[];
 }) {
   const { errors, values } = formState(result, "bulk");
   const done = (result as { done?: string } | undefined)?.done ?? null;
@@ -104,6 +108,41 @@ export function BulkEditForm({
             </SubmitButton>
             <SubmitButton name="change" value="remove_label" className="button button-small button-secondary">
               Remove label
+            </SubmitButton>
+          </div>
+        ) : null}
+        {fields.length > 0 ? (
+          <div className="bulk-edit-change">
+            <input
+              type="hidden"
+              name="checkboxFields"
+              value={fields
+                .filter((f) => f.kind === "checkbox")
+                .map((f) => f.id)
+                .join(",")}
+            />
+            <SelectField
+              name="setField"
+              label="Field"
+              value={values.setField}
+              error={errors.setField}
+              options={fields.filter((f) => f.kind !== "person").map((f) => ({ value: f.id, label: f.name }))}
+            />
+            <Field
+              name="fieldValue"
+              label="Value"
+              value={values.fieldValue}
+              error={errors.fieldValue}
+              list="bulk-field-values"
+              hint="Empty clears it."
+            />
+            <datalist id="bulk-field-values">
+              {[...new Set(fields.flatMap((f) => f.options.map((o) => o.name)))].map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+            <SubmitButton name="change" value="set_field" className="button button-small button-secondary">
+              Set field
             </SubmitButton>
           </div>
         ) : null}

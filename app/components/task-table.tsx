@@ -6,12 +6,17 @@ import { isOverdue } from "~/lib/calendar";
 import { formatDate, formatDateTime, type ZoneTable } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { Day } from "~/components/day";
+import { fieldWords, type FieldDef } from "~/lib/fields";
+import { fieldGroupTitle, fieldOfKey, sumWords } from "~/lib/list-fields";
 import {
+  fieldKey,
+  isFieldKey,
   SORT_KEYS,
   SORT_LABELS,
   ariaSort,
   groupTitle,
   sortSearch,
+  type FieldKey,
   type GroupKey,
   type Sort,
   type SortKey,
@@ -27,7 +32,9 @@ import {
  * that belong to the bulk edit form (by its id, so the table needn't sit
  * inside it). `hide` leaves columns out (My work's own lists: the assignee
  * is always me). The key and the title both open the task; an open task past
- * its due date says "Overdue" (docs/product.md §12).
+ * its due date says "Overdue" (docs/product.md §12). The list's `fields` are
+ * columns after the others (each sorts); `allFields` names a field group's
+ * heading and its sums ("Points: 12", over the whole group, not one page).
  */
 export function TaskTable({
   rows,
@@ -41,10 +48,12 @@ export function TaskTable({
   showProject = false,
   selection,
   hide = [],
+  fields = [],
+  allFields = [],
 }: {
   rows: readonly TaskRow[];
   sort: Sort;
-  group?: GroupKey | null;
+  group?: GroupKey | FieldKey | null;
   /** member names by id */
   names: Record<string, string>;
   caption: ReactNode;
@@ -55,11 +64,20 @@ export function TaskTable({
   showProject?: boolean;
   selection?: { form: string; selected: ReadonlySet<string> };
   hide?: readonly SortKey[];
+  /** the fields shown as columns */
+  fields?: readonly FieldDef[];
+  /** every field of the project (a field group's heading, the sums) */
+  allFields?: readonly FieldDef[];
 }) {
   const params = new URLSearchParams(useLocation().search);
+  // a field that is gone (removed since the link was made) groups nothing, as the database does
+  if (group && isFieldKey(group) && !fieldOfKey(allFields, group)) group = null;
   const groups = group ? groupRows(rows) : [{ value: null, rows }];
   const shown = SORT_KEYS.filter((key) => !hide.includes(key));
-  const columns = shown.length + (selection ? 1 : 0);
+  const columns = shown.length + fields.length + (selection ? 1 : 0);
+  const groupField = fieldOfKey(allFields, group);
+  const title = (value: string | null, first: TaskRow | undefined) =>
+    groupField ? fieldGroupTitle(groupField, value, names) : groupTitle(group as GroupKey, value, names, first);
   return (
     <table className="task-table">
       <caption className="visually-hidden">{caption}</caption>
@@ -78,6 +96,14 @@ export function TaskTable({
               </Link>
             </th>
           ))}
+          {fields.map((field) => (
+            <th key={field.id} scope="col" className="task-table-field" aria-sort={ariaSort(fieldKey(field.id), sort)}>
+              <Link to={sortSearch(params, fieldKey(field.id), sort, sortParam, pageParam)} preventScrollReset>
+                {field.name}
+                <SortMark sortKey={fieldKey(field.id)} sort={sort} />
+              </Link>
+            </th>
+          ))}
         </tr>
       </thead>
       {groups.map((part, index) => (
@@ -85,7 +111,13 @@ export function TaskTable({
           {group ? (
             <tr className="task-table-group">
               <th scope="rowgroup" colSpan={columns}>
-                {groupTitle(group, part.value, names, part.rows[0])}
+                {title(part.value, part.rows[0])}
+                {sumWords(allFields, part.rows[0]?.sums).map((words) => (
+                  <span key={words} className="task-table-sum muted small">
+                    {" "}
+                    · {words}
+                  </span>
+                ))}
               </th>
             </tr>
           ) : null}
@@ -98,6 +130,7 @@ export function TaskTable({
                 showProject={showProject}
                 selection={selection}
                 shown={shown}
+                fields={fields}
               />
             </Fragment>
           ))}
@@ -107,7 +140,7 @@ export function TaskTable({
   );
 }
 
-function SortMark({ sortKey, sort }: { sortKey: SortKey; sort: Sort }) {
+function SortMark({ sortKey, sort }: { sortKey: SortKey | FieldKey; sort: Sort }) {
   if (sortKey !== sort.key) return null;
   return <span aria-hidden="true">{sort.descending ? " ↓" : " ↑"}</span>;
 }
@@ -119,6 +152,7 @@ function Row({
   showProject,
   selection,
   shown,
+  fields,
 }: {
   row: TaskRow;
   names: Record<string, string>;
@@ -126,6 +160,7 @@ function Row({
   showProject: boolean;
   selection?: { form: string; selected: ReadonlySet<string> };
   shown: readonly SortKey[];
+  fields: readonly FieldDef[];
 }) {
   const ref = `${row.project_key}-${row.number}`;
   const { zone, today } = usePageTime();
@@ -152,7 +187,7 @@ function Row({
       </td>
     ),
     priority: <td data-label="Priority">{row.priority === "none" ? "—" : PRIORITY_LABELS[row.priority]}</td>,
-    assignee: <td data-label="Assignee">{row.assignee_id ? (names[row.assignee_id] ?? "Former member") : "—"}</td>,
+    assignee: <td data-label="Assignee">{assigneeWords(row, names)}</td>,
     due: (
       <td data-label="Due" className="task-table-due">
         {row.due_on ? <Day day={row.due_on} /> : "—"}
@@ -183,6 +218,11 @@ function Row({
       {shown.map((key) => (
         <Fragment key={key}>{cells[key]}</Fragment>
       ))}
+      {fields.map((field) => (
+        <td key={field.id} data-label={field.name} className="task-table-field">
+          {fieldWords(field, row.fields?.[field.id], (id) => names[id]) ?? "—"}
+        </td>
+      ))}
     </tr>
   );
 }
@@ -200,6 +240,12 @@ function LastChange({ iso, zone }: { iso: string; zone: ZoneTable }) {
       <span>{date},</span> <span>{full.slice(date.length + 2)}</span>
     </time>
   );
+}
+
+/** Every assignee's name, in the order added ("Mia Member, Sam Admin"), or "—". */
+function assigneeWords(row: TaskRow, names: Record<string, string>): string {
+  const ids = row.assignee_ids ?? (row.assignee_id ? [row.assignee_id] : []);
+  return ids.length ? ids.map((id) => names[id] ?? "Former member").join(", ") : "—";
 }
 
 /** Consecutive rows of one group (the database sends them in group order). */

@@ -88,7 +88,7 @@ export async function readMyCalendar(
   const { data: rows, error } = await supabase
     .from("tasks")
     .select(COLUMNS)
-    .eq("assignee_id", userId)
+    .contains("assignee_ids", [userId])
     .gte("due_on", month.days[0])
     .lte("due_on", month.days[month.days.length - 1])
     // archived tasks are off calendars (deleted ones the read policy hides)

@@ -1955,6 +1955,7 @@ export type Database = {
           group?: string
           page_offset?: number
           page_size?: number
+          fields?: string
         }
         Returns: Json
       }
@@ -2288,6 +2289,7 @@ export type Database = {
           group?: string
           page_offset?: number
           page_size?: number
+          fields?: string
         }
         Returns: Json
       }

@@ -18,6 +18,12 @@ const BulkValueSchemas = {
   priority: z.object({ priority: z.enum(PRIORITIES, { errorMap: () => ({ message: "Choose a priority." }) }) }),
   add_label: z.object({ label: labelId() }),
   remove_label: z.object({ label: labelId() }),
+  // a field the team defines and its value as typed (a number, a date, an option's name, "yes"/"no" for a
+  // checkbox; empty clears it): the database checks it against the field and words a refusal
+  set_field: z.object({
+    setField: z.string({ required_error: "Choose a field." }).uuid("Choose a field."),
+    fieldValue: z.string().max(2000, "That value is too long.").optional(),
+  }),
   delete: z.object({}),
 } satisfies Record<BulkChange, z.ZodTypeAny>;
 
@@ -50,6 +56,25 @@ export function parseBulkEdit(form: FormData): BulkEdit {
     };
   }
   const data = parsed.data as Record<string, string>;
+  if (change === "set_field") return { ok: true, change, value: setFieldValue(form, data), ids, all };
   const value = change === "delete" ? null : (data.status ?? data.assignee ?? data.priority ?? data.label ?? null);
   return { ok: true, change, value, ids, all };
+}
+
+/**
+ * bulk_edit_tasks' `set_field` value: `{"field": <id>, "value": <as typed, or null to clear>}`; a
+ * checkbox field (listed by the form in `checkboxFields`) takes yes/no as well as true/false.
+ */
+function setFieldValue(form: FormData, data: Record<string, string>): string {
+  const field = data.setField!.toLowerCase();
+  const typed = (data.fieldValue ?? "").trim();
+  const checkboxes = String(form.get("checkboxFields") ?? "")
+    .toLowerCase()
+    .split(",");
+  let value: string | null = typed === "" ? null : typed;
+  if (value !== null && checkboxes.includes(field)) {
+    const word = value.toLowerCase();
+    value = word === "yes" ? "true" : word === "no" ? "false" : value;
+  }
+  return JSON.stringify({ field, value });
 }

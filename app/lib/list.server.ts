@@ -1,5 +1,6 @@
 import type { BoardFilters, LabelChip, StatusRef } from "./board";
 import type { BoardMember, BoardView } from "./board.server";
+import type { FieldDef } from "./fields";
 import { pageOf, type Paging } from "./paging";
 import type { SupabaseClient } from "./supabase-types";
 import {
@@ -7,6 +8,7 @@ import {
   MY_WORK_PAGE_SIZE,
   sortParam,
   type BulkChange,
+  type FieldKey,
   type GroupKey,
   type Sort,
   type TaskRow,
@@ -20,6 +22,8 @@ export interface ListView {
   /** the project's statuses in board order and the team's labels: the bulk edit's choices, the label filter's */
   statuses: StatusRef[];
   labels: LabelChip[];
+  /** the project's fields in their order (columns, sort, group, filters, bulk edit's "set") */
+  fields: FieldDef[];
 }
 
 interface ListViewRow {
@@ -28,6 +32,7 @@ interface ListViewRow {
   statuses: StatusRef[];
   labels: LabelChip[];
   members: Array<{ id: string; display_name: string | null; avatar_path: string | null }>;
+  fields: FieldDef[];
 }
 
 /**
@@ -42,7 +47,14 @@ interface ListViewRow {
 export async function loadList(
   supabase: SupabaseClient,
   names: { teamSlug: string; projectKey: string },
-  query: { filters: BoardFilters; sort: Sort; group: GroupKey | null; page: number },
+  query: {
+    filters: BoardFilters;
+    sort: Sort;
+    group: GroupKey | FieldKey | null;
+    page: number;
+    /** filters by fields' values: field id -> value (`none`: no value) */
+    fieldFilters?: Record<string, string>;
+  },
 ): Promise<{ error: unknown; list: ListView | null }> {
   const { data, error } = await supabase.rpc(
     "list_view",
@@ -56,6 +68,8 @@ export async function loadList(
       group: query.group ?? undefined,
       page_offset: (query.page - 1) * LIST_PAGE_SIZE,
       page_size: LIST_PAGE_SIZE,
+      fields:
+        query.fieldFilters && Object.keys(query.fieldFilters).length ? JSON.stringify(query.fieldFilters) : undefined,
     },
     { get: true },
   );
@@ -71,7 +85,15 @@ export async function loadList(
   const { items, paging } = pageOf(row.rows ?? [], query.page, LIST_PAGE_SIZE);
   return {
     error: null,
-    list: { project: row.project, rows: items, paging, members, statuses: row.statuses, labels: row.labels },
+    list: {
+      project: row.project,
+      rows: items,
+      paging,
+      members,
+      statuses: row.statuses,
+      labels: row.labels,
+      fields: row.fields ?? [],
+    },
   };
 }
 

@@ -30,8 +30,14 @@ export const GROUP_LABELS: Record<GroupKey, string> = {
   label: "Label",
 };
 
+/** A field the team defines as a sort or group key (`?sort=field:<id>`, `?group=field:<id>`; docs/product.md §17). */
+export type FieldKey = `field:${string}`;
+const FIELD_KEY = /^field:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isFieldKey = (key: string): key is FieldKey => FIELD_KEY.test(key);
+export const fieldKey = (fieldId: string): FieldKey => `field:${fieldId}`;
+
 export interface Sort {
-  key: SortKey;
+  key: SortKey | FieldKey;
   descending: boolean;
 }
 
@@ -44,6 +50,7 @@ export function parseSort(raw: string | null | undefined, fallback: Sort = { key
   const text = raw?.trim() ?? "";
   const descending = text.startsWith("-");
   const key = descending ? text.slice(1) : text;
+  if (isFieldKey(key)) return { key: key.toLowerCase() as FieldKey, descending };
   return (SORT_KEYS as readonly string[]).includes(key) ? { key: key as SortKey, descending } : fallback;
 }
 
@@ -51,13 +58,20 @@ export function sortParam(sort: Sort): string {
   return `${sort.descending ? "-" : ""}${sort.key}`;
 }
 
-export function parseGroup(raw: string | null | undefined): GroupKey | null {
+export function parseGroup(raw: string | null | undefined): GroupKey | FieldKey | null {
   const text = raw?.trim() ?? "";
+  if (isFieldKey(text)) return text.toLowerCase() as FieldKey;
   return (GROUP_KEYS as readonly string[]).includes(text) ? (text as GroupKey) : null;
 }
 
 /** A column header's link: sorts by it ascending, or flips it when it is the sort already; back to page 1. */
-export function sortSearch(params: URLSearchParams, key: SortKey, current: Sort, name = "sort", pageName = "page") {
+export function sortSearch(
+  params: URLSearchParams,
+  key: SortKey | FieldKey,
+  current: Sort,
+  name = "sort",
+  pageName = "page",
+) {
   const next = new URLSearchParams(params);
   next.set(name, sortParam({ key, descending: current.key === key ? !current.descending : false }));
   next.delete(pageName);
@@ -65,7 +79,7 @@ export function sortSearch(params: URLSearchParams, key: SortKey, current: Sort,
 }
 
 /** The header's `aria-sort`. */
-export function ariaSort(key: SortKey, current: Sort): "ascending" | "descending" | undefined {
+export function ariaSort(key: SortKey | FieldKey, current: Sort): "ascending" | "descending" | undefined {
   if (key !== current.key) return undefined;
   return current.descending ? "descending" : "ascending";
 }
@@ -82,6 +96,8 @@ export interface TaskRow {
   status: StatusRef;
   priority: Priority;
   assignee_id: string | null;
+  /** every assignee, in the order added (the first is assignee_id) */
+  assignee_ids?: string[];
   due_on: string | null;
   labels: LabelChip[];
   updated_at: string;
@@ -89,6 +105,10 @@ export interface TaskRow {
   team_slug: string;
   team_name: string;
   group: string | null;
+  /** the task's field values (field id -> canonical value); the list's rows only */
+  fields?: Record<string, unknown> | null;
+  /** each summed number field's sum over the row's group (over every row the filters keep); the list's rows only */
+  sums?: Record<string, number> | null;
 }
 
 /**
@@ -115,7 +135,15 @@ export function groupTitle(
 }
 
 /** The bulk edit's changes (one form, one button each), as bulk_edit_tasks names them. */
-export const BULK_CHANGES = ["status", "assignee", "priority", "add_label", "remove_label", "delete"] as const;
+export const BULK_CHANGES = [
+  "status",
+  "assignee",
+  "priority",
+  "add_label",
+  "remove_label",
+  "set_field",
+  "delete",
+] as const;
 export type BulkChange = (typeof BULK_CHANGES)[number];
 
 export function changedMessage(count: number): string {

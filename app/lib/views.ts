@@ -11,7 +11,10 @@ export const VIEW_PATHS: Record<ViewKind, string> = { board: "", list: "/list", 
 
 export const VIEW_KIND_LABELS: Record<ViewKind, string> = { board: "Board", list: "List", calendar: "Calendar" };
 
-/** What a saved view keeps of a page's URL, in this order: the filters, then the list's sort and grouping. */
+/**
+ * What a saved view keeps of a page's URL, in this order: the filters, then the list's sort and grouping,
+ * its field columns, then its filters by a field's value (`f.<field id>`, in the URL's order).
+ */
 const VIEW_PARAMS = ["assignee", "q", "label", "sort", "group"] as const;
 
 /** docs/product.md §13: at most 20 views per person per project (the database says so too). */
@@ -27,6 +30,18 @@ export function viewQuery(params: URLSearchParams): string {
   for (const name of VIEW_PARAMS) {
     const value = params.get(name)?.trim();
     if (value) kept.set(name, value.slice(0, 200));
+  }
+  // the field columns ticked (`columns` present but empty: none, not the default ones on cards)
+  if (params.has("columns")) {
+    const ids = params
+      .getAll("columns")
+      .join(",")
+      .split(",")
+      .map((id) => id.trim());
+    kept.set("columns", ids.filter(Boolean).join(",").slice(0, 400));
+  }
+  for (const [name, value] of params) {
+    if (/^f\.[0-9a-f-]{36}$/i.test(name) && value.trim() && !kept.has(name)) kept.set(name, value.trim().slice(0, 200));
   }
   return kept.toString();
 }

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { BoardFilters } from "~/components/board/board-filters";
 import { Pager } from "~/components/board/pager";
@@ -15,16 +15,9 @@ import { classifyDbError } from "~/lib/db-errors.server";
 import { formFailure } from "~/lib/forms.server";
 import { backendError, keepingTheForm, notFound } from "~/lib/http.server";
 import { MESSAGES } from "~/lib/messages";
-import {
-  GROUP_KEYS,
-  GROUP_LABELS,
-  SORT_KEYS,
-  SORT_LABELS,
-  changedMessage,
-  parseGroup,
-  parseSort,
-  sortParam,
-} from "~/lib/list";
+import { ListArrangeForm } from "~/components/list-arrange";
+import { changedMessage, parseGroup, parseSort, sortParam } from "~/lib/list";
+import { columnFields, fieldParams, parseColumns, parseFieldFilters } from "~/lib/list-fields";
 import { parseBulkEdit } from "~/lib/list.schemas";
 import { bulkEditTasks, loadList } from "~/lib/list.server";
 import { useLiveData } from "~/lib/live";
@@ -37,7 +30,9 @@ import { unlessFormRejected } from "~/lib/revalidation";
 /**
  * A project's tasks as a table (docs/product.md §13): sorted (`?sort=`),
  * grouped (`?group=`), filtered as the board is, 100 rows a page, with bulk
- * edit. Live: others' changes to the project's tasks show without a reload.
+ * edit. The fields the team defines (§17): columns (`?columns=`, else those
+ * on cards), sort and group by one (`field:<id>`), filters by value
+ * (`?f.<id>=`), each group's sums. Live: others' changes to the project's tasks show without a reload.
  */
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `${data.project.name} · List · Teamboard` : "List · Teamboard" },
@@ -50,7 +45,9 @@ export async function loader(args: LoaderFunctionArgs) {
     sort: parseSort(params.get("sort")),
     group: parseGroup(params.get("group")),
     page: parsePage(params),
+    fieldFilters: parseFieldFilters(params),
   };
+  const columns = parseColumns(params);
   const key = args.params.key;
   const user = await requireUser(args.request);
   // the team, the page of tasks and the saved views, side by side: one round trip
@@ -75,7 +72,9 @@ export async function loader(args: LoaderFunctionArgs) {
     members: list.members,
     statuses: list.statuses,
     labels: list.labels,
-    query: { ...query, sort: sortParam(query.sort) },
+    fields: list.fields,
+    columns: columnFields(list.fields, columns).map((f) => f.id),
+    query: { ...query, sort: sortParam(query.sort), columns },
     savedViews: saved.views,
     userId: user.id,
     can: permissionsOf(team.role, { archived }),
@@ -132,7 +131,7 @@ async function act(args: ActionFunctionArgs) {
 const NOTHING_CHANGED = `${FORBIDDEN_MESSAGE} Nothing was changed.`;
 
 export default function ListPage() {
-  const { team, project, rows, paging, members, statuses, labels, query, savedViews, can, userId } =
+  const { team, project, rows, paging, members, statuses, labels, fields, columns, query, savedViews, can, userId } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const selection = (actionData as { selection?: { ids: string[]; all: boolean } } | undefined)?.selection;
@@ -143,7 +142,7 @@ export default function ListPage() {
   const sort = parseSort(query.sort);
   const names = Object.fromEntries(members.map((m) => [m.id, m.name]));
   const search = filterSearch(query.filters);
-  const keep: Record<string, string> = {};
+  const keep: Record<string, string> = fieldParams(query.columns, query.fieldFilters);
   if (query.sort !== "key") keep.sort = query.sort;
   if (query.group) keep.group = query.group;
   const selected = new Set<string>(selection?.ids ?? []);
@@ -176,7 +175,14 @@ export default function ListPage() {
         formKey={location.search}
         keep={keep}
       />
-      <ArrangeForm query={query} key={location.search} />
+      <ListArrangeForm
+        query={query}
+        fields={fields}
+        columns={columns}
+        fieldFilters={query.fieldFilters}
+        members={members}
+        key={location.search}
+      />
       {/* remounted by every navigation: an edit's answer, done or refused, ticks its rows again */}
       <div key={location.key} onChange={tickAll} className="bulk-area">
         {can.editTasks ? (
@@ -188,6 +194,7 @@ export default function ListPage() {
             canDelete={can.deleteTasks}
             allTicked={selection?.all ?? false}
             result={actionData}
+            fields={fields}
           />
         ) : null}
         {rows.length === 0 ? (
@@ -202,6 +209,8 @@ export default function ListPage() {
               caption={`Tasks of ${project.name}`}
               taskHref={(row) => `${basePath}/tasks/${row.number}${search}`}
               selection={can.editTasks ? { form: "bulk-edit", selected } : undefined}
+              fields={fields.filter((f) => columns.includes(f.id))}
+              allFields={fields}
             />
           </div>
         )}
@@ -222,48 +231,6 @@ function tickAll(event: FormEvent<HTMLDivElement>) {
     const all = root.querySelector<HTMLInputElement>('input[name="all"]');
     if (all) all.checked = false;
   }
-}
-
-/** Sorting and grouping, a GET form that keeps the filters (the headers sort too; on phones they're hidden). */
-function ArrangeForm({
-  query,
-}: {
-  query: { sort: string; group: string | null; filters: Record<string, string | null> };
-}) {
-  return (
-    <Form method="get" className="group-form" aria-label="Sort and group">
-      {Object.entries(query.filters).map(([name, value]) =>
-        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
-      )}
-      <div className="field">
-        <label htmlFor="list-sort">Sort by</label>
-        <select id="list-sort" name="sort" defaultValue={query.sort}>
-          {SORT_KEYS.flatMap((key) => [
-            <option key={key} value={key}>
-              {SORT_LABELS[key]}, ascending
-            </option>,
-            <option key={`-${key}`} value={`-${key}`}>
-              {SORT_LABELS[key]}, descending
-            </option>,
-          ])}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor="list-group">Group by</label>
-        <select id="list-group" name="group" defaultValue={query.group ?? ""}>
-          <option value="">Nothing</option>
-          {GROUP_KEYS.map((key) => (
-            <option key={key} value={key}>
-              {GROUP_LABELS[key]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <button type="submit" className="button button-small button-secondary">
-        Show
-      </button>
-    </Form>
-  );
 }
 
 export function ErrorBoundary() {

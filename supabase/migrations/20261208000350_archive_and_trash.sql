@@ -429,11 +429,12 @@ begin
           select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id and t.archived_at is null
         ) end,
         'cards', coalesce(c.cards, '[]'::json),
-        -- each summed number field's sum over the column's tasks
+        -- each summed number field's sum over the column's tasks, from the tasks' own copy of their values
+        -- (the column's tasks by the (project, status) index; joining field_values to tasks cost a lookup a value)
         'sums', case when sum_fields is not null then (
           select json_object_agg(sf.id, coalesce((
-            select sum(v.number_value) from public.field_values v join public.tasks t on t.id = v.task_id
-            where v.field_id = sf.id and t.status_id = s.id and t.archived_at is null
+            select sum((t.fields ->> sf.id::text)::numeric) from public.tasks t
+            where t.project_id = proj.id and t.status_id = s.id and t.archived_at is null
           ), 0))
           from unnest(sum_fields) sf (id)
         ) end
@@ -489,7 +490,7 @@ begin
 end;
 $function$;
 
-CREATE OR REPLACE FUNCTION public.task_table(project_id uuid DEFAULT NULL::uuid, mine text DEFAULT NULL::text, assignee text DEFAULT NULL::text, label text DEFAULT NULL::text, q text DEFAULT NULL::text, sort text DEFAULT 'key'::text, "group" text DEFAULT NULL::text, page_offset integer DEFAULT 0, page_size integer DEFAULT 100)
+CREATE OR REPLACE FUNCTION public.task_table(project_id uuid DEFAULT NULL::uuid, mine text DEFAULT NULL::text, assignee text DEFAULT NULL::text, label text DEFAULT NULL::text, q text DEFAULT NULL::text, sort text DEFAULT 'key'::text, "group" text DEFAULT NULL::text, page_offset integer DEFAULT 0, page_size integer DEFAULT 100, fields text DEFAULT NULL::text)
  RETURNS json
  LANGUAGE plpgsql
  STABLE
@@ -509,27 +510,74 @@ declare
   wanted_label uuid;
   today date;
   result json;
+  -- fields the team defines: the one sorted or grouped by, the filters, the summed ones
+  field record;
+  field_sort text;
+  field_where text := '';
+  wanted jsonb;
+  wanted_value text;
+  sums_expr text := 'null::json';
 begin
   if me is null then
     return null;
   end if;
-  sort_expr := case sort_key
-    when 'title' then 'lower(t.title)'
-    when 'status' then 's.position'
-    when 'priority' then 'nullif(t.priority, ''none'')'
-    when 'assignee' then 'lower(a.display_name)'
-    when 'due' then 't.due_on'
-    -- the first of its labels' names, A to Z; no label last
-    when 'labels' then '(select min(lower(l.name)) from public.labels l where l.id = any (t.label_ids))'
-    when 'updated' then 't.updated_at'
-    else 'p.key'
+  -- a field of this project (only a project's list has fields; My work's lists span projects)
+  if $1 is not null and sort_key ~* '^field:[0-9a-f-]{36}$' then
+    select f.id, f.kind into field from public.fields f
+    where f.id = substr(sort_key, 7)::uuid and f.project_id = $1;
+    if found then
+      field_sort := case field.kind
+        when 'number' then format('(t.fields ->> %L)::numeric', field.id)
+        when 'date' then format('(t.fields ->> %L)::date', field.id)
+        when 'checkbox' then format('coalesce((t.fields ->> %L)::boolean, false)', field.id)
+        -- a select in its options' order, a multi-select by its first option
+        when 'select' then format('(select o.position from public.field_options o where o.id = (t.fields ->> %L)::uuid)', field.id)
+        when 'multi_select' then format(
+          '(select min(o.position) from public.field_options o where o.id::text in (select jsonb_array_elements_text(t.fields -> %L)))', field.id)
+        when 'person' then format('(select lower(fp.display_name) from public.profiles fp where fp.id = (t.fields ->> %L)::uuid)', field.id)
+        else format('lower(t.fields ->> %L)', field.id)
+      end;
+    end if;
+  end if;
+  sort_expr := case
+    when field_sort is not null then field_sort
+    else case sort_key
+      when 'title' then 'lower(t.title)'
+      when 'status' then 's.position'
+      when 'priority' then 'nullif(t.priority, ''none'')'
+      when 'assignee' then 'lower(a.display_name)'
+      when 'due' then 't.due_on'
+      -- the first of its labels' names, A to Z; no label last
+      when 'labels' then '(select min(lower(l.name)) from public.labels l where l.id = any (t.label_ids))'
+      when 'updated' then 't.updated_at'
+      else 'p.key'
+    end
   end;
   sort_expr := sort_expr || case when descending then ' desc' else '' end || ' nulls last';
   -- the key, after the sort column, keeps equal values in one order (by project, then number)
-  sort_expr := sort_expr || case when sort_key in ('key', '') or sort_key not in
-    ('title', 'status', 'priority', 'assignee', 'due', 'labels', 'updated')
+  sort_expr := sort_expr || case when field_sort is null and (sort_key in ('key', '') or sort_key not in
+    ('title', 'status', 'priority', 'assignee', 'due', 'labels', 'updated'))
     then case when descending then ', t.number desc' else ', t.number' end
     else ', p.key, t.number' end;
+
+  if $1 is not null and coalesce($7, '') ~* '^field:[0-9a-f-]{36}$' then
+    select f.id, f.kind into field from public.fields f
+    where f.id = substr($7, 7)::uuid and f.project_id = $1 and f.kind in ('select', 'person', 'checkbox');
+    if found then
+      case field.kind
+        when 'select' then
+          group_expr := format('(t.fields ->> %L)', field.id);
+          group_order := format('(select o.position from public.field_options o where o.id = (t.fields ->> %L)::uuid) nulls last, %s nulls last, ', field.id, group_expr);
+        when 'person' then
+          group_expr := format('(t.fields ->> %L)', field.id);
+          group_order := format('(select lower(fp.display_name) from public.profiles fp where fp.id = (t.fields ->> %L)::uuid) nulls last, %s nulls last, ', field.id, group_expr);
+        else
+          -- ticked first; not set counts as not ticked
+          group_expr := format('coalesce(t.fields ->> %L, ''false'')', field.id);
+          group_order := group_expr || ' desc, ';
+      end case;
+    end if;
+  end if;
 
   case $7
     when 'status' then
@@ -553,6 +601,46 @@ begin
     else
       null;
   end case;
+
+  -- filters by value: {"<field id>": "<value>"}; `none` is "no value"; a field not of this project is ignored
+  if $1 is not null and nullif(btrim($10), '') is not null then
+    begin
+      wanted := $10::jsonb;
+    exception when others then
+      wanted := null;
+    end;
+    if jsonb_typeof(wanted) = 'object' then
+      for field in
+        select f.id, f.kind, btrim(wanted ->> f.id::text) as value from public.fields f
+        where f.project_id = $1 and wanted ? f.id::text and nullif(btrim(wanted ->> f.id::text), '') is not null
+      loop
+        wanted_value := field.value;
+        field_where := field_where || ' and ' || case
+          when lower(wanted_value) = 'none' then format('not (t.fields ? %L)', field.id)
+          when field.kind in ('text', 'link') then format('t.fields ->> %L ilike %L', field.id,
+            '%' || replace(replace(replace(wanted_value, '\', '\\'), '%', '\%'), '_', '\_') || '%')
+          when field.kind = 'number' then case when wanted_value ~ '^-?[0-9]+(\.[0-9]+)?$'
+            then format('(t.fields ->> %L)::numeric = %L::numeric', field.id, wanted_value) else 'false' end
+          when field.kind = 'checkbox' then case when lower(wanted_value) in ('yes', 'true', 'on')
+            then format('t.fields -> %L = ''true''::jsonb', field.id)
+            else format('coalesce(t.fields -> %L, ''false''::jsonb) = ''false''::jsonb', field.id) end
+          when field.kind = 'multi_select' then format('t.fields -> %L @> jsonb_build_array(%L::text)', field.id, lower(wanted_value))
+          when field.kind = 'person' and lower(wanted_value) = 'me' then format('t.fields ->> %L = %L', field.id, me)
+          else format('t.fields ->> %L = %L', field.id, lower(wanted_value))
+        end;
+      end loop;
+    end if;
+  end if;
+
+  -- each summed number field's sum over the row's group (over every row the filters keep, not one page)
+  if $1 is not null then
+    select 'json_build_object(' || string_agg(
+             format('%L, coalesce(sum((t.fields ->> %L)::numeric) over (partition by %s), 0)', f.id, f.id, group_expr),
+             ', ' order by f.position, f.id) || ')'
+    into sums_expr
+    from public.fields f where f.project_id = $1 and f.sum;
+    sums_expr := coalesce(sums_expr, 'null::json');
+  end if;
 
   scope := case $2
     when 'assigned' then 't.assignee_ids @> array[$2] and t.completed_at is null'
@@ -589,14 +677,15 @@ begin
                select json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) order by lower(l.name), l.id)
                from public.labels l where l.id = any (t.label_ids)
              ), '[]'::json) as labels,
-             t.updated_at, p.key as project_key, tm.slug as team_slug, tm.name as team_name, %1$s as "group"
+             t.updated_at, p.key as project_key, tm.slug as team_slug, tm.name as team_name, %1$s as "group",
+             t.fields, %6$s as sums
       from public.tasks t
       join public.project_statuses s on s.id = t.status_id
       join public.projects p on p.id = t.project_id
       join public.teams tm on tm.id = p.team_id
       left join public.profiles a on a.id = t.assignee_id
       %2$s
-      where %3$s
+      where %3$s %7$s
         and t.archived_at is null
         and (
           $3 is null
@@ -609,7 +698,7 @@ begin
       order by %4$s %5$s
       offset $7 limit $8
     ) r
-  $sql$, group_expr, label_join, scope, group_order, sort_expr)
+  $sql$, group_expr, label_join, scope, group_order, sort_expr, sums_expr, field_where)
   into result
   using $1, me, $3, wanted_label, tsq, title_like,
     least(greatest(coalesce($8, 0), 0), 100000),
@@ -692,7 +781,7 @@ begin
         join public.projects p on p.id = t.project_id
         join public.project_statuses s on s.id = t.status_id
         where p.team_id = $1 and p.archived_at is null
-          and t.assignee_id = auth.uid() and t.archived_at is null
+          and t.assignee_ids @> array[auth.uid()] and t.archived_at is null
           and t.completed_at is null
         order by t.due_on nulls last, t.priority desc, t.updated_at desc
         limit 50

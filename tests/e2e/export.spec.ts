@@ -27,7 +27,7 @@ for (const mode of MODES) {
       expect(csv.startsWith("\uFEFF")).toBe(true);
       const lines = csv.slice(1).split("\r\n");
       expect(lines[0]).toBe(
-        "Task,Title,Description,Status,Priority,Assignee,Due date,Labels,Created (UTC),Updated (UTC),Completed (UTC)",
+        "Task,Title,Description,Status,Priority,Assignees,Due date,Labels,Created (UTC),Updated (UTC),Completed (UTC)",
       );
       // the words the board shows: status, priority and the person's name, the team's labels by name; minutes in UTC
       expect(lines[1]).toMatch(

@@ -223,6 +223,15 @@ describe("several assignees", () => {
       [s.project],
     );
     expect(groups.map((g) => g.group).sort()).toEqual([s.mia, s.sam].sort());
+    // the team page's "my open tasks" and My work's names: the second assignee too
+    const [{ overview }] = await call<{ overview: { my_open_tasks: { title: string }[] } }>(
+      s.sam,
+      "select team_overview($1) as overview",
+      [s.team],
+    );
+    expect(overview.my_open_tasks.map((t) => t.title)).toEqual(["Main"]);
+    const [{ work }] = await call<{ work: { names: { id: string }[] } }>(s.sam, "select my_work('assigned') as work");
+    expect(work.names.map((n) => n.id).sort()).toEqual([s.mia, s.sam].sort());
 
     const [{ token }] = await call<{ token: string }>(s.sam, "select reset_calendar_feed() as token");
     const [{ feed }] = await call<{ feed: { tasks: { title: string }[] } }>(s.vic, "select calendar_feed($1) as feed", [

@@ -143,6 +143,50 @@ describe("values through REST", () => {
     expect((await setValue(other.owner, s.task, s.points, 3)).status).toBe(403);
   });
 
+  it("task_table sorts, groups, filters and sums by a field through REST; another project's field does nothing", async () => {
+    const s = await setup();
+    const second = await task(s.project, { title: "Second" });
+    const third = await task(s.project, { title: "Third" });
+    await setValue(s.mia, s.task, s.points, 30);
+    await setValue(s.mia, second.id, s.points, 10);
+    await setValue(s.mia, s.task, s.customer, s.acme);
+    await setValue(s.mia, second.id, s.customer, s.acme);
+    await setValue(s.mia, third.id, s.customer, s.globex);
+    type Row = { title: string; group: string | null; sums: Record<string, number> | null };
+    const table = async (userId: string, args: Record<string, unknown>) =>
+      (await rest(userId, "POST", "rpc/task_table", { project_id: s.project, ...args })).body as Row[] | null;
+
+    const byPoints = await table(s.vic, { sort: `field:${s.points}` });
+    expect(byPoints!.map((r) => r.title)).toEqual(["Second", "Main", "Third"]);
+    const grouped = await table(s.mia, { group: `field:${s.customer}`, sort: `-field:${s.points}` });
+    expect(grouped!.map((r) => [r.title, r.group, r.sums])).toEqual([
+      ["Main", s.acme, { [s.points]: 40 }],
+      ["Second", s.acme, { [s.points]: 40 }],
+      ["Third", s.globex, { [s.points]: 0 }],
+    ]);
+    const filtered = await table(s.mia, { fields: JSON.stringify({ [s.customer]: "none" }) });
+    expect(filtered).toEqual([]);
+    expect((await table(s.mia, { fields: JSON.stringify({ [s.points]: "10" }) }))!.map((r) => r.title)).toEqual([
+      "Second",
+    ]);
+
+    // another team: its own project's list with our field as sort, group and filter is its list as it was
+    const other = await teamWith({});
+    const otherProject = await project(other.team, "OTH");
+    await task(otherProject, { title: "Theirs" });
+    const theirs = (
+      await rest(other.owner, "POST", "rpc/task_table", {
+        project_id: otherProject,
+        sort: `field:${s.points}`,
+        group: `field:${s.customer}`,
+        fields: JSON.stringify({ [s.customer]: s.acme }),
+      })
+    ).body as Row[];
+    expect(theirs.map((r) => [r.title, r.group, r.sums])).toEqual([["Theirs", null, null]]);
+    // and ours is nothing to them
+    expect(await table(other.owner, {})).toEqual([]);
+  });
+
   it("each kind takes what it should", async () => {
     const s = await setup();
     const kinds = ["text", "date", "multi_select", "checkbox", "link", "person"] as const;

@@ -15,6 +15,7 @@ let viewer: { id: string; client: SupabaseClient };
 let stranger: { id: string; client: SupabaseClient };
 let projectId: string;
 let emptyProjectId: string;
+let teamId: string;
 
 async function person(name: string) {
   const email = uniqueEmail("export");
@@ -50,6 +51,7 @@ beforeAll(async () => {
   await stack.db.query("update profiles set time_zone = 'Europe/Berlin' where id = $1", [viewer.id]);
   stranger = await person("Stan Stranger");
   const { data: team } = await owner.client.rpc("create_team", { name: "Export Team", slug: `export-${process.pid}` });
+  teamId = team.id;
   await stack.db.query("insert into team_members (team_id, user_id, role) values ($1, $2, 'viewer')", [
     team.id,
     viewer.id,
@@ -162,7 +164,7 @@ describe("export-project", () => {
       "Description",
       "Status",
       "Priority",
-      "Assignee",
+      "Assignees",
       "Due date",
       "Labels",
       "Created (Europe/Berlin)",
@@ -201,6 +203,55 @@ describe("export-project", () => {
     expect(rows.every((r) => r.length === 11)).toBe(true);
   });
 
+  it("has every assignee and one column per field, in the project's order and in words", async () => {
+    const db = stack.db;
+    const fieldProject = (
+      await db.query<{ id: string }>(
+        "insert into projects (team_id, key, name) values ($1, 'FLD', 'Fields') returning id",
+        [teamId],
+      )
+    ).rows[0].id;
+    const field = async (name: string, kind: string, position: number) =>
+      (
+        await db.query<{ id: string }>(
+          "insert into fields (project_id, name, kind, position) values ($1, $2, $3::field_kind, $4) returning id",
+          [fieldProject, name, kind, position],
+        )
+      ).rows[0].id;
+    const customer = await field("Customer", "select", 0);
+    const points = await field("Points", "number", 1);
+    const lead = await field("Lead", "person", 2);
+    const signed = await field("Signed", "checkbox", 3);
+    await db.query("insert into field_options (field_id, project_id, name, position) values ($1, $2, 'Acme', 0)", [
+      customer,
+      fieldProject,
+    ]);
+    const task = (
+      await db.query<{ id: string }>(
+        `insert into tasks (project_id, number, title, status_id)
+         select $1, 1, 'Both of us', s.id from project_statuses s where s.project_id = $1 and s.name = 'To do' returning id`,
+        [fieldProject],
+      )
+    ).rows[0].id;
+    await db.query("insert into task_assignees (task_id, person_id, position) values ($1, $2, 0), ($1, $3, 1)", [
+      task,
+      viewer.id,
+      owner.id,
+    ]);
+    await db.query(
+      `insert into field_values (task_id, field_id, value) values
+         ($1, $2, '"acme"'), ($1, $3, '5'), ($1, $4, to_jsonb($5::text)), ($1, $6, 'true')`,
+      [task, customer, points, lead, owner.id, signed],
+    );
+    const result = await exportAs(owner.client, fieldProject);
+    expect(result.status).toBe(200);
+    const rows = parseCsv(String(result.body));
+    expect(rows[0].slice(11)).toEqual(["Customer", "Points", "Lead", "Signed"]);
+    expect(rows[0][5]).toBe("Assignees");
+    expect(rows[1][5]).toBe('Vic Viewer, Olive, "the" Owner');
+    expect(rows[1].slice(11)).toEqual(["Acme", "5", 'Olive, "the" Owner', "Yes"]);
+  });
+
   it("through functions.invoke too", async () => {
     const result = await exportAs(owner.client, projectId);
     expect(result.status).toBe(200);
@@ -211,7 +262,7 @@ describe("export-project", () => {
     // (supabase-js reads the body as text, which drops the byte order mark; the first test checks the bytes)
     expect(await exportAs(owner.client, emptyProjectId)).toEqual({
       status: 200,
-      body: "Task,Title,Description,Status,Priority,Assignee,Due date,Labels,Created (UTC),Updated (UTC),Completed (UTC)\r\n",
+      body: "Task,Title,Description,Status,Priority,Assignees,Due date,Labels,Created (UTC),Updated (UTC),Completed (UTC)\r\n",
     });
   });
 

@@ -121,6 +121,30 @@ describe("one round trip per loader", () => {
     expect(depth).toBe(1);
   });
 
+  it("the list sorted, grouped and filtered by fields the team defines is the same one request", async () => {
+    const field = async (name: string, kind: string, sum: boolean) =>
+      (
+        await stack.db.query<{ id: string }>(
+          `insert into public.fields (project_id, name, kind, on_card, sum) values ($1, $2, $3::public.field_kind, true, $4) returning id`,
+          [team.projectId, name, kind, sum],
+        )
+      ).rows[0].id;
+    const points = await field("Round-trip points", "number", true);
+    const signed = await field("Round-trip signed", "checkbox", false);
+    let status = 0;
+    const { requests, depth } = await measure(async () => {
+      ({ status } = await call(list.loader, {
+        url: `${boardUrl()}/list?sort=-field:${points}&group=field:${signed}&f.${points}=5&columns=${points}`,
+        user: team.member,
+        params: params(),
+      }));
+    });
+    await stack.db.query(`delete from public.fields where id in ($1, $2)`, [points, signed]);
+    expect(status).toBe(200);
+    expect(requests.sort()).toEqual(["/rest/v1/rpc/list_view", "/rest/v1/saved_views", "/rest/v1/team_members"]);
+    expect(depth).toBe(1);
+  });
+
   it("a bulk edit is one request after the project context: two in a row", async () => {
     let location: string | null = null;
     let status = 0;

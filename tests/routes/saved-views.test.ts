@@ -61,6 +61,24 @@ describe("saving a view", () => {
     expect(data).toEqual([]);
   });
 
+  it("keeps a sort, grouping, columns and filters by the fields the team defines", async () => {
+    const points = "0b6a4c1e-0000-4000-8000-000000000001";
+    const customer = "0b6a4c1e-0000-4000-8000-000000000002";
+    const result = await save(team.member, {
+      name: "By points",
+      query: `sort=-field:${points}&group=field:${customer}&columns=${points}&columns=${customer}&f.${customer}=none&f.${points}=5&page=2`,
+    });
+    expect(result.location).toBe(
+      `${base()}/list?${new URLSearchParams([
+        ["sort", `-field:${points}`],
+        ["group", `field:${customer}`],
+        ["columns", `${points},${customer}`],
+        [`f.${customer}`, "none"],
+        [`f.${points}`, "5"],
+      ])}`,
+    );
+  });
+
   it("needs a name of 1–40 characters, once per person and project", async () => {
     expect((await save(team.member, { name: "   " })).status).toBe(400);
     const long = await save(team.member, { name: "x".repeat(41) });

@@ -7,23 +7,33 @@
 // first (so Excel reads "Zoë" as UTF-8), the words the board shows (status
 // and priority names, people's names), times as `YYYY-MM-DD HH:MM` on the
 // wall clock of the person's own time zone (profiles.time_zone), the header
-// naming the zone ("Created (Europe/Berlin)").
+// naming the zone ("Created (Europe/Berlin)"). Every assignee, in the order added; then one column per
+// field the team defines (docs/product.md §17), in the project's order, its value in words (an option's
+// name, a member's name, Yes/No, a number as typed, a date as YYYY-MM-DD).
 import { callerClient, corsHeaders, refuse, signedInCaller } from "../_shared/http.ts";
 
 const PAGE = 1000;
-const columns = (zone: string) => [
+const columns = (zone: string, fields: FieldDef[]) => [
   "Task",
   "Title",
   "Description",
   "Status",
   "Priority",
-  "Assignee",
+  "Assignees",
   "Due date",
   "Labels",
   `Created (${zone})`,
   `Updated (${zone})`,
   `Completed (${zone})`,
+  ...fields.map((f) => f.name),
 ];
+
+interface FieldDef {
+  id: string;
+  name: string;
+  kind: string;
+  options: Array<{ id: string; name: string; position: number }>;
+}
 /** The board's words for the priorities (app/lib/board.ts PRIORITY_LABELS; a function cannot import the app). */
 const PRIORITY_WORDS: Record<string, string> = {
   none: "No priority",
@@ -43,7 +53,10 @@ interface TaskRow {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
-  assignee: { display_name: string } | null;
+  /** every assignee, with the order they were added in */
+  task_assignees: Array<{ position: number; person: { display_name: string } | null }>;
+  /** field id -> canonical value (tasks.fields) */
+  fields: Record<string, unknown> | null;
   /** the project's status, by the name people see on the board */
   status: { name: string } | null;
   /** the team's labels the task carries */
@@ -96,14 +109,41 @@ async function zoneOf(caller: ReturnType<typeof callerClient>, userId: string): 
   }
 }
 
-function row(key: string, t: TaskRow, time: Clock): string {
+/** A field's value as the board's panel says it ("Acme, Globex", "Mia Member", "Yes"). */
+function fieldWords(field: FieldDef, value: unknown, names: Map<string, string>): string {
+  if (value === undefined || value === null || value === "") return "";
+  switch (field.kind) {
+    case "select":
+    case "multi_select": {
+      const ids = (Array.isArray(value) ? value : [value]).map(String);
+      return field.options
+        .filter((o) => ids.includes(o.id))
+        .sort((a, b) => a.position - b.position)
+        .map((o) => o.name)
+        .join(", ");
+    }
+    case "checkbox":
+      return value === true ? "Yes" : "No";
+    case "person":
+      return names.get(String(value)) ?? "A former member";
+    default:
+      return String(value);
+  }
+}
+
+function row(key: string, t: TaskRow, time: Clock, fields: FieldDef[], names: Map<string, string>): string {
   return line([
     `${key}-${t.number}`,
     text(t.title),
     text(t.description),
     text(t.status?.name ?? ""),
     PRIORITY_WORDS[t.priority] ?? t.priority,
-    text(t.assignee?.display_name ?? ""),
+    text(
+      [...t.task_assignees]
+        .sort((a, b) => a.position - b.position)
+        .map((a) => a.person?.display_name ?? "A former member")
+        .join(", "),
+    ),
     t.due_on ?? "",
     text(
       t.task_labels
@@ -115,6 +155,7 @@ function row(key: string, t: TaskRow, time: Clock): string {
     time(t.created_at),
     time(t.updated_at),
     time(t.completed_at),
+    ...fields.map((f) => text(fieldWords(f, t.fields?.[f.id], names))),
   ]);
 }
 
@@ -131,13 +172,31 @@ Deno.serve(async (req) => {
 
   const { data: project, error } = await caller
     .from("projects")
-    .select("id, key, name")
+    .select("id, key, name, team_id")
     .eq("id", projectId)
     .maybeSingle();
   if (error) throw new Error(`reading the project failed: ${error.message}`);
   if (!project) return refuse(404, "project_not_found", "Project not found.");
   const zone = await zoneOf(caller, signedIn.id);
   const time = wallClock(zone);
+  // the project's fields and the team's members' names (a person field's value), read once
+  const [fieldsRead, membersRead] = await Promise.all([
+    caller
+      .from("fields")
+      .select("id, name, kind, position, options:field_options(id, name, position)")
+      .eq("project_id", project.id)
+      .order("position")
+      .order("id"),
+    caller.from("team_members").select("user_id, profile:profiles(display_name)").eq("team_id", project.team_id),
+  ]);
+  if (fieldsRead.error) throw new Error(`reading the fields failed: ${fieldsRead.error.message}`);
+  if (membersRead.error) throw new Error(`reading the members failed: ${membersRead.error.message}`);
+  const fields = (fieldsRead.data ?? []) as unknown as FieldDef[];
+  const names = new Map(
+    ((membersRead.data ?? []) as unknown as Array<{ user_id: string; profile: { display_name: string } | null }>).map(
+      (m) => [m.user_id, m.profile?.display_name ?? "A former member"],
+    ),
+  );
 
   const encoder = new TextEncoder();
   let offset = 0;
@@ -146,14 +205,14 @@ Deno.serve(async (req) => {
     async pull(controller) {
       if (header) {
         header = false;
-        controller.enqueue(encoder.encode(BOM + line(columns(zone))));
+        controller.enqueue(encoder.encode(BOM + line(columns(zone, fields))));
         return;
       }
       const { data, error } = await caller
         .from("tasks")
         .select(
           "number, title, description, priority, due_on, created_at, updated_at, completed_at, " +
-            "assignee:profiles!tasks_assignee_id_fkey(display_name), " +
+            "fields, task_assignees(position, person:profiles(display_name)), " +
             "status:project_statuses!tasks_status_in_project_fkey(name), task_labels(label:labels(name))",
         )
         .eq("project_id", project.id)
@@ -165,7 +224,8 @@ Deno.serve(async (req) => {
         return;
       }
       const rows = (data ?? []) as unknown as TaskRow[];
-      if (rows.length > 0) controller.enqueue(encoder.encode(rows.map((t) => row(project.key, t, time)).join("")));
+      if (rows.length > 0)
+        controller.enqueue(encoder.encode(rows.map((t) => row(project.key, t, time, fields, names)).join("")));
       offset += rows.length;
       if (rows.length === 0) controller.close();
     },

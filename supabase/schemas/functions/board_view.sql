@@ -70,11 +70,12 @@ begin
           select count(*) from public.tasks t where t.project_id = proj.id and t.status_id = s.id and t.archived_at is null
         ) end,
         'cards', coalesce(c.cards, '[]'::json),
-        -- each summed number field's sum over the column's tasks
+        -- each summed number field's sum over the column's tasks, from the tasks' own copy of their values
+        -- (the column's tasks by the (project, status) index; joining field_values to tasks cost a lookup a value)
         'sums', case when sum_fields is not null then (
           select json_object_agg(sf.id, coalesce((
-            select sum(v.number_value) from public.field_values v join public.tasks t on t.id = v.task_id
-            where v.field_id = sf.id and t.status_id = s.id and t.archived_at is null
+            select sum((t.fields ->> sf.id::text)::numeric) from public.tasks t
+            where t.project_id = proj.id and t.status_id = s.id and t.archived_at is null
           ), 0))
           from unnest(sum_fields) sf (id)
         ) end

@@ -27,7 +27,7 @@ begin
     'names', coalesce((
       select json_agg(json_build_object('id', pr.id, 'display_name', pr.display_name))
       from public.profiles pr
-      where pr.id in (select (r ->> 'assignee_id')::uuid from json_array_elements(found_rows) r)
+      where pr.id in (select a.id::uuid from json_array_elements(found_rows) r, json_array_elements_text(r -> 'assignee_ids') a(id))
     ), '[]'::json)
   );
 end;

@@ -36,7 +36,7 @@ begin
         join public.projects p on p.id = t.project_id
         join public.project_statuses s on s.id = t.status_id
         where p.team_id = $1 and p.archived_at is null
-          and t.assignee_id = auth.uid() and t.archived_at is null
+          and t.assignee_ids @> array[auth.uid()] and t.archived_at is null
           and t.completed_at is null
         order by t.due_on nulls last, t.priority desc, t.updated_at desc
         limit 50
