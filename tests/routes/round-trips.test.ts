@@ -280,7 +280,7 @@ describe("one round trip per loader", () => {
     }
   });
 
-  it("the members page reads the members and the pending invitations side by side", async () => {
+  it("the members page reads the members, the pending invitations and the projects a guest may be given side by side", async () => {
     let status = 0;
     const { requests, depth } = await measure(async () => {
       ({ status } = await call(members.loader, {
@@ -290,7 +290,8 @@ describe("one round trip per loader", () => {
       }));
     });
     expect(status).toBe(200);
-    expect(requests).toHaveLength(3);
+    expect(requests).toHaveLength(4);
+    expect(requests.filter((r) => r === "/rest/v1/projects")).toHaveLength(1);
     expect(depth).toBe(2);
   });
 
