@@ -168,7 +168,8 @@ declare
 begin
   perform private.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select t.* into task from public.tasks t where t.id = $1;
-  if task.id is null or not private.has_project_role(task.project_id, 'viewer') then
+  -- a task in the trash is found by nobody here (as through the API)
+  if task.id is null or task.deleted_at is not null or not private.has_project_role(task.project_id, 'viewer') then
     raise exception 'Task not found.' using errcode = 'PT404';
   end if;
   select p.* into source from public.projects p where p.id = task.project_id;
@@ -298,7 +299,8 @@ declare
 begin
   perform private.require_aal(); -- two-factor accounts need aal2 (20261126000100)
   select t.* into task from public.tasks t where t.id = $1;
-  if task.id is null or not private.has_project_role(task.project_id, 'viewer') then
+  -- a task in the trash is found by nobody here (as through the API)
+  if task.id is null or task.deleted_at is not null or not private.has_project_role(task.project_id, 'viewer') then
     raise exception 'Task not found.' using errcode = 'PT404';
   end if;
   select p.* into target from public.projects p where p.id = coalesce($2, task.project_id);

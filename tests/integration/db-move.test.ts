@@ -232,6 +232,15 @@ describe("moving a task to another project", () => {
   });
 });
 
+describe("a task in the trash", () => {
+  it("is not found to move or to duplicate, as it is not through the API", async () => {
+    const { owner, ops, t } = await busyTask();
+    await call(owner, "select trash_tasks(array[$1]::uuid[])", [t.id]);
+    for (const sql of ["select move_task_to_project($1, $2)", "select duplicate_task($1, $2)"])
+      expect(await failure(call(owner, sql, [t.id, ops])), sql).toMatchObject({ code: "PT404" });
+  });
+});
+
 describe("both boards hear a move (Realtime)", () => {
   it("the old board hears the task leave, even by someone who can't see where it went; the new one hears it come", async () => {
     const [owner, webOnly] = await Promise.all([makePerson(stack, "owner"), makePerson(stack, "web-only")]);

@@ -261,6 +261,27 @@ describe("the shared board", () => {
     expect(backlog.tasks[0].title).toBe("Task 1");
   });
 
+  it("shows what the board shows: neither an archived task nor one in the trash", async () => {
+    const { secret } = await share("admin");
+    const status = await one("select id from project_statuses where project_id = $1 and name = 'To do'", [web]);
+    const add = (title: string) =>
+      one("insert into tasks (project_id, title, status_id, created_by) values ($1, $2, $3, $4) returning id", [
+        web,
+        title,
+        status,
+        users.owner,
+      ]);
+    const archived = await add("Archived plan");
+    const trashed = await add("Trashed plan");
+    expect(titles(await board(secret))).toEqual(expect.arrayContaining(["Archived plan", "Trashed plan"]));
+    expect((await clients.admin.rpc("archive_task", { task_id: archived })).error).toBeNull();
+    expect((await clients.admin.rpc("trash_tasks", { task_ids: [trashed] })).error).toBeNull();
+    const shown = titles(await board(secret));
+    expect(shown).not.toContain("Archived plan");
+    expect(shown).not.toContain("Trashed plan");
+    expect(shown).toContain("Launch the site");
+  });
+
   it("stores only the secret's hash", async () => {
     const { secret, id } = await share("admin");
     const row = (await stack.db.query<Record<string, unknown>>("select * from share_links where id = $1", [id]))

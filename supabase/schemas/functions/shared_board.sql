@@ -96,6 +96,8 @@ begin
           from public.tasks t
           where t.project_id = proj.id
             and t.status_id = s.id
+            and t.archived_at is null
+            and t.deleted_at is null
             and (want_assignee is null
                  or (want_assignee = 'none' and t.assignee_ids = '{}')
                  or (wanted_person is not null and t.assignee_ids @> array[wanted_person]))
