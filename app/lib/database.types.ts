@@ -1246,9 +1246,11 @@ export type Database = {
           created_at: string
           created_by: string | null
           description: string
+          due_at: string | null
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          due_time: string | null
           fields: Json
           id: string
           label_ids: string[]
@@ -1260,6 +1262,7 @@ export type Database = {
           project_id: string
           recurrence: string | null
           search: unknown | null
+          start_on: string | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
@@ -1278,9 +1281,11 @@ export type Database = {
           created_at?: string
           created_by?: string | null
           description?: string
+          due_at?: string | null
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          due_time?: string | null
           fields?: Json
           id?: string
           label_ids?: string[]
@@ -1292,6 +1297,7 @@ export type Database = {
           project_id: string
           recurrence?: string | null
           search?: unknown | null
+          start_on?: string | null
           status_id: string
           subtasks_done?: number
           subtasks_total?: number
@@ -1310,9 +1316,11 @@ export type Database = {
           created_at?: string
           created_by?: string | null
           description?: string
+          due_at?: string | null
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          due_time?: string | null
           fields?: Json
           id?: string
           label_ids?: string[]
@@ -1324,6 +1332,7 @@ export type Database = {
           project_id?: string
           recurrence?: string | null
           search?: unknown | null
+          start_on?: string | null
           status_id?: string
           subtasks_done?: number
           subtasks_total?: number
@@ -1848,9 +1857,11 @@ export type Database = {
           created_at: string
           created_by: string | null
           description: string
+          due_at: string | null
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          due_time: string | null
           fields: Json
           id: string
           label_ids: string[]
@@ -1862,6 +1873,7 @@ export type Database = {
           project_id: string
           recurrence: string | null
           search: unknown | null
+          start_on: string | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
@@ -2120,6 +2132,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_set_due_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_webhooks: { Args: Record<PropertyKey, never>; Returns: unknown }
