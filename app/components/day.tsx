@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from "react";
-import { formatDay, MONTHS, twoDigits } from "~/lib/dates";
+import { dateInZone, formatClock, formatDateTime, formatDay, MONTHS, twoDigits } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 
 /**
  * A calendar date (a due date, "2026-11-26") as the app prints it, "26 Nov
@@ -7,6 +8,22 @@ import { formatDay, MONTHS, twoDigits } from "~/lib/dates";
  */
 export function Day({ day }: { day: string }) {
   return <time dateTime={day}>{formatDay(day)}</time>;
+}
+
+/**
+ * A due date, with its time when it has one (docs/product.md §17): the
+ * instant `due_at` on the viewer's clock ("9 Dec 2026 14:30", with the
+ * zone's abbreviation when `long`), else the day.
+ */
+export function DueDay({ task, long = false }: { task: { due_on: string; due_at?: string | null }; long?: boolean }) {
+  const { zone } = usePageTime();
+  if (!task.due_at) return <Day day={task.due_on} />;
+  if (long) return <time dateTime={task.due_at}>{formatDateTime(task.due_at, zone)}</time>;
+  return (
+    <time dateTime={task.due_at}>
+      {formatDay(dateInZone(Date.parse(task.due_at), zone))} {formatClock(task.due_at, zone)}
+    </time>
+  );
 }
 
 const SHORT_DATE = new RegExp(`\\b(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})\\b`, "g");

@@ -53,6 +53,8 @@ export interface PageTime {
   zone: ZoneTable;
   /** "2026-11-26" in the viewer's zone, when the page was made */
   today: string;
+  /** the instant the page was made (ms): a timed due date is overdue from its time (§17) */
+  now: number;
 }
 
 export const UTC_ZONE: ZoneTable = { name: "UTC", starts: [0], offsets: [0], abbrs: [0], names: ["UTC"] };
@@ -82,6 +84,12 @@ export function formatDateTime(iso: string, zone: ZoneTable): string {
   const { wall, abbr } = wallClock(Date.parse(iso), zone);
   const day = `${wall.getUTCDate()} ${MONTHS[wall.getUTCMonth()]} ${wall.getUTCFullYear()}`;
   return `${day}, ${twoDigits(wall.getUTCHours())}:${twoDigits(wall.getUTCMinutes())} ${abbr}`;
+}
+
+/** "17:51": the time of day of a timestamp on the wall clock of `zone`. */
+export function formatClock(iso: string, zone: ZoneTable): string {
+  const { wall } = wallClock(Date.parse(iso), zone);
+  return `${twoDigits(wall.getUTCHours())}:${twoDigits(wall.getUTCMinutes())}`;
 }
 
 /** "2026-11-26": the date in `zone` at the instant `ms`. */

@@ -77,6 +77,15 @@ export function TaskFields({
       />
       <div className="field-row">
         <Field
+          name="startOn"
+          label="Start date"
+          type="date"
+          min="2000-01-01"
+          max="2100-12-31"
+          value={pick("startOn", task?.start_on ?? "")}
+          error={errors.startOn}
+        />
+        <Field
           name="dueOn"
           label="Due date"
           type="date"
@@ -85,6 +94,16 @@ export function TaskFields({
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
         />
+        <Field
+          name="dueTime"
+          label="Due time"
+          type="time"
+          hint="Optional; in the first assignee's time zone, else the creator's."
+          value={pick("dueTime", task?.due_time?.slice(0, 5) ?? "")}
+          error={errors.dueTime}
+        />
+      </div>
+      <div className="field-row">
         <Field
           name="labels"
           label="Labels"

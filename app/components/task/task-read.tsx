@@ -1,7 +1,7 @@
 import { LabelChips, StatusBadge } from "~/components/labels";
 import { RichText } from "~/components/rich-text";
 import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
-import { Day } from "~/components/day";
+import { Day, DueDay } from "~/components/day";
 import type { FieldDef } from "~/lib/fields";
 import { CustomFieldsRead } from "./custom-fields";
 
@@ -19,7 +19,7 @@ export function TaskReadView({
   fields = [],
   members = [],
 }: {
-  task: EditableTask & { fields?: unknown };
+  task: EditableTask & { fields?: unknown; due_at?: string | null };
   status: StatusRef;
   labels: LabelChip[];
   /** every assignee's name, first added first */
@@ -45,9 +45,17 @@ export function TaskReadView({
           <dt>{assigneeNames.length > 1 ? "Assignees" : "Assignee"}</dt>
           <dd>{assigneeNames.length ? assigneeNames.join(", ") : "Unassigned"}</dd>
         </div>
+        {task.start_on ? (
+          <div>
+            <dt>Starts</dt>
+            <dd>
+              <Day day={task.start_on} />
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Due</dt>
-          <dd>{task.due_on ? <Day day={task.due_on} /> : "No due date"}</dd>
+          <dd>{task.due_on ? <DueDay task={{ due_on: task.due_on, due_at: task.due_at }} long /> : "No due date"}</dd>
         </div>
         <div>
           <dt>Labels</dt>
