@@ -212,6 +212,51 @@ describe("the calendars", () => {
     expect(await dueOf()).toBe("2026-12-01");
   });
 
+  it("a task with a start date reaches the months it spans, and moves whole (§17)", async () => {
+    const inserted = await admin()
+      .from("tasks")
+      .insert([
+        // started in November's grid, due after it
+        {
+          project_id: team.projectId,
+          title: "Long one",
+          start_on: "2026-11-20",
+          due_on: "2026-12-10",
+          due_time: "09:15",
+        },
+        // both after it
+        { project_id: team.projectId, title: "Later one", start_on: "2026-12-15", due_on: "2026-12-20" },
+      ])
+      .select("id, title")
+      .returns<Array<{ id: string; title: string }>>();
+    if (inserted.error) throw inserted.error;
+    const long = inserted.data.find((t) => t.title === "Long one")!.id;
+    const page = await call(projectCalendar.loader, { url: url("2026-11"), user: team.member, params: params() });
+    const tasks = (page.data as { tasks: Array<Record<string, unknown>> }).tasks;
+    expect(tasks.find((t) => t.title === "Later one")).toBeUndefined();
+    expect(tasks.find((t) => t.title === "Long one")).toMatchObject({
+      start_on: "2026-11-20",
+      due_on: "2026-12-10",
+      due_time: "09:15",
+    });
+    const moved = await call(projectCalendar.action, {
+      url: url(),
+      user: team.member,
+      params: params(),
+      form: { intent: "due", taskId: long, dueOn: "2026-12-12" },
+    });
+    expect(moved.status).toBe(200);
+    const row = await admin().from("tasks").select("start_on, due_on, due_time").eq("id", long).single();
+    expect(row.data).toEqual({ start_on: "2026-11-22", due_on: "2026-12-12", due_time: "09:15:00" });
+    await admin()
+      .from("tasks")
+      .delete()
+      .in(
+        "id",
+        inserted.data.map((t) => t.id),
+      );
+  });
+
   it("/calendar: the tasks assigned to me across my teams, nobody else's", async () => {
     const [theirs] = other.taskIds;
     await setTask(theirs, { due_on: "2026-11-27", assignee_id: other.member.id });

@@ -215,7 +215,9 @@ function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; 
           ↻<span className="visually-hidden"> Repeats</span>
         </span>
       ) : null}
-      {isOverdue({ due_on: task.due_on, due_at: task.due_at, open: !closed }, today, now) ? <span className="overdue-badge">Overdue</span> : null}
+      {isOverdue({ due_on: task.due_on, due_at: task.due_at, open: !closed }, today, now) ? (
+        <span className="overdue-badge">Overdue</span>
+      ) : null}
       <Assignees people={people} />
       {task.checklist ? (
         <span

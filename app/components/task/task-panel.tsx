@@ -162,7 +162,14 @@ export function TaskPanel({
       isOverdue({ due_on: task.due_on, due_at: task.due_at, open: !isClosed(task.status.category) }, today, pageNow) ? (
         <p className="overdue-note">
           <span className="overdue-badge">Overdue</span>: it was due{" "}
-          {task.due_at ? <DueDay task={{ due_on: task.due_on, due_at: task.due_at }} long /> : <>on <Day day={task.due_on} /></>}.
+          {task.due_at ? (
+            <DueDay task={{ due_on: task.due_on, due_at: task.due_at }} long />
+          ) : (
+            <>
+              on <Day day={task.due_on} />
+            </>
+          )}
+          .
         </p>
       ) : null}
       <RepeatNote
