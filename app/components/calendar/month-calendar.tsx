@@ -167,7 +167,7 @@ function CalendarDay({
             <li
               key={task.id}
               className={`calendar-span${task.start_on === day ? " is-span-start" : ""}${task.open ? "" : " is-closed"}`}
-              data-task-id={task.id}
+              data-span-of={task.id}
             >
               <Link to={task.href} className="calendar-task-link" tabIndex={task.start_on === day ? undefined : -1}>
                 <span className="task-ref">{task.ref}</span> {task.title}
