@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import { isOverdue, spansByDay, withMove } from "./calendar";
+import { isOverdue } from "./calendar";
+import { spansByDay, withMove } from "./calendar-spans";
 
 it("a timed due date is overdue from its time, a day's from the next day (§12, §17)", () => {
   const now = Date.parse("2026-12-09T13:00:00Z");

@@ -3,7 +3,7 @@
  * month the URL names, the weeks its grid shows (Monday first), and the
  * tasks by day (docs/product.md §12).
  */
-import { addDays, daysBetween, MONTH_NAMES, weekdayOf } from "./dates";
+import { addDays, MONTH_NAMES, weekdayOf } from "./dates";
 
 /** A day shows this many tasks, then "+N more". */
 export const TASKS_PER_DAY = 4;
@@ -104,11 +104,6 @@ export function isOverdue(
   return task.due_on < today;
 }
 
-/** "14:30" from Postgres's "14:30:00" (a due time is whole minutes). */
-export function clockTime(time: string | null | undefined): string | null {
-  return time ? time.slice(0, 5) : null;
-}
-
 /** The tasks of each day, in the order given. */
 export function tasksByDay<T extends { due_on: string }>(tasks: T[]): Map<string, T[]> {
   const byDay = new Map<string, T[]>();
@@ -118,45 +113,4 @@ export function tasksByDay<T extends { due_on: string }>(tasks: T[]): Map<string
     else byDay.set(task.due_on, [task]);
   }
   return byDay;
-}
-
-/**
- * The days before its due date that a task with a start date covers (§17: the
- * calendar draws it from start to due), from its start or the grid's first
- * day, whichever is later: day -> the tasks passing through it, in the order given.
- */
-export function spansByDay<T extends { due_on: string; start_on?: string | null }>(
-  tasks: T[],
-  firstDay: string,
-): Map<string, T[]> {
-  const byDay = new Map<string, T[]>();
-  for (const task of tasks) {
-    if (!task.start_on || task.start_on >= task.due_on) continue;
-    for (let day = task.start_on < firstDay ? firstDay : task.start_on; day < task.due_on; day = addDays(day, 1)) {
-      const list = byDay.get(day);
-      if (list) list.push(task);
-      else byDay.set(day, [task]);
-    }
-  }
-  return byDay;
-}
-
-/**
- * The calendar with a task moved to another day (what the page shows while
- * the move is on its way): a start date moves by as many days (calendar.server's setDueDate).
- */
-export function withMove<T extends { id: string; due_on: string; start_on?: string | null }>(
-  tasks: T[],
-  taskId: string,
-  dueOn: string,
-): T[] {
-  return tasks.map((task) =>
-    task.id === taskId
-      ? {
-          ...task,
-          due_on: dueOn,
-          ...(task.start_on ? { start_on: addDays(task.start_on, daysBetween(task.due_on, dueOn)) } : {}),
-        }
-      : task,
-  );
 }
