@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from "react";
-import { dateInZone, formatClock, formatDateTime, formatDay, MONTHS, twoDigits } from "~/lib/dates";
+import { formatDateTime, formatDay, MONTHS, twoDigits } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 
 /**
@@ -12,18 +12,14 @@ export function Day({ day }: { day: string }) {
 
 /**
  * A due date, with its time when it has one (docs/product.md §17): the
- * instant `due_at` on the viewer's clock ("9 Dec 2026 14:30", with the
+ * instant `due_at` on the viewer's clock ("9 Dec 2026, 14:30", with the
  * zone's abbreviation when `long`), else the day.
  */
 export function DueDay({ task, long = false }: { task: { due_on: string; due_at?: string | null }; long?: boolean }) {
   const { zone } = usePageTime();
   if (!task.due_at) return <Day day={task.due_on} />;
-  if (long) return <time dateTime={task.due_at}>{formatDateTime(task.due_at, zone)}</time>;
-  return (
-    <time dateTime={task.due_at}>
-      {formatDay(dateInZone(Date.parse(task.due_at), zone))} {formatClock(task.due_at, zone)}
-    </time>
-  );
+  const text = formatDateTime(task.due_at, zone);
+  return <time dateTime={task.due_at}>{long ? text : text.slice(0, text.lastIndexOf(" "))}</time>;
 }
 
 const SHORT_DATE = new RegExp(`\\b(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})\\b`, "g");

@@ -86,12 +86,6 @@ export function formatDateTime(iso: string, zone: ZoneTable): string {
   return `${day}, ${twoDigits(wall.getUTCHours())}:${twoDigits(wall.getUTCMinutes())} ${abbr}`;
 }
 
-/** "17:51": the time of day of a timestamp on the wall clock of `zone`. */
-export function formatClock(iso: string, zone: ZoneTable): string {
-  const { wall } = wallClock(Date.parse(iso), zone);
-  return `${twoDigits(wall.getUTCHours())}:${twoDigits(wall.getUTCMinutes())}`;
-}
-
 /** "2026-11-26": the date in `zone` at the instant `ms`. */
 export function dateInZone(ms: number, zone: ZoneTable): string {
   return wallClock(ms, zone).wall.toISOString().slice(0, 10);

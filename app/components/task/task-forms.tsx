@@ -98,7 +98,7 @@ export function TaskFields({
           name="dueTime"
           label="Due time"
           type="time"
-          hint="Optional; in the first assignee's time zone, else the creator's."
+          hint="In the first assignee's time zone."
           value={pick("dueTime", task?.due_time?.slice(0, 5) ?? "")}
           error={errors.dueTime}
         />
