@@ -15,11 +15,11 @@ export function Day({ day }: { day: string }) {
  * instant `due_at` on the viewer's clock ("9 Dec 2026, 14:30", with the
  * zone's abbreviation when `long`), else the day.
  */
-export function DueDay({ task, long = false }: { task: { due_on: string; due_at?: string | null }; long?: boolean }) {
+export function DueDay({ day, at, long }: { day: string; at?: string | null; long?: boolean }) {
   const { zone } = usePageTime();
-  if (!task.due_at) return <Day day={task.due_on} />;
-  const text = formatDateTime(task.due_at, zone);
-  return <time dateTime={task.due_at}>{long ? text : text.slice(0, text.lastIndexOf(" "))}</time>;
+  if (!at) return <Day day={day} />;
+  const text = formatDateTime(at, zone);
+  return <time dateTime={at}>{long ? text : text.slice(0, text.lastIndexOf(" "))}</time>;
 }
 
 const SHORT_DATE = new RegExp(`\\b(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})\\b`, "g");

@@ -207,7 +207,7 @@ function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; 
       ) : null}
       {task.due_on ? (
         <span className="due">
-          Due <DueDay task={{ due_on: task.due_on, due_at: task.due_at }} />
+          Due <DueDay day={task.due_on} at={task.due_at} />
         </span>
       ) : null}
       {task.repeats ? (
@@ -215,9 +215,7 @@ function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; 
           ↻<span className="visually-hidden"> Repeats</span>
         </span>
       ) : null}
-      {isOverdue({ due_on: task.due_on, due_at: task.due_at, open: !closed }, today, now) ? (
-        <span className="overdue-badge">Overdue</span>
-      ) : null}
+      {isOverdue({ ...task, open: !closed }, today, now) ? <span className="overdue-badge">Overdue</span> : null}
       <Assignees people={people} />
       {task.checklist ? (
         <span

@@ -10,6 +10,9 @@ import { RepeatFields } from "./repeat-fields";
 type MemberOption = { id: string; name: string };
 type LabelOption = { id: string; name: string };
 
+/** what a date input offers (the server checks again) */
+const DATE_RANGE = { min: "2000-01-01", max: "2100-12-31" };
+
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
@@ -80,8 +83,7 @@ export function TaskFields({
           name="startOn"
           label="Start date"
           type="date"
-          min="2000-01-01"
-          max="2100-12-31"
+          {...DATE_RANGE}
           value={pick("startOn", task?.start_on ?? "")}
           error={errors.startOn}
         />
@@ -89,8 +91,7 @@ export function TaskFields({
           name="dueOn"
           label="Due date"
           type="date"
-          min="2000-01-01"
-          max="2100-12-31"
+          {...DATE_RANGE}
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
         />
