@@ -12,14 +12,11 @@ export function Day({ day }: { day: string }) {
 
 /**
  * A due date, with its time when it has one (docs/product.md §17): the
- * instant `due_at` on the viewer's clock ("9 Dec 2026, 14:30", with the
- * zone's abbreviation when `long`), else the day.
+ * instant `due_at` on the viewer's clock ("9 Dec 2026, 14:30 CET"), else the day.
  */
-export function DueDay({ day, at, long }: { day: string; at?: string | null; long?: boolean }) {
+export function DueDay({ day, at }: { day: string; at?: string | null }) {
   const { zone } = usePageTime();
-  if (!at) return <Day day={day} />;
-  const text = formatDateTime(at, zone);
-  return <time dateTime={at}>{long ? text : text.slice(0, text.lastIndexOf(" "))}</time>;
+  return at ? <time dateTime={at}>{formatDateTime(at, zone)}</time> : <Day day={day} />;
 }
 
 const SHORT_DATE = new RegExp(`\\b(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})\\b`, "g");

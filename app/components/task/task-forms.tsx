@@ -99,7 +99,6 @@ export function TaskFields({
           name="dueTime"
           label="Due time"
           type="time"
-          hint="In the first assignee's time zone."
           value={pick("dueTime", task?.due_time?.slice(0, 5) ?? "")}
           error={errors.dueTime}
         />

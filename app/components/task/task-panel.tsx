@@ -163,7 +163,7 @@ export function TaskPanel({
         <p className="overdue-note">
           <span className="overdue-badge">Overdue</span>: it was due{" "}
           {task.due_at ? (
-            <DueDay day={task.due_on} at={task.due_at} long />
+            <DueDay day={task.due_on} at={task.due_at} />
           ) : (
             <>
               on <Day day={task.due_on} />

@@ -55,7 +55,7 @@ export function TaskReadView({
         ) : null}
         <div>
           <dt>Due</dt>
-          <dd>{task.due_on ? <DueDay day={task.due_on} at={task.due_at} long /> : "No due date"}</dd>
+          <dd>{task.due_on ? <DueDay day={task.due_on} at={task.due_at} /> : "No due date"}</dd>
         </div>
         <div>
           <dt>Labels</dt>
