@@ -9,7 +9,6 @@ import { dateInZone, UTC_ZONE, type PageTime } from "./dates";
  */
 export function usePageTime(): PageTime {
   const root = useRouteLoaderData<RootData>("root");
-  if (root?.time) return root.time;
   const now = Date.now();
-  return { zone: UTC_ZONE, today: dateInZone(now, UTC_ZONE), now };
+  return root?.time ?? { zone: UTC_ZONE, today: dateInZone(now, UTC_ZONE), now };
 }

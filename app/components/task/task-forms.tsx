@@ -102,8 +102,6 @@ export function TaskFields({
           value={pick("dueTime", task?.due_time?.slice(0, 5) ?? "")}
           error={errors.dueTime}
         />
-      </div>
-      <div className="field-row">
         <Field
           name="labels"
           label="Labels"
