@@ -524,3 +524,14 @@ where e.kind = 'task_updated' and e.created_at = now()
   and exists (select 1 from jsonb_object_keys(e.data -> 'changes') k where k like 'field:%' or k = 'assignees');
 delete from public.task_events e
 where e.kind = 'task_updated' and e.created_at = now() and e.data -> 'changes' = '{}'::jsonb;
+
+-- Start dates and due times (docs/product.md §17): WEB-5 (due today) started three days
+-- ago, so the calendar draws it across those days; WEB-6 (due tomorrow, repeating) is due
+-- at 15:00 in its assignee's zone (Olivia, Berlin): reminded an hour before, and its next
+-- task keeps the time.
+update public.tasks t
+set start_on = case t.number when 5 then current_date - 3 else t.start_on end,
+    due_time = case t.number when 6 then time '15:00' else t.due_time end
+from public.projects p
+where p.key = 'WEB' and p.team_id = 'b1000000-0000-4000-8000-000000000001'
+  and t.project_id = p.id and t.number in (5, 6);

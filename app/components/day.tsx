@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from "react";
-import { formatDay, MONTHS, twoDigits } from "~/lib/dates";
+import { formatDateTime, formatDay, MONTHS, twoDigits } from "~/lib/dates";
+import { usePageTime } from "~/lib/use-page-time";
 
 /**
  * A calendar date (a due date, "2026-11-26") as the app prints it, "26 Nov
@@ -7,6 +8,15 @@ import { formatDay, MONTHS, twoDigits } from "~/lib/dates";
  */
 export function Day({ day }: { day: string }) {
   return <time dateTime={day}>{formatDay(day)}</time>;
+}
+
+/**
+ * A due date, with its time when it has one (docs/product.md §17): the
+ * instant `due_at` on the viewer's clock ("9 Dec 2026, 14:30 CET"), else the day.
+ */
+export function DueDay({ day, at }: { day: string; at?: string | null }) {
+  const { zone } = usePageTime();
+  return at ? <time dateTime={at}>{formatDateTime(at, zone)}</time> : <Day day={day} />;
 }
 
 const SHORT_DATE = new RegExp(`\\b(\\d{1,2}) (${MONTHS.join("|")}) (\\d{4})\\b`, "g");

@@ -91,6 +91,10 @@ export type Card = Pick<
   repeats?: boolean;
   /** all its assignees, first added first (assignee_id is the first) */
   assignee_ids?: string[];
+  /** its start date, due time ("14:30:00") and the instant that time names, when set (§17) */
+  start_on?: string | null;
+  due_time?: string | null;
+  due_at?: string | null;
   /** the values of the fields shown on cards (field id -> value) */
   fields?: Record<string, unknown> | null;
 };
@@ -99,7 +103,8 @@ export type Card = Pick<
 export type EditableTask = Pick<
   TaskRow,
   "id" | "title" | "description" | "status_id" | "priority" | "assignee_id" | "due_on" | "position"
->;
+> &
+  Partial<Pick<TaskRow, "start_on" | "due_time">>;
 
 /**
  * The task panel's task: its own columns (not the project, the search vector
@@ -115,6 +120,9 @@ export type TaskDetail = Pick<
   | "priority"
   | "assignee_id"
   | "due_on"
+  | "start_on"
+  | "due_time"
+  | "due_at"
   | "position"
   | "created_at"
   | "updated_at"

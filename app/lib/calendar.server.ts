@@ -2,6 +2,7 @@ import { data } from "@remix-run/node";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { taskRef } from "./board";
 import { CALENDAR_LIMIT, type CalendarMonth, type CalendarTask } from "./calendar";
+import { addDays, daysBetween } from "./dates";
 import { classifyDbError } from "./db-errors.server";
 import { formFailure } from "./forms.server";
 import { backendError, backendUnavailableResult } from "./http.server";
@@ -17,11 +18,20 @@ interface CalendarRow {
   title: string;
   completed_at: string | null;
   due_on: string;
+  start_on: string | null;
+  due_time: string | null;
+  due_at: string | null;
   project: { key: string; archived_at: string | null; team: { slug: string } };
 }
 
 const COLUMNS =
-  "id, number, title, completed_at, due_on, project:projects!inner(key, archived_at, team:teams!inner(slug))";
+  "id, number, title, completed_at, due_on, start_on, due_time, due_at, project:projects!inner(key, archived_at, team:teams!inner(slug))";
+
+/** Due by the grid's last day, or started by then (a span reaching into the grid from the right). */
+function spanFilter(month: CalendarMonth): string {
+  const last = month.days[month.days.length - 1];
+  return `due_on.lte.${last},start_on.lte.${last}`;
+}
 
 /** Not completed or canceled (completed_at is set while its status is one of those). */
 const isOpen = (row: CalendarRow) => row.completed_at === null;
@@ -34,6 +44,9 @@ function toCalendarTask(row: CalendarRow): CalendarTask {
     ref: taskRef(key, row.number),
     title: row.title,
     due_on: row.due_on,
+    start_on: row.start_on,
+    due_time: row.due_time?.slice(0, 5) ?? null,
+    due_at: row.due_at,
     open: isOpen(row),
     href: `/teams/${team.slug}/projects/${key}/tasks/${row.number}`,
     movable: row.project.archived_at === null,
@@ -68,8 +81,9 @@ export async function readProjectCalendar(
     .select(COLUMNS)
     .eq("project.key", names.projectKey)
     .eq("project.team.slug", names.teamSlug)
+    // due in the grid's weeks, or due after them and started by their end (drawn from start to due)
     .gte("due_on", month.days[0])
-    .lte("due_on", month.days[month.days.length - 1])
+    .or(spanFilter(month))
     // archived tasks are off calendars (deleted ones the read policy hides)
     .is("archived_at", null)
     .order("due_on")
@@ -89,8 +103,9 @@ export async function readMyCalendar(
     .from("tasks")
     .select(COLUMNS)
     .contains("assignee_ids", [userId])
+    // due in the grid's weeks, or due after them and started by their end (drawn from start to due)
     .gte("due_on", month.days[0])
-    .lte("due_on", month.days[month.days.length - 1])
+    .or(spanFilter(month))
     // archived tasks are off calendars (deleted ones the read policy hides)
     .is("archived_at", null)
     .order("due_on")
@@ -102,7 +117,21 @@ export async function readMyCalendar(
 
 /** Moves a task to another day: its due date, as the task's own form sets it (row-level security decides). */
 export async function setDueDate(supabase: SupabaseClient, taskId: string, dueOn: string) {
-  return supabase.from("tasks").update({ due_on: dueOn }).eq("id", taskId).select("id").maybeSingle();
+  // a task with a start date moves whole: its start by as many days (§17), so the span keeps its length
+  const { data: now, error } = await supabase
+    .from("tasks")
+    .select("start_on, due_on")
+    .eq("id", taskId)
+    .maybeSingle<{ start_on: string | null; due_on: string | null }>();
+  if (error) return { data: null, error };
+  const startOn =
+    now?.start_on && now.due_on ? { start_on: addDays(now.start_on, daysBetween(now.due_on, dueOn)) } : {};
+  return supabase
+    .from("tasks")
+    .update({ due_on: dueOn, ...startOn })
+    .eq("id", taskId)
+    .select("id")
+    .maybeSingle();
 }
 
 /**

@@ -73,6 +73,12 @@ export interface CalendarTask {
   ref: string;
   title: string;
   due_on: string;
+  /** the day it starts (drawn from there to its due date), when it has one */
+  start_on?: string | null;
+  /** "14:30" on its due date, when it has a time */
+  due_time?: string | null;
+  /** the instant of a timed due date (for "Overdue") */
+  due_at?: string | null;
   /** not completed or canceled */
   open: boolean;
   /** the task's page */
@@ -83,9 +89,19 @@ export interface CalendarTask {
   repeats: boolean;
 }
 
-/** Open and due before today (in the viewer's zone): docs/product.md §12's "Overdue". */
-export function isOverdue(task: { due_on: string | null; open: boolean }, today: string): boolean {
-  return task.open && task.due_on !== null && task.due_on < today;
+/**
+ * docs/product.md §12's "Overdue": open and due before today (in the viewer's
+ * zone); a task with a due time (its instant `due_at`, §17) from that time on.
+ * `now` is the page's (PageTime), so the server's HTML and the hydration agree.
+ */
+export function isOverdue(
+  task: { due_on: string | null; due_at?: string | null; open: boolean },
+  today: string,
+  now?: number,
+): boolean {
+  if (!task.open || task.due_on === null) return false;
+  if (task.due_at && now !== undefined) return Date.parse(task.due_at) <= now;
+  return task.due_on < today;
 }
 
 /** The tasks of each day, in the order given. */
@@ -97,9 +113,4 @@ export function tasksByDay<T extends { due_on: string }>(tasks: T[]): Map<string
     else byDay.set(task.due_on, [task]);
   }
   return byDay;
-}
-
-/** The calendar with a task moved to another day (what the page shows while the move is on its way). */
-export function withMove<T extends { id: string; due_on: string }>(tasks: T[], taskId: string, dueOn: string): T[] {
-  return tasks.map((task) => (task.id === taskId ? { ...task, due_on: dueOn } : task));
 }

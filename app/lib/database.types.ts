@@ -1356,9 +1356,11 @@ export type Database = {
           deleted_at: string | null
           deleted_by: string | null
           description: string
+          due_at: string | null
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          due_time: string | null
           fields: Json
           id: string
           label_ids: string[]
@@ -1370,6 +1372,7 @@ export type Database = {
           project_id: string
           recurrence: string | null
           search: unknown | null
+          start_on: string | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
@@ -1391,9 +1394,11 @@ export type Database = {
           deleted_at?: string | null
           deleted_by?: string | null
           description?: string
+          due_at?: string | null
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          due_time?: string | null
           fields?: Json
           id?: string
           label_ids?: string[]
@@ -1405,6 +1410,7 @@ export type Database = {
           project_id: string
           recurrence?: string | null
           search?: unknown | null
+          start_on?: string | null
           status_id: string
           subtasks_done?: number
           subtasks_total?: number
@@ -1426,9 +1432,11 @@ export type Database = {
           deleted_at?: string | null
           deleted_by?: string | null
           description?: string
+          due_at?: string | null
           due_on?: string | null
           due_on_set_at?: string | null
           due_on_set_by?: string | null
+          due_time?: string | null
           fields?: Json
           id?: string
           label_ids?: string[]
@@ -1440,6 +1448,7 @@ export type Database = {
           project_id?: string
           recurrence?: string | null
           search?: unknown | null
+          start_on?: string | null
           status_id?: string
           subtasks_done?: number
           subtasks_total?: number
@@ -1742,9 +1751,11 @@ export type Database = {
           deleted_at: string | null
           deleted_by: string | null
           description: string
+          due_at: string | null
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          due_time: string | null
           fields: Json
           id: string
           label_ids: string[]
@@ -1756,6 +1767,7 @@ export type Database = {
           project_id: string
           recurrence: string | null
           search: unknown | null
+          start_on: string | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
@@ -2017,9 +2029,11 @@ export type Database = {
           deleted_at: string | null
           deleted_by: string | null
           description: string
+          due_at: string | null
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          due_time: string | null
           fields: Json
           id: string
           label_ids: string[]
@@ -2031,6 +2045,7 @@ export type Database = {
           project_id: string
           recurrence: string | null
           search: unknown | null
+          start_on: string | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
@@ -2167,9 +2182,11 @@ export type Database = {
           deleted_at: string | null
           deleted_by: string | null
           description: string
+          due_at: string | null
           due_on: string | null
           due_on_set_at: string | null
           due_on_set_by: string | null
+          due_time: string | null
           fields: Json
           id: string
           label_ids: string[]
@@ -2181,6 +2198,7 @@ export type Database = {
           project_id: string
           recurrence: string | null
           search: unknown | null
+          start_on: string | null
           status_id: string
           subtasks_done: number
           subtasks_total: number
@@ -2353,6 +2371,7 @@ export type Database = {
         Args: Record<PropertyKey, never>
         Returns: unknown
       }
+      tasks_set_due_at: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_blocked: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_sync_parent: { Args: Record<PropertyKey, never>; Returns: unknown }
       tasks_webhooks: { Args: Record<PropertyKey, never>; Returns: unknown }

@@ -53,6 +53,8 @@ export interface PageTime {
   zone: ZoneTable;
   /** "2026-11-26" in the viewer's zone, when the page was made */
   today: string;
+  /** the instant the page was made (ms): a timed due date is overdue from its time (§17) */
+  now: number;
 }
 
 export const UTC_ZONE: ZoneTable = { name: "UTC", starts: [0], offsets: [0], abbrs: [0], names: ["UTC"] };

@@ -53,6 +53,11 @@ const BY_KEY: Record<string, string> = {
   tasks_title_length: "A title has 1 to 200 characters.",
   tasks_description_length: "A description has at most 10,000 characters.",
   tasks_due_on_range: "Enter a real date between 2000-01-01 and 2100-12-31.",
+  // start dates and due times (§17)
+  tasks_start_on_range: "Enter a real start date between 2000-01-01 and 2100-12-31.",
+  tasks_start_before_due: "The start date can't be after the due date.",
+  tasks_due_time_needs_due_on: "A due time needs a due date.",
+  tasks_due_time_minutes: "Enter a time of day, such as 14:30.",
   projects_team_id_key_key: "That key is taken.",
   teams_slug_key: "That slug is taken.",
   comments_body_length: "A comment has 1 to 5,000 characters.",

@@ -67,6 +67,34 @@ const dueOn = z
   .refine((value) => value === "" || isValidDueDate(value), "Enter a real date between 2000-01-01 and 2100-12-31.")
   .transform((value) => (value === "" ? null : value));
 
+/**
+ * The start date and the due time (docs/product.md §17): optional, and left
+ * out of the save when the form has no such input (a key not sent keeps the
+ * column). "Not after the due date" and "a time needs a date" are the
+ * database's checks (tasks_start_before_due, tasks_due_time_needs_due_on),
+ * worded beside these inputs.
+ */
+const startOn = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim())
+  .refine(
+    (value) => value === undefined || value === "" || isValidDueDate(value),
+    "Enter a real start date between 2000-01-01 and 2100-12-31.",
+  )
+  .transform((value) => (value === undefined ? undefined : value === "" ? null : value));
+
+const dueTime = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim())
+  // <input type="time"> sends "14:30" (or "14:30:00" with a step under a minute)
+  .refine(
+    (value) => value === undefined || value === "" || /^([01]\d|2[0-3]):[0-5]\d(:00)?$/.test(value),
+    "Enter a time of day, such as 14:30.",
+  )
+  .transform((value) => (value === undefined ? undefined : value === "" ? null : value.slice(0, 5)));
+
 /** "bug, a11y, Bug" → ["bug", "a11y"]: trimmed, empty ones dropped, a name (any capitals) once. */
 export function parseLabels(value: string): string[] {
   const seen = new Map<string, string>();
@@ -171,6 +199,8 @@ export const TaskFieldsSchema = z.object({
   priority,
   assignee,
   dueOn,
+  startOn,
+  dueTime,
   labels,
   newLabels,
   ...repeatFields,

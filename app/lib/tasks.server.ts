@@ -11,6 +11,7 @@ import type { LabelChip, Priority, StatusCategory, StatusRef, TaskDetail } from 
 import type { PaletteColor } from "./palette";
 import { backendError, notFound } from "./http.server";
 import { refusedFieldInput, type FieldDef, type FieldValues } from "./fields";
+import { refusalKey } from "./db-messages";
 
 export interface ChecklistItem {
   id: string;
@@ -205,6 +206,10 @@ export interface TaskFields {
   priority: Priority;
   assignee: string | null;
   dueOn: string | null;
+  /** undefined: the form had no such input (the column stays) */
+  startOn?: string | null;
+  /** "14:30" on the due date, in the first assignee's zone (else the creator's); undefined: stays */
+  dueTime?: string | null;
   /** the repeat rule (lib/recurrence.ts), null when the task doesn't repeat */
   recurrence: string | null;
 }
@@ -216,6 +221,8 @@ function columnsOf(fields: TaskFields) {
     priority: fields.priority,
     assignee_id: fields.assignee,
     due_on: fields.dueOn,
+    ...(fields.startOn !== undefined ? { start_on: fields.startOn } : {}),
+    ...(fields.dueTime !== undefined ? { due_time: fields.dueTime } : {}),
     recurrence: fields.recurrence,
   };
 }
@@ -267,6 +274,8 @@ function changesOf(save: TaskSave): { [key: string]: Json | undefined } {
     description: save.description,
     priority: save.priority,
     due_on: save.dueOn,
+    ...(save.startOn !== undefined ? { start_on: save.startOn } : {}),
+    ...(save.dueTime !== undefined ? { due_time: save.dueTime } : {}),
     recurrence: save.recurrence,
     ...(save.labels ? { labels: save.labels } : {}),
     ...(save.assignees ? { assignees: save.assignees } : {}),
@@ -315,6 +324,9 @@ export function saveFailureField(error: { message?: string; details?: string | n
   const detail = error.details ?? "";
   if (detail.startsWith("task_labels") || detail.startsWith("labels_")) return "labels";
   if (detail.startsWith("task_assignees") || /assignee/i.test(error.message ?? "")) return "assignees";
+  const key = refusalKey(error);
+  if (key === "tasks_start_before_due" || key === "tasks_start_on_range") return "startOn";
+  if (key === "tasks_due_time_needs_due_on" || key === "tasks_due_time_minutes") return "dueTime";
   return refusedFieldInput(error) ?? "form";
 }
 

@@ -111,7 +111,7 @@ export function zoneTable(zone: string): ZoneTable {
 
 export function pageTime(zone: string, now = Date.now()): PageTime {
   const table = zoneTable(canonicalTimeZone(zone) ?? "UTC");
-  return { zone: table, today: dateInZone(now, table) };
+  return { zone: table, today: dateInZone(now, table), now };
 }
 
 /** The list for a <select>: "America/New York" (spaces for underscores). */

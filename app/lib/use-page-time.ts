@@ -9,5 +9,6 @@ import { dateInZone, UTC_ZONE, type PageTime } from "./dates";
  */
 export function usePageTime(): PageTime {
   const root = useRouteLoaderData<RootData>("root");
-  return root?.time ?? { zone: UTC_ZONE, today: dateInZone(Date.now(), UTC_ZONE) };
+  const now = Date.now();
+  return root?.time ?? { zone: UTC_ZONE, today: dateInZone(now, UTC_ZONE), now };
 }

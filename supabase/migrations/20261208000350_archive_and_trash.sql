@@ -446,7 +446,8 @@ begin
           -- no status id (the column's); the counts by the task row's names, each only when it is not 0,
           -- and `repeats` only when true (a rule and no successor yet): a card's bytes are most of the
           -- board's, most cards count nothing, and a key left out is neither written, sent nor read
-          select t.id, t.number, t.title, t.priority, t.assignee_id, nullif(t.assignee_ids, '{}') as assignee_ids, t.due_on, t.position, t.label_ids,
+          select t.id, t.number, t.title, t.priority, t.assignee_id, nullif(t.assignee_ids, '{}') as assignee_ids, t.due_on,
+                 t.start_on, t.due_time, t.due_at, t.position, t.label_ids,
                  -- only the fields shown on cards, and nothing when none is
                  case when any_on_card then t.fields - coalesce(hidden_keys, '{}') end as fields,
                  nullif(t.checklist_done, 0) as checklist_done, nullif(t.checklist_total, 0) as checklist_total,
@@ -730,6 +731,12 @@ begin
     'tasks', coalesce((
       select jsonb_agg(jsonb_build_object(
         'id', t.id, 'number', t.number, 'title', t.title, 'due_on', t.due_on, 'updated_at', t.updated_at,
+        'start_on', t.start_on, 'due_at', t.due_at,
+        -- a timed task starts at the start date's midnight in the zone of its due time
+        'start_at', case when t.due_at is not null and t.start_on is not null
+                         then t.start_on::timestamp at time zone coalesce(
+                           (select z.time_zone from public.profiles z where z.id = t.assignee_id),
+                           (select z.time_zone from public.profiles z where z.id = t.created_by), 'UTC') end,
         'project_key', p.key, 'team_slug', tm.slug
       ) order by t.due_on, p.key, t.number)
       from public.tasks t
@@ -800,7 +807,7 @@ CREATE OR REPLACE FUNCTION public.remind_due_tasks(run_at timestamp with time zo
 AS $function$
   with candidate as (
     -- the assignees of open tasks due in the window ...
-    select t.id as task_id, t.project_id, a.person, t.due_on, t.due_on_set_by, t.due_on_set_at
+    select t.id as task_id, t.project_id, a.person, t.due_on, t.due_at, t.due_on_set_by, t.due_on_set_at
     from public.tasks t
     cross join lateral unnest(t.assignee_ids) a (person)
     where t.assignee_ids <> '{}'
@@ -809,7 +816,7 @@ AS $function$
       and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
     union
     -- ... and their watchers who asked for due-date emails
-    select t.id, t.project_id, w.user_id, t.due_on, t.due_on_set_by, t.due_on_set_at
+    select t.id, t.project_id, w.user_id, t.due_on, t.due_at, t.due_on_set_by, t.due_on_set_at
     from public.task_watchers w
     join public.tasks t on t.id = w.task_id
     where t.completed_at is null
@@ -830,6 +837,14 @@ AS $function$
       -- not for the person's own change made after this reminder's 08:00
       and not (c.due_on_set_by is not distinct from c.person
                and c.due_on_set_at > (l.day + time '08:00') at time zone p.time_zone)
+    union all
+    -- a timed due date: also in the hour before it (the job runs every 15 minutes)
+    select c.task_id, c.project_id, c.person, c.due_on, 'hour'
+    from seen c
+    where c.due_at is not null
+      and $1 >= c.due_at - interval '1 hour' and $1 < c.due_at
+      and not (c.due_on_set_by is not distinct from c.person
+               and c.due_on_set_at > c.due_at - interval '1 hour')
   ), made as (
     insert into public.due_reminders (task_id, recipient_id, due_on, day, created_at)
     select task_id, person, due_on, day, $1 from due
@@ -953,7 +968,7 @@ begin
     return null;
   end if;
   select t.id, t.number, t.title, t.description, t.status_id, t.priority, t.assignee_id, t.assignee_ids, t.due_on,
-         t.fields, t.project_id, t.archived_at,
+         t.start_on, t.due_time, t.due_at, t.fields, t.project_id, t.archived_at,
          t.position, t.created_at, t.updated_at, t.created_by, t.completed_at, t.parent_id,
          case when cr.id is null then null else json_build_object('display_name', cr.display_name) end as creator,
          json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,

@@ -37,7 +37,11 @@ for (const mode of MODES) {
       const admin = backend.admin();
       const [first, second, third] = team.tasks;
       await admin.from("tasks").update({ due_on: today }).eq("id", first.id);
-      await admin.from("tasks").update({ due_on: nextMonth }).eq("id", second.id);
+      // it starts two days before (§17): the calendar draws it from there
+      await admin
+        .from("tasks")
+        .update({ due_on: nextMonth, start_on: plusDays(nextMonth, -2), due_time: "09:30" })
+        .eq("id", second.id);
       await admin
         .from("tasks")
         .update({ due_on: plusDays(today, -7) })
@@ -72,7 +76,15 @@ for (const mode of MODES) {
 
       await page.getByRole("navigation", { name: "Months" }).locator('a[rel="next"]').click();
       await expect(page).toHaveURL(new RegExp(`${calendar}\\?month=${nextMonth.slice(0, 7)}$`));
-      await expect(dayCell(page, nextMonth).getByRole("link", { name: "WEB-2 Due next month" })).toBeVisible();
+      await expect(dayCell(page, nextMonth).getByRole("link", { name: "WEB-2 Due next month 09:30" })).toBeVisible();
+      for (const [day, words] of [
+        [plusDays(nextMonth, -2), "starts"],
+        [plusDays(nextMonth, -1), "continues"],
+      ]) {
+        await expect(
+          dayCell(page, day).getByRole("link", { name: `WEB-2 Due next month ${words}, due ${shortDay(nextMonth)}` }),
+        ).toBeAttached();
+      }
 
       if (!mode.js) return;
       // with JavaScript: drag a task to another day, then carry it back with the keyboard

@@ -872,6 +872,17 @@ describe("the demo seed (supabase/seed.sql)", () => {
         "select t.number from tasks t join projects p on p.id = t.project_id and p.key = 'WEB' where cardinality(t.assignee_ids) = 2 order by 1",
       );
       expect(twoAssignees.rows.map((r) => r.number)).toEqual([1, 5, 23]);
+      // §17: a start date (WEB-5, three days before its due date) and a timed due date (WEB-6, 15:00 Berlin)
+      const dated = await db.query(
+        `select t.number, t.due_on - t.start_on as started_before, t.due_time::text,
+                (t.due_at at time zone 'Europe/Berlin')::time::text as berlin
+         from tasks t join projects p on p.id = t.project_id and p.key = 'WEB'
+         where t.start_on is not null or t.due_time is not null order by 1`,
+      );
+      expect(dated.rows).toEqual([
+        { number: 5, started_before: 3, due_time: null, berlin: null },
+        { number: 6, started_before: null, due_time: "15:00:00", berlin: "15:00:00" },
+      ]);
       // due dates around the day the database was made, not fixed ones
       const due = await db.query<{ overdue: number; ahead: number }>(
         `select count(*) filter (where due_on < current_date)::int as overdue,

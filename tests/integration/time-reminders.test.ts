@@ -343,3 +343,142 @@ describe("recurring tasks, through the API", () => {
     ).toBeNull();
   });
 });
+
+describe("start dates and due times (§17)", () => {
+  it("the database checks them and keeps the instant a time names, in the first assignee's zone, else the creator's", async () => {
+    const berlin = await makePerson(stack, "start-berlin");
+    const tokyo = await makePerson(stack, "start-tokyo");
+    const { project } = await makeTeam(stack, [
+      [tokyo, "owner"],
+      [berlin, "member"],
+    ]);
+    await zone(berlin, "Europe/Berlin"); // UTC+1 in November
+    await zone(tokyo, "Asia/Tokyo"); // UTC+9
+    const status = await statusOf(project, "To do");
+    const insert = (fields: Record<string, unknown>) =>
+      tokyo.client
+        .from("tasks")
+        .insert({ project_id: project, status_id: status, title: "Dated", ...fields })
+        .select("id, due_at")
+        .single<{ id: string; due_at: string | null }>();
+
+    const late = await insert({ start_on: "2026-12-05", due_on: "2026-12-04" });
+    expect([late.error?.code, late.error?.message]).toEqual([
+      "23514",
+      expect.stringContaining('"tasks_start_before_due"'),
+    ]);
+    const timeOnly = await insert({ due_time: "10:00" });
+    expect(timeOnly.error?.message).toContain('"tasks_due_time_needs_due_on"');
+    expect((await insert({ start_on: "2026-12-04", due_on: "2026-12-04" })).error).toBeNull();
+    // a start date alone is fine; a day without a time names no instant
+    expect((await insert({ start_on: "2026-12-04" })).data?.due_at).toBeNull();
+    expect((await insert({ due_on: "2026-12-04" })).data?.due_at).toBeNull();
+
+    // unassigned: the creator's zone (Tokyo); assigned: the first assignee's (Berlin)
+    const made = await insert({ due_on: "2026-11-30", due_time: "14:30" });
+    expect(made.error).toBeNull();
+    const dueAt = async () =>
+      new Date(
+        (await tokyo.client.from("tasks").select("due_at").eq("id", made.data!.id).single<{ due_at: string }>()).data!
+          .due_at,
+      ).toISOString();
+    expect(await dueAt()).toBe("2026-11-30T05:30:00.000Z");
+    expect(
+      (await tokyo.client.rpc("set_task_assignees", { task_id: made.data!.id, people: [berlin.id] })).error,
+    ).toBeNull();
+    expect(await dueAt()).toBe("2026-11-30T13:30:00.000Z");
+    expect(
+      (await tokyo.client.rpc("save_task", { task_id: made.data!.id, changes: { due_time: "09:05" } })).error,
+    ).toBeNull();
+    expect(await dueAt()).toBe("2026-11-30T08:05:00.000Z");
+    // the same refusal through the form's call, and nobody writes the instant itself
+    const refused = await tokyo.client.rpc("save_task", {
+      task_id: made.data!.id,
+      changes: { start_on: "2026-12-01" },
+    });
+    expect(refused.error?.message).toContain('"tasks_start_before_due"');
+    const forged = await tokyo.client.from("tasks").update({ due_at: "2030-01-01T00:00:00Z" }).eq("id", made.data!.id);
+    expect(forged.error?.code).toBe("42501");
+  });
+
+  it("a timed due date is also reminded in the hour before it; a day's, as before", async () => {
+    const person = await makePerson(stack, "hourly");
+    const { project } = await makeTeam(stack, [[person, "owner"]]);
+    await zone(person, "Europe/Berlin");
+    const tasks = [
+      await task(project, { assignee: person.id, due_on: "2026-12-01" }),
+      await task(project, { assignee: person.id, due_on: "2026-12-01" }),
+      await task(project, { assignee: person.id, due_on: "2026-12-01", status: "Done" }),
+    ];
+    // 14:30 in Berlin is 13:30 UTC
+    await stack.db.query("update tasks set due_time = '14:30' where id = any($1::uuid[])", [[tasks[1], tasks[2]]]);
+    const runAt = async (iso: string) => {
+      await clock.set(at(iso));
+      await stack.scheduler.cron.settled();
+      expect((await stack.scheduler.cron.runNow("due-reminders")).status).toBe("succeeded");
+    };
+    await runAt("2026-11-30T07:05:00Z");
+    // (one run's reminders share a time: sorted)
+    const sorted = async () => (await reminders(tasks)).sort();
+    expect(await sorted()).toEqual(["0:before:2026-12-01", "1:before:2026-12-01"]);
+    await runAt("2026-12-01T12:29:00Z");
+    expect(await sorted()).toEqual([
+      "0:before:2026-12-01",
+      "0:due:2026-12-01",
+      "1:before:2026-12-01",
+      "1:due:2026-12-01",
+    ]);
+    await runAt("2026-12-01T12:31:00Z");
+    await runAt("2026-12-01T12:46:00Z");
+    expect((await reminders(tasks)).slice(4)).toEqual(["1:hour:2026-12-01"]);
+    // past its time: nothing more
+    await runAt("2026-12-01T13:31:00Z");
+    expect(await reminders(tasks)).toHaveLength(5);
+    expect((await notified(tasks, { person })).filter((n) => n.startsWith("1:"))).toHaveLength(3);
+  });
+
+  it("the next task of a series keeps every assignee in order, the start date's distance and the time", async () => {
+    const owner = await makePerson(stack, "series-owner");
+    const second = await makePerson(stack, "series-second");
+    const { project } = await makeTeam(stack, [
+      [owner, "owner"],
+      [second, "member"],
+    ]);
+    const made = await owner.client.rpc("create_task", {
+      project_id: project,
+      changes: {
+        title: "Weekly report",
+        status_id: await statusOf(project, "In progress"),
+        assignees: [second.id, owner.id],
+        start_on: "2026-11-25",
+        due_on: "2026-11-27",
+        due_time: "09:00",
+        recurrence: "FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,FR",
+      },
+    });
+    expect(made.error).toBeNull();
+    const first = (made.data as { id: string }).id;
+    expect(
+      (await owner.client.rpc("move_task", { task_id: first, status_id: await statusOf(project, "Done") })).error,
+    ).toBeNull();
+    const { data } = await owner.client
+      .from("tasks")
+      .select("id, assignee_id, assignee_ids, start_on, due_on, due_time")
+      .eq("project_id", project)
+      .neq("id", first)
+      .single();
+    expect(data).toMatchObject({
+      assignee_id: second.id,
+      assignee_ids: [second.id, owner.id],
+      start_on: "2026-11-28",
+      due_on: "2026-11-30",
+      due_time: "09:00:00",
+    });
+    const rows = await owner.client
+      .from("task_assignees")
+      .select("person_id, position")
+      .eq("task_id", data!.id)
+      .order("position");
+    expect(rows.data!.map((r) => r.person_id)).toEqual([second.id, owner.id]);
+  });
+});

@@ -199,6 +199,72 @@ describe("the task form, saved by one call", () => {
     expect(row.fields).toEqual({ [points]: 3 });
     expect(row.labels).toBe(1);
   });
+
+  it("a start date and a due time, posted without JavaScript: saved, refused with the database's words beside the input, kept when not sent", async () => {
+    const dates = async () =>
+      (
+        await stack.db.query<{ start_on: string | null; due_on: string | null; due_time: string | null }>(
+          "select start_on::text, due_on::text, due_time::text from tasks where id = $1",
+          [team.taskIds[1]],
+        )
+      ).rows[0];
+    const post = (extra: Record<string, string>) =>
+      call(task.action, {
+        url: taskUrl(),
+        user: team.member,
+        params: params({ number: "2" }),
+        form: updateForm(extra),
+      });
+
+    const saved = await post({ startOn: "2026-12-14", dueOn: "2026-12-18", dueTime: "16:45" });
+    expect(saved.status).toBe(302);
+    expect(await dates()).toEqual({ start_on: "2026-12-14", due_on: "2026-12-18", due_time: "16:45:00" });
+    // the panel reads them
+    const panel = await call(task.loader, { url: taskUrl(), user: team.viewer, params: params({ number: "2" }) });
+    expect((panel.data as { task: Record<string, unknown> }).task).toMatchObject({
+      start_on: "2026-12-14",
+      due_on: "2026-12-18",
+      due_time: "16:45:00",
+      due_at: expect.any(String),
+    });
+
+    // after the due date: the database refuses, the form says so beside the start date and keeps what was typed
+    const late = await post({ startOn: "2026-12-20", dueOn: "2026-12-18", dueTime: "16:45", title: "Kept" });
+    expect(late.status).toBe(400);
+    expect(late.data).toMatchObject({
+      errors: { startOn: "The start date can't be after the due date." },
+      values: { startOn: "2026-12-20", title: "Kept" },
+    });
+    const timeOnly = await post({ startOn: "", dueOn: "", dueTime: "10:00" });
+    expect(timeOnly.status).toBe(400);
+    expect((timeOnly.data as { errors: Record<string, string> }).errors).toEqual({
+      dueTime: "A due time needs a due date.",
+    });
+    const badTime = await post({ dueOn: "2026-12-18", dueTime: "25:00" });
+    expect((badTime.data as { errors: Record<string, string> }).errors).toEqual({
+      dueTime: "Enter a time of day, such as 14:30.",
+    });
+    expect(await dates()).toEqual({ start_on: "2026-12-14", due_on: "2026-12-18", due_time: "16:45:00" });
+
+    // a form without the two inputs leaves them; empty inputs clear them
+    expect((await post({ dueOn: "2026-12-19" })).status).toBe(302);
+    expect(await dates()).toEqual({ start_on: "2026-12-14", due_on: "2026-12-19", due_time: "16:45:00" });
+    expect((await post({ startOn: "", dueOn: "2026-12-19", dueTime: "" })).status).toBe(302);
+    expect(await dates()).toEqual({ start_on: null, due_on: "2026-12-19", due_time: null });
+
+    const made = await call(newTask.action, {
+      url: `${boardUrl()}/tasks/new`,
+      user: team.member,
+      params: params(),
+      form: { title: "Timed", labels: "", startOn: "2026-12-01", dueOn: "2026-12-02", dueTime: "08:30" },
+    });
+    expect(made.status).toBe(302);
+    const { rows } = await stack.db.query(
+      "select start_on::text, due_time::text from tasks where project_id = $1 and title = 'Timed'",
+      [team.projectId],
+    );
+    expect(rows).toEqual([{ start_on: "2026-12-01", due_time: "08:30:00" }]);
+  });
 });
 
 /**

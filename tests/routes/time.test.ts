@@ -212,6 +212,51 @@ describe("the calendars", () => {
     expect(await dueOf()).toBe("2026-12-01");
   });
 
+  it("a task with a start date reaches the months it spans, and moves whole (§17)", async () => {
+    const inserted = await admin()
+      .from("tasks")
+      .insert([
+        // started in November's grid, due after it
+        {
+          project_id: team.projectId,
+          title: "Long one",
+          start_on: "2026-11-20",
+          due_on: "2026-12-10",
+          due_time: "09:15",
+        },
+        // both after it
+        { project_id: team.projectId, title: "Later one", start_on: "2026-12-15", due_on: "2026-12-20" },
+      ])
+      .select("id, title")
+      .returns<Array<{ id: string; title: string }>>();
+    if (inserted.error) throw inserted.error;
+    const long = inserted.data.find((t) => t.title === "Long one")!.id;
+    const page = await call(projectCalendar.loader, { url: url("2026-11"), user: team.member, params: params() });
+    const tasks = (page.data as { tasks: Array<Record<string, unknown>> }).tasks;
+    expect(tasks.find((t) => t.title === "Later one")).toBeUndefined();
+    expect(tasks.find((t) => t.title === "Long one")).toMatchObject({
+      start_on: "2026-11-20",
+      due_on: "2026-12-10",
+      due_time: "09:15",
+    });
+    const moved = await call(projectCalendar.action, {
+      url: url(),
+      user: team.member,
+      params: params(),
+      form: { intent: "due", taskId: long, dueOn: "2026-12-12" },
+    });
+    expect(moved.status).toBe(200);
+    const row = await admin().from("tasks").select("start_on, due_on, due_time").eq("id", long).single();
+    expect(row.data).toEqual({ start_on: "2026-11-22", due_on: "2026-12-12", due_time: "09:15:00" });
+    await admin()
+      .from("tasks")
+      .delete()
+      .in(
+        "id",
+        inserted.data.map((t) => t.id),
+      );
+  });
+
   it("/calendar: the tasks assigned to me across my teams, nobody else's", async () => {
     const [theirs] = other.taskIds;
     await setTask(theirs, { due_on: "2026-11-27", assignee_id: other.member.id });
@@ -300,6 +345,59 @@ describe("the calendar feed", () => {
     const old = await fetchFeed(token);
     expect(old.status).toBe(404);
     expect(await old.text()).toBe("");
+  });
+
+  it("a start date and a due time (§17): an event from start to due, and a to-do with DTSTART/DUE, timed when given", async () => {
+    const dates = await seedTeam(stack);
+    const person = dates.member;
+    // Tokyo keeps no summer time: 14:30 there is 05:30 UTC on the same day
+    await admin().from("profiles").update({ time_zone: "Asia/Tokyo" }).eq("id", person.id);
+    const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    const [timed, spanned] = dates.taskIds;
+    await setTask(timed, {
+      assignee_id: person.id,
+      start_on: day(2),
+      due_on: day(4),
+      due_time: "14:30",
+      title: "Timed",
+    });
+    await setTask(spanned, { assignee_id: person.id, start_on: day(1), due_on: day(3), title: "Spanned" });
+    const made = await call(feedPage.action, {
+      url: "/account/calendar",
+      user: person,
+      params: {},
+      form: { intent: "reset" },
+    });
+    const text = await (await fetchFeed(tokenOf((made.data as { address: string }).address))).text();
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    const bySummary = (kind: string) =>
+      Object.fromEntries(
+        calendar.getAllSubcomponents(kind).map((c) => [String(c.getFirstPropertyValue("summary")), c] as const),
+      );
+    const value = (c: ICAL.Component, name: string) => {
+      const property = c.getFirstProperty(name);
+      if (!property) return null;
+      const time = property.getFirstValue() as ICAL.Time;
+      return `${property.type}:${property.type === "date" ? time.toString() : time.toJSDate().toISOString()}`;
+    };
+    const events = bySummary("vevent");
+    const todos = bySummary("vtodo");
+    expect(Object.keys(todos).sort()).toEqual(["WEB-1 Timed", "WEB-2 Spanned"]);
+    // timed: from the start date's midnight in Tokyo (15:00 UTC the day before) to 14:30 Tokyo
+    expect(value(todos["WEB-1 Timed"], "dtstart")).toBe(`date-time:${day(1)}T15:00:00.000Z`);
+    expect(value(todos["WEB-1 Timed"], "due")).toBe(`date-time:${day(4)}T05:30:00.000Z`);
+    expect(value(events["WEB-1 Timed"], "dtstart")).toBe(`date-time:${day(1)}T15:00:00.000Z`);
+    expect(value(events["WEB-1 Timed"], "dtend")).toBe(`date-time:${day(4)}T05:30:00.000Z`);
+    // no time: days; the event's end is the day after the due date (exclusive)
+    expect(value(todos["WEB-2 Spanned"], "dtstart")).toBe(`date:${day(1)}`);
+    expect(value(todos["WEB-2 Spanned"], "due")).toBe(`date:${day(3)}`);
+    expect(value(events["WEB-2 Spanned"], "dtstart")).toBe(`date:${day(1)}`);
+    expect(value(events["WEB-2 Spanned"], "dtend")).toBe(`date:${day(4)}`);
+    expect(todos["WEB-1 Timed"].getFirstPropertyValue("url")).toBe(
+      `${origin}/teams/${dates.slug}/projects/WEB/tasks/1`,
+    );
+    // every line ends CRLF and none is longer than 75 octets (RFC 5545 §3.1)
+    expect(text.split("\r\n").every((line) => Buffer.byteLength(line) <= 75 && !line.includes("\n"))).toBe(true);
   });
 
   it("a wrong verifier, a malformed token and another person's feed never show these tasks", async () => {

@@ -6,7 +6,7 @@ import { usePageTime } from "~/lib/use-page-time";
 import type { Card } from "~/lib/board";
 import { LabelChips } from "~/components/labels";
 import type { BoardMove } from "./use-board-move";
-import { Day } from "~/components/day";
+import { DueDay } from "~/components/day";
 import { fieldWords, type FieldDef } from "~/lib/fields";
 
 /**
@@ -198,7 +198,7 @@ function CardFields({ task, fields, people }: { task: Card; fields: FieldDef[]; 
 }
 
 function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; closed: boolean }) {
-  const { today } = usePageTime();
+  const { today, now } = usePageTime();
   return (
     <div className="task-card-meta">
       {task.blocked ? <span className="blocked">Blocked</span> : null}
@@ -207,7 +207,7 @@ function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; 
       ) : null}
       {task.due_on ? (
         <span className="due">
-          Due <Day day={task.due_on} />
+          Due <DueDay day={task.due_on} at={task.due_at} />
         </span>
       ) : null}
       {task.repeats ? (
@@ -215,7 +215,7 @@ function CardMeta({ task, people, closed }: { task: Card; people: CardPerson[]; 
           ↻<span className="visually-hidden"> Repeats</span>
         </span>
       ) : null}
-      {isOverdue({ due_on: task.due_on, open: !closed }, today) ? <span className="overdue-badge">Overdue</span> : null}
+      {isOverdue({ ...task, open: !closed }, today, now) ? <span className="overdue-badge">Overdue</span> : null}
       <Assignees people={people} />
       {task.checklist ? (
         <span

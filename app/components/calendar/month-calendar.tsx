@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useHydrated } from "~/components/board/use-hydrated";
 import { FormAlert } from "~/components/form";
 import { calendarMonth, isOverdue, TASKS_PER_DAY, tasksByDay, type CalendarTask } from "~/lib/calendar";
+import { spansByDay } from "~/lib/calendar-spans";
 import { formatDay, MONTH_NAMES, WEEKDAY_NAMES, weekdayOf } from "~/lib/dates";
 import { usePageTime } from "~/lib/use-page-time";
 import { describeDay, useCalendarMove, type CalendarMove } from "./use-calendar-move";
@@ -31,13 +32,14 @@ export function MonthCalendar({
   /** the page of my own tasks, across teams (what an empty month says) */
   showsAssigned?: boolean;
 }) {
-  const { today } = usePageTime();
+  const { today, now } = usePageTime();
   const grid = calendarMonth(month);
   const location = useLocation();
   const hydrated = useHydrated();
   const move = useCalendarMove({ tasks, days: grid.days });
   const anyMovable = hydrated && tasks.some((t) => t.movable);
   const byDay = tasksByDay(move.shown);
+  const spans = spansByDay(move.shown, grid.days[0]);
   const inMonth = tasks.filter((t) => t.due_on >= grid.first && t.due_on <= grid.last).length;
   const monthLink = (target: string) => {
     const params = new URLSearchParams(location.search);
@@ -97,6 +99,8 @@ export function MonthCalendar({
             key={day}
             day={day}
             tasks={byDay.get(day) ?? []}
+            spans={spans.get(day) ?? []}
+            now={now}
             outside={day < grid.first || day > grid.last}
             today={today}
             move={hydrated ? move : null}
@@ -113,12 +117,17 @@ export function MonthCalendar({
 function CalendarDay({
   day,
   tasks,
+  spans,
+  now,
   outside,
   today,
   move,
 }: {
   day: string;
   tasks: CalendarTask[];
+  /** tasks that started on or before this day and are due after it */
+  spans: CalendarTask[];
+  now: number;
   outside: boolean;
   today: string;
   move: CalendarMove | null;
@@ -130,7 +139,7 @@ function CalendarDay({
     outside ? "is-outside" : "",
     isToday ? "is-today" : "",
     weekdayOf(day) >= 5 ? "is-weekend" : "",
-    tasks.length === 0 ? "is-empty" : "",
+    tasks.length === 0 && spans.length === 0 ? "is-empty" : "",
     move?.dropDay === day ? "is-drop-target" : "",
   ]
     .filter(Boolean)
@@ -153,13 +162,31 @@ function CalendarDay({
         </time>
         {isToday ? <span className="today-mark">Today</span> : null}
       </h3>
+      {spans.length > 0 ? (
+        <ul className="calendar-spans">
+          {spans.map((task) => (
+            <li
+              key={task.id}
+              className={`calendar-span${task.start_on === day ? " is-span-start" : ""}${task.open ? "" : " is-closed"}`}
+              data-span-of={task.id}
+            >
+              <Link to={task.href} className="calendar-task-link" tabIndex={task.start_on === day ? undefined : -1}>
+                <span className="task-ref">{task.ref}</span> {task.title}
+                <span className="visually-hidden">
+                  {task.start_on === day ? " starts" : " continues"}, due {formatDay(task.due_on)}
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {tasks.length > 0 ? (
         <ul className="calendar-tasks">
           {tasks.map((task, index) => (
             <CalendarTaskItem
               key={task.id}
               task={task}
-              overdue={isOverdue(task, today)}
+              overdue={isOverdue(task, today, now)}
               extra={index >= TASKS_PER_DAY}
               move={move && task.movable ? move : null}
             />
@@ -214,6 +241,7 @@ function CalendarTaskItem({
     >
       <Link to={task.href} className="calendar-task-link">
         <span className="task-ref">{task.ref}</span> {task.title}
+        {task.due_time ? <span className="calendar-task-time"> {task.due_time}</span> : null}
       </Link>
       {task.repeats ? (
         <span className="repeat-mark" title="Repeats">

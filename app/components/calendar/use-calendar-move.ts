@@ -1,6 +1,7 @@
 import { useMemo, useState, type DragEvent, type KeyboardEvent } from "react";
 import { useMove } from "~/components/use-move";
-import { withMove, type CalendarTask } from "~/lib/calendar";
+import type { CalendarTask } from "~/lib/calendar";
+import { withMove } from "~/lib/calendar-spans";
 import { addDays, formatDay, WEEKDAY_NAMES, weekdayOf } from "~/lib/dates";
 
 interface Picked {

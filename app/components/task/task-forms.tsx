@@ -11,6 +11,9 @@ import { RepeatFields } from "./repeat-fields";
 type MemberOption = { id: string; name: string };
 type LabelOption = { id: string; name: string; color: string };
 
+/** what a date input offers (the server checks again) */
+const DATE_RANGE = { min: "2000-01-01", max: "2100-12-31" };
+
 const PRIORITY_OPTIONS = PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }));
 
 /** The fields a task's form has, shared by "new task" and the panel's editor. */
@@ -79,13 +82,27 @@ export function TaskFields({
       />
       <div className="field-row">
         <Field
+          name="startOn"
+          label="Start date"
+          type="date"
+          {...DATE_RANGE}
+          value={pick("startOn", task?.start_on ?? "")}
+          error={errors.startOn}
+        />
+        <Field
           name="dueOn"
           label="Due date"
           type="date"
-          min="2000-01-01"
-          max="2100-12-31"
+          {...DATE_RANGE}
           value={pick("dueOn", task?.due_on ?? "")}
           error={errors.dueOn}
+        />
+        <Field
+          name="dueTime"
+          label="Due time"
+          type="time"
+          value={pick("dueTime", task?.due_time?.slice(0, 5) ?? "")}
+          error={errors.dueTime}
         />
       </div>
       <LabelPicker

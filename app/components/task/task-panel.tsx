@@ -17,7 +17,7 @@ import { TitleInPlace } from "./in-place";
 import { TaskReadView } from "./task-read";
 import { useBoardData, useTaskData } from "./use-route-data";
 import { AlsoViewing, LiveTaskData } from "./also-viewing";
-import { Day } from "~/components/day";
+import { Day, DueDay } from "~/components/day";
 
 /** What the task route's forms can send back (successes redirect). */
 export type TaskFormResult = FormFailure<
@@ -58,7 +58,7 @@ export function TaskPanel({
   breakdownResult?: BreakdownFormResult;
 }) {
   const data = useTaskData();
-  const { zone, today } = usePageTime();
+  const { zone, today, now: pageNow } = usePageTime();
   const board = useBoardData();
   const location = useLocation();
   if (!data) return null;
@@ -206,9 +206,18 @@ export function TaskPanel({
           </>
         ) : null}
       </p>
-      {task.due_on && isOverdue({ due_on: task.due_on, open: !isClosed(task.status.category) }, today) ? (
+      {task.due_on &&
+      isOverdue({ due_on: task.due_on, due_at: task.due_at, open: !isClosed(task.status.category) }, today, pageNow) ? (
         <p className="overdue-note">
-          <span className="overdue-badge">Overdue</span>: it was due on <Day day={task.due_on} />.
+          <span className="overdue-badge">Overdue</span>: it was due{" "}
+          {task.due_at ? (
+            <DueDay day={task.due_on} at={task.due_at} />
+          ) : (
+            <>
+              on <Day day={task.due_on} />
+            </>
+          )}
+          .
         </p>
       ) : null}
       <RepeatNote

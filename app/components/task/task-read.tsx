@@ -1,7 +1,7 @@
 import { LabelChips, StatusBadge } from "~/components/labels";
 import { RichText } from "~/components/rich-text";
 import { PRIORITY_LABELS, type EditableTask, type LabelChip, type StatusRef } from "~/lib/board";
-import { Day } from "~/components/day";
+import { Day, DueDay } from "~/components/day";
 import type { FieldDef } from "~/lib/fields";
 import type { RepeatFields } from "~/lib/recurrence";
 import type { ReactNode } from "react";
@@ -35,7 +35,7 @@ export function TaskReadView({
   members = [],
   edit,
 }: {
-  task: EditableTask & { fields?: unknown };
+  task: EditableTask & { fields?: unknown; due_at?: string | null };
   status: StatusRef;
   labels: LabelChip[];
   /** every assignee's name, first added first */
@@ -46,7 +46,7 @@ export function TaskReadView({
   edit?: InPlaceEditing;
 }) {
   const assignees = assigneeNames.length ? assigneeNames.join(", ") : "Unassigned";
-  const due = task.due_on ? <Day day={task.due_on} /> : "No due date";
+  const due = task.due_on ? <DueDay day={task.due_on} at={task.due_at} /> : "No due date";
   const labelChips = labels.length ? <LabelChips labels={labels} /> : "None";
   const chosenAssignees = (task as { assignee_ids?: string[] }).assignee_ids ?? [];
   return (
@@ -82,6 +82,14 @@ export function TaskReadView({
             )}
           </dd>
         </div>
+        {task.start_on ? (
+          <div>
+            <dt>Starts</dt>
+            <dd>
+              <Day day={task.start_on} />
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>Due</dt>
           <dd>

@@ -87,7 +87,8 @@ begin
           -- no status id (the column's); the counts by the task row's names, each only when it is not 0,
           -- and `repeats` only when true (a rule and no successor yet): a card's bytes are most of the
           -- board's, most cards count nothing, and a key left out is neither written, sent nor read
-          select t.id, t.number, t.title, t.priority, t.assignee_id, nullif(t.assignee_ids, '{}') as assignee_ids, t.due_on, t.position, t.label_ids,
+          select t.id, t.number, t.title, t.priority, t.assignee_id, nullif(t.assignee_ids, '{}') as assignee_ids, t.due_on,
+                 t.start_on, t.due_time, t.due_at, t.position, t.label_ids,
                  -- only the fields shown on cards, and nothing when none is
                  case when any_on_card then t.fields - coalesce(hidden_keys, '{}') end as fields,
                  nullif(t.checklist_done, 0) as checklist_done, nullif(t.checklist_total, 0) as checklist_total,

@@ -24,6 +24,12 @@ begin
     'tasks', coalesce((
       select jsonb_agg(jsonb_build_object(
         'id', t.id, 'number', t.number, 'title', t.title, 'due_on', t.due_on, 'updated_at', t.updated_at,
+        'start_on', t.start_on, 'due_at', t.due_at,
+        -- a timed task starts at the start date's midnight in the zone of its due time
+        'start_at', case when t.due_at is not null and t.start_on is not null
+                         then t.start_on::timestamp at time zone coalesce(
+                           (select z.time_zone from public.profiles z where z.id = t.assignee_id),
+                           (select z.time_zone from public.profiles z where z.id = t.created_by), 'UTC') end,
         'project_key', p.key, 'team_slug', tm.slug
       ) order by t.due_on, p.key, t.number)
       from public.tasks t

@@ -13,10 +13,10 @@ begin
   if jsonb_typeof(c) <> 'object' then
     raise exception 'changes is an object.' using errcode = '22023';
   end if;
-  insert into public.tasks (project_id, title, description, priority, due_on, recurrence, status_id, parent_id, assignee_id)
+  insert into public.tasks (project_id, title, description, priority, due_on, start_on, due_time, recurrence, status_id, parent_id, assignee_id)
   values (
     $1, c ->> 'title', coalesce(c ->> 'description', ''), coalesce(c ->> 'priority', 'none')::public.task_priority,
-    (c ->> 'due_on')::date, c ->> 'recurrence', (c ->> 'status_id')::uuid, (c ->> 'parent_id')::uuid,
+    (c ->> 'due_on')::date, (c ->> 'start_on')::date, (c ->> 'due_time')::time, c ->> 'recurrence', (c ->> 'status_id')::uuid, (c ->> 'parent_id')::uuid,
     -- the first assignee as the task is made (its "created" event names them); the others next
     (c #>> '{assignees,0}')::uuid
   )

@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION public.remind_due_tasks(run_at timestamp with time zo
 AS $function$
   with candidate as (
     -- the assignees of open tasks due in the window ...
-    select t.id as task_id, t.project_id, a.person, t.due_on, t.due_on_set_by, t.due_on_set_at
+    select t.id as task_id, t.project_id, a.person, t.due_on, t.due_at, t.due_on_set_by, t.due_on_set_at
     from public.tasks t
     cross join lateral unnest(t.assignee_ids) a (person)
     where t.assignee_ids <> '{}'
@@ -18,7 +18,7 @@ AS $function$
       and t.due_on between ($1 at time zone 'UTC')::date - 1 and ($1 at time zone 'UTC')::date + 2
     union
     -- ... and their watchers who asked for due-date emails
-    select t.id, t.project_id, w.user_id, t.due_on, t.due_on_set_by, t.due_on_set_at
+    select t.id, t.project_id, w.user_id, t.due_on, t.due_at, t.due_on_set_by, t.due_on_set_at
     from public.task_watchers w
     join public.tasks t on t.id = w.task_id
     where t.completed_at is null
@@ -39,6 +39,14 @@ AS $function$
       -- not for the person's own change made after this reminder's 08:00
       and not (c.due_on_set_by is not distinct from c.person
                and c.due_on_set_at > (l.day + time '08:00') at time zone p.time_zone)
+    union all
+    -- a timed due date: also in the hour before it (the job runs every 15 minutes)
+    select c.task_id, c.project_id, c.person, c.due_on, 'hour'
+    from seen c
+    where c.due_at is not null
+      and $1 >= c.due_at - interval '1 hour' and $1 < c.due_at
+      and not (c.due_on_set_by is not distinct from c.person
+               and c.due_on_set_at > c.due_at - interval '1 hour')
   ), made as (
     insert into public.due_reminders (task_id, recipient_id, due_on, day, created_at)
     select task_id, person, due_on, day, $1 from due

@@ -18,6 +18,8 @@ begin
     description = case when c ? 'description' then coalesce(c ->> 'description', '') else t.description end,
     priority = case when c ? 'priority' then coalesce(c ->> 'priority', 'none')::public.task_priority else t.priority end,
     due_on = case when c ? 'due_on' then (c ->> 'due_on')::date else t.due_on end,
+    start_on = case when c ? 'start_on' then (c ->> 'start_on')::date else t.start_on end,
+    due_time = case when c ? 'due_time' then (c ->> 'due_time')::time else t.due_time end,
     recurrence = case when c ? 'recurrence' then c ->> 'recurrence' else t.recurrence end
   where t.id = $1
   returning t.id, t.number into saved;

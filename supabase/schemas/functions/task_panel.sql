@@ -15,7 +15,7 @@ begin
     return null;
   end if;
   select t.id, t.number, t.title, t.description, t.status_id, t.priority, t.assignee_id, t.assignee_ids, t.due_on,
-         t.fields, t.project_id, t.archived_at,
+         t.start_on, t.due_time, t.due_at, t.fields, t.project_id, t.archived_at,
          t.position, t.created_at, t.updated_at, t.created_by, t.completed_at, t.parent_id,
          case when cr.id is null then null else json_build_object('display_name', cr.display_name) end as creator,
          json_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) as status,

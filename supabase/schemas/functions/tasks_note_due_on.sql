@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION public.tasks_note_due_on()
  SET search_path TO ''
 AS $function$
 begin
-  if tg_op = 'INSERT' or new.due_on is distinct from old.due_on then
+  if tg_op = 'INSERT' or new.due_on is distinct from old.due_on or new.due_time is distinct from old.due_time then
     new.due_on_set_by := auth.uid();
     new.due_on_set_at := now();
   else

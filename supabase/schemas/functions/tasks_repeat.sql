@@ -10,6 +10,7 @@ AS $function$
 declare
   next_id uuid;
   next_due date;
+  first_assignee uuid;
 begin
   if new.recurrence is null or new.successor_id is not null
      or new.status_id is not distinct from old.status_id then
@@ -26,8 +27,16 @@ begin
     new.recurrence := null;
     return new;
   end if;
+  -- the first of its assignees still in the team (task_assignees' order)
+  select a.person_id into first_assignee
+  from public.task_assignees a
+  join public.projects p on p.id = new.project_id
+  join public.team_members m on m.team_id = p.team_id and m.user_id = a.person_id
+  where a.task_id = new.id
+  order by a.position, a.added_at
+  limit 1;
   insert into public.tasks (project_id, title, description, status_id, priority, assignee_id, due_on, parent_id,
-                            recurrence, created_by)
+                            recurrence, created_by, start_on, due_time)
   select new.project_id, new.title, new.description,
          -- the project's first unstarted status (a project keeps one), else its first open one
          (select s.id from public.project_statuses s
@@ -35,13 +44,22 @@ begin
           order by s.category <> 'unstarted', s.position
           limit 1),
          new.priority,
-         -- the assignee, while they are still in the team
-         (select m.user_id from public.projects p
-          join public.team_members m on m.team_id = p.team_id and m.user_id = new.assignee_id
-          where p.id = new.project_id),
+         first_assignee,
          next_due, new.parent_id, new.recurrence,
-         coalesce(auth.uid(), new.created_by)
+         coalesce(auth.uid(), new.created_by),
+         -- as many days before the next due date as before this one; the same time of day
+         case when new.start_on is not null then next_due - (new.due_on - new.start_on) end,
+         new.due_time
   returning id into next_id;
+  -- every other assignee still in the team, in the same order (the first came with the insert)
+  insert into public.task_assignees (task_id, person_id)
+  select next_id, a.person_id
+  from public.task_assignees a
+  join public.projects p on p.id = new.project_id
+  join public.team_members m on m.team_id = p.team_id and m.user_id = a.person_id
+  where a.task_id = new.id and a.person_id is distinct from first_assignee
+  order by a.position, a.added_at
+  on conflict on constraint task_assignees_pkey do nothing;
   -- its team labels (task_labels keeps label_ids) and its checklist, unticked, in the same order
   insert into public.task_labels (task_id, label_id, project_id)
   select next_id, tl.label_id, new.project_id from public.task_labels tl where tl.task_id = new.id;

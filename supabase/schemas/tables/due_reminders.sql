@@ -10,7 +10,7 @@ create table public.due_reminders (
   constraint due_reminders_pkey PRIMARY KEY (task_id, recipient_id, due_on, day),
   constraint due_reminders_recipient_id_fkey FOREIGN KEY (recipient_id) REFERENCES profiles(id) ON DELETE CASCADE,
   constraint due_reminders_task_id_fkey FOREIGN KEY (task_id) REFERENCES tasks(id) ON DELETE CASCADE,
-  constraint due_reminders_day CHECK (day = ANY (ARRAY['before'::text, 'due'::text]))
+  constraint due_reminders_day CHECK (day = ANY (ARRAY['before'::text, 'due'::text, 'hour'::text]))
 );
 
 comment on table public.due_reminders is 'One row per reminder made by remind_due_tasks(); each person reads their own; nobody else writes.';

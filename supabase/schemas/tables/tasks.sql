@@ -32,6 +32,9 @@ create table public.tasks (
   attachment_count integer default 0 not null,
   fields jsonb default '{}'::jsonb not null,
   assignee_ids uuid[] default '{}'::uuid[] not null,
+  start_on date,
+  due_time time without time zone,
+  due_at timestamp with time zone,
   archived_at timestamp with time zone,
   deleted_at timestamp with time zone,
   deleted_by uuid,
@@ -48,17 +51,24 @@ create table public.tasks (
   constraint tasks_successor_id_fkey FOREIGN KEY (successor_id) REFERENCES tasks(id) ON DELETE SET NULL,
   constraint tasks_description_length CHECK (char_length(description) <= 10000),
   constraint tasks_due_on_range CHECK (due_on >= '2000-01-01'::date AND due_on <= '2100-12-31'::date),
+  constraint tasks_due_time_minutes CHECK (due_time = date_trunc('minute'::text, due_time::interval)::time without time zone),
+  constraint tasks_due_time_needs_due_on CHECK (due_time IS NULL OR due_on IS NOT NULL),
   constraint tasks_number_positive CHECK (number > 0),
   constraint tasks_parent_not_self CHECK (parent_id <> id),
   constraint tasks_position_not_negative CHECK ("position" >= 0),
   constraint tasks_recurrence_needs_due_on CHECK (recurrence IS NULL OR due_on IS NOT NULL),
   constraint tasks_recurrence_valid CHECK (recurrence IS NULL OR is_recurrence(recurrence)),
+  constraint tasks_start_before_due CHECK (start_on IS NULL OR due_on IS NULL OR start_on <= due_on),
+  constraint tasks_start_on_range CHECK (start_on >= '2000-01-01'::date AND start_on <= '2100-12-31'::date),
   constraint tasks_title_length CHECK (btrim(title) <> ''::text AND char_length(title) <= 200),
   constraint tasks_column_position_key EXCLUDE USING btree (project_id WITH =, status_id WITH =, "position" WITH =) WHERE (archived_at IS NULL AND deleted_at IS NULL) DEFERRABLE INITIALLY DEFERRED
 );
 
 comment on column public.tasks.recurrence is 'The repeat rule (RRULE subset, public.is_recurrence); completing the task makes its successor (tasks_repeat).';
 comment on column public.tasks.successor_id is 'The next task of the series, made when this one was completed; set by the database only.';
+comment on column public.tasks.start_on is 'The day work on the task starts (optional; not after due_on).';
+comment on column public.tasks.due_time is 'The time of day on due_on the task is due, in its first assignee''s zone, else its creator''s (optional).';
+comment on column public.tasks.due_at is 'The instant due_on + due_time names (tasks_set_due_at); null without a time. Written by the database only.';
 comment on column public.tasks.archived_at is 'Off the board, lists and calendars; shown under Archived (archive_task / unarchive_task).';
 comment on column public.tasks.deleted_at is 'In the project''s trash since then (trash_tasks); hidden by the read policy; purged 30 days later.';
 
@@ -66,8 +76,8 @@ alter table public.tasks enable row level security;
 
 grant delete, insert, maintain, references, select, trigger, truncate, update on table public.tasks to service_role;
 grant delete, select on table public.tasks to authenticated;
-grant insert (project_id, title, description, priority, assignee_id, due_on, status_id, parent_id, recurrence) on table public.tasks to authenticated;
-grant update (title, description, priority, assignee_id, due_on, recurrence) on table public.tasks to authenticated;
+grant insert (project_id, title, description, priority, assignee_id, due_on, status_id, parent_id, recurrence, start_on, due_time) on table public.tasks to authenticated;
+grant update (title, description, priority, assignee_id, due_on, recurrence, start_on, due_time) on table public.tasks to authenticated;
 
 create policy "admins delete tasks in active projects" on public.tasks
   for delete to authenticated
@@ -158,6 +168,10 @@ CREATE TRIGGER tasks_repeat
 CREATE TRIGGER tasks_set_completed_at
   BEFORE INSERT OR UPDATE OF status_id, completed_at ON tasks
   FOR EACH ROW EXECUTE FUNCTION tasks_set_completed_at();
+
+CREATE TRIGGER tasks_set_due_at
+  BEFORE INSERT OR UPDATE ON tasks
+  FOR EACH ROW EXECUTE FUNCTION tasks_set_due_at();
 
 CREATE TRIGGER tasks_set_updated_at
   BEFORE UPDATE ON tasks
