@@ -60,7 +60,7 @@ begin
 end;
 $$;
 
-revoke all on function public.tasks_set_due_at() from public;
+revoke all on function public.tasks_set_due_at() from public, anon, authenticated;
 grant execute on function public.tasks_set_due_at() to service_role;
 
 create trigger tasks_set_due_at

@@ -157,6 +157,7 @@ as $$
 declare
   task public.tasks := private.trashed_task($1);
 begin
+  perform private.require_aal(); -- as private.trashed_task did: two-factor accounts need aal2
   update public.tasks t
   set deleted_at = null,
       deleted_by = null,
@@ -182,6 +183,7 @@ as $$
 declare
   task public.tasks := private.trashed_task($1);
 begin
+  perform private.require_aal(); -- as private.trashed_task did: two-factor accounts need aal2
   delete from public.tasks t where t.id = task.id;
   return 1;
 end;

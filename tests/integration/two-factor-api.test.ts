@@ -329,6 +329,8 @@ describe("the catalog: nothing added later can forget the rule", () => {
       ["unsubscribe_link_status", "the link's holder, signed in or not"],
       // a calendar app fetches the feed without signing in: the secret address is the key
       ["calendar_feed", "the feed address's holder, signed in or not"],
+      // a public read-only link's page reads without signing in: the secret address is the key (issue 41)
+      ["shared_board", "the link's holder, signed in or not"],
       // the rule itself
       ["has_required_aal", "the rule"],
       ["require_aal", "the rule"],
@@ -339,6 +341,7 @@ describe("the catalog: nothing added later can forget the rule", () => {
       ["shares_team_with", "per-row role helper"],
       ["has_project_role", "per-row role helper"],
       ["has_task_role", "per-row role helper"],
+      ["may_comment", "per-row role helper"],
       // the way past the authenticator app when it is lost: called at aal1 on purpose
       ["redeem_recovery_code", "the recovery code itself is the second factor"],
     ]);

@@ -10,6 +10,7 @@ AS $function$
 declare
   task public.tasks := private.trashed_task($1);
 begin
+  perform private.require_aal(); -- as private.trashed_task did: two-factor accounts need aal2
   delete from public.tasks t where t.id = task.id;
   return 1;
 end;

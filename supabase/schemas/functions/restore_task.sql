@@ -10,6 +10,7 @@ AS $function$
 declare
   task public.tasks := private.trashed_task($1);
 begin
+  perform private.require_aal(); -- as private.trashed_task did: two-factor accounts need aal2
   update public.tasks t
   set deleted_at = null,
       deleted_by = null,

@@ -26,6 +26,4 @@ end;
 $function$;
 
 revoke all on function public.tasks_set_due_at() from public;
-grant execute on function public.tasks_set_due_at() to anon;
-grant execute on function public.tasks_set_due_at() to authenticated;
 grant execute on function public.tasks_set_due_at() to service_role;
