@@ -33,7 +33,7 @@ export function ProjectHeader({
       </div>
       <div className="board-actions">
         {/* a plain download (no client routing), so it works without JavaScript too */}
-        <a href={`${basePath}/export`} className="button button-small button-secondary" download>
+        <a href={`${basePath}/export`} className="button button-small button-secondary export-in-row" download>
           Export CSV
         </a>
         {can.editTasks ? (
@@ -41,14 +41,26 @@ export function ProjectHeader({
             New task
           </Link>
         ) : null}
-        <Link to={`${basePath}/archived`} className="button button-small button-secondary">
-          Archived
-        </Link>
-        {can.manageProjects ? (
-          <Link to={`${basePath}/trash`} className="button button-small button-secondary">
-            Trash
-          </Link>
-        ) : null}
+        {/* rarely visited: behind "More", so the row stays one line on a phone (a <details>: no script needed) */}
+        <details className="board-more project-more">
+          <summary className="button button-small button-secondary">More</summary>
+          <ul className="board-more-menu project-more-menu">
+            {/* on a phone the export moves in here, so the row stays one line */}
+            <li className="export-in-more">
+              <a href={`${basePath}/export`} download>
+                Export CSV
+              </a>
+            </li>
+            <li>
+              <Link to={`${basePath}/archived`}>Archived tasks</Link>
+            </li>
+            {can.manageProjects ? (
+              <li>
+                <Link to={`${basePath}/trash`}>Trash</Link>
+              </li>
+            ) : null}
+          </ul>
+        </details>
         {can.manageProjects ? (
           <Link to={`${basePath}/settings`} className="button button-small button-secondary">
             Project settings

@@ -21,9 +21,9 @@ const KiB = 1024;
 const PAGE_BUDGET = 124 * KiB;
 const LIVE_GZIP_BUDGETS = {
   board: 141 * KiB,
-  list: 141 * KiB,
-  "task page": 157 * KiB,
-  "tasks/new": 150 * KiB,
+  list: 142 * KiB,
+  "task page": 158 * KiB,
+  "tasks/new": 151 * KiB,
   "project calendar": 140 * KiB,
   "/calendar": 140 * KiB,
 } as const;
@@ -51,9 +51,12 @@ const LIVE_SENT_BUDGETS: Record<keyof typeof LIVE_GZIP_BUDGETS, number> = {
  * as gzip; the gzip budgets moved by 1-2 KiB with it (docs/decisions/0021).
  * Issue 42's label picker and in-place panel moved the task page's (sent
  * 140,155 bytes, gzip 160,555) and the new-task form's (sent 133,703) by
- * 1-2 KiB (docs/decisions/0040).
+ * 1-2 KiB (docs/decisions/0040). The rest of the wave (the list's field
+ * columns, sort, group and filters; archive, trash, move, guests and public
+ * links) moved the list's and the task page's by 1 KiB, and project settings'
+ * past 135 KiB by 30 bytes (docs/decisions/0021).
  */
-const SIGNED_IN_GZIP_BUDGET = 135 * KiB;
+const SIGNED_IN_GZIP_BUDGET = 136 * KiB;
 const WATCH_MS = 5_000;
 /**
  * Pages measured side by side, each in its own fresh browser context (an

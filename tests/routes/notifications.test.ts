@@ -70,6 +70,9 @@ describe("the header's count and /notifications", () => {
     expect(await unread()).toBe(2);
     const counted = await call(count.loader, { url: "/notifications/count", user: team.member, params: {} });
     expect(counted.data).toEqual({ unread: 2 });
+    // signed out while the page was open: no count, and no redirect for the bell's fetcher to follow
+    const signedOut = await call(count.loader, { url: "/notifications/count", user: null, params: {} });
+    expect(signedOut).toMatchObject({ status: 401, data: { unread: null }, location: null });
 
     const page = (await call(list.loader, { url: "/notifications", user: team.member, params: {} })).data as Listed;
     expect(page.notifications.map((n) => n.kind)).toEqual(["comment", "assigned"]);
